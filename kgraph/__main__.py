@@ -1,0 +1,3 @@
+from kgraph.cli.main import main
+
+main()

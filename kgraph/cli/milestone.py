@@ -1,0 +1,258 @@
+"""``kgraph milestone`` and ``kgraph baseline``: coordinating several workflows in waves."""
+
+from __future__ import annotations
+
+import click
+
+from kgraph import checkpoint
+from kgraph.checkpoint import BaselineRecord, MilestoneRecord
+from kgraph.cli.common import get_db, json_option, print_json, table
+from kgraph.db.models import isoformat
+
+
+def _show(record: MilestoneRecord, as_json: bool) -> None:
+    if as_json:
+        print_json(record.to_dict())
+        return
+    table(
+        f"Milestone {record.id}",
+        ["name", "github #", "phase", "status", "updated"],
+        [[
+            record.name,
+            record.github_milestone_number,
+            record.phase,
+            record.status,
+            isoformat(record.updated_at),
+        ]],
+    )
+    table(
+        "Workflows",
+        ["wave", "workflow", "issue", "phase", "status"],
+        [[w.wave_number, w.workflow_id, w.issue_number, w.phase, w.status] for w in record.workflows],
+    )
+
+
+@click.group()
+def milestone() -> None:
+    """Milestones: several issues' workflows run in waves.
+
+    \b
+    Example:
+      MS=$(kgraph milestone create "v1.2" --github-number 7 --json | jq -r .id)
+      kgraph milestone add-workflow $MS wf-3f9a2c1b7d04 --wave 1
+    """
+
+
+@milestone.command("create")
+@click.argument("name")
+@click.option("--github-number", type=int, help="The GitHub milestone number.")
+@click.option("--phase", type=click.Choice(checkpoint.PHASES), default="planning", show_default=True)
+@json_option
+@click.pass_context
+def create_cmd(
+    ctx: click.Context, name: str, github_number: int | None, phase: str, as_json: bool
+) -> None:
+    """Create a running milestone called NAME.
+
+    Example: kgraph milestone create "v1.2" --github-number 7
+    """
+    record = checkpoint.create_milestone(get_db(ctx), name, github_number, phase)
+    print_json(record.to_dict()) if as_json else click.echo(record.id)
+
+
+@milestone.command("get")
+@click.argument("milestone_id", metavar="ID")
+@json_option
+@click.pass_context
+def get_cmd(ctx: click.Context, milestone_id: str, as_json: bool) -> None:
+    """Show milestone ID with its workflows.
+
+    Example: kgraph milestone get ms-0c1d2e3f4a5b --json
+    """
+    _show(checkpoint.get_milestone(get_db(ctx), milestone_id), as_json)
+
+
+@milestone.command("find")
+@click.argument("name")
+@json_option
+@click.pass_context
+def find_cmd(ctx: click.Context, name: str, as_json: bool) -> None:
+    """Find the active milestone called NAME, else the most recent one (null with --json).
+
+    Example: kgraph milestone find "v1.2" --json
+    """
+    record = checkpoint.find_milestone(get_db(ctx), name)
+    if record is None:
+        print_json(None) if as_json else click.echo(f"no milestone named {name!r}")
+        return
+    _show(record, as_json)
+
+
+@milestone.command("list")
+@click.option("--status", type=click.Choice(checkpoint.STATUSES), help="Only this status.")
+@json_option
+@click.pass_context
+def list_cmd(ctx: click.Context, status: str | None, as_json: bool) -> None:
+    """List milestones, most recently updated first.
+
+    Example: kgraph milestone list --status running
+    """
+    records = checkpoint.list_milestones(get_db(ctx), status)
+    if as_json:
+        print_json([r.to_dict() for r in records])
+        return
+    table(
+        "Milestones",
+        ["id", "name", "github #", "phase", "status", "workflows", "updated"],
+        [
+            [
+                r.id,
+                r.name,
+                r.github_milestone_number,
+                r.phase,
+                r.status,
+                len(r.workflows),
+                isoformat(r.updated_at),
+            ]
+            for r in records
+        ],
+    )
+
+
+@milestone.command("set-phase")
+@click.argument("milestone_id", metavar="ID")
+@click.argument("phase", type=click.Choice(checkpoint.PHASES))
+@json_option
+@click.pass_context
+def set_phase_cmd(ctx: click.Context, milestone_id: str, phase: str, as_json: bool) -> None:
+    """Set milestone ID's PHASE.
+
+    Example: kgraph milestone set-phase ms-0c1d2e3f4a5b execute
+    """
+    record = checkpoint.set_milestone_phase(get_db(ctx), milestone_id, phase)
+    print_json(record.to_dict()) if as_json else click.echo(f"{record.id}: phase {record.phase}")
+
+
+@milestone.command("set-status")
+@click.argument("milestone_id", metavar="ID")
+@click.argument("status", type=click.Choice(checkpoint.STATUSES))
+@json_option
+@click.pass_context
+def set_status_cmd(ctx: click.Context, milestone_id: str, status: str, as_json: bool) -> None:
+    """Set milestone ID's STATUS.
+
+    Example: kgraph milestone set-status ms-0c1d2e3f4a5b completed
+    """
+    record = checkpoint.set_milestone_status(get_db(ctx), milestone_id, status)
+    print_json(record.to_dict()) if as_json else click.echo(f"{record.id}: status {record.status}")
+
+
+@milestone.command("add-workflow")
+@click.argument("milestone_id", metavar="MILESTONE")
+@click.argument("workflow_id", metavar="WORKFLOW")
+@click.option("--wave", type=click.IntRange(min=1), required=True, help="Wave number (1 first).")
+@json_option
+@click.pass_context
+def add_workflow_cmd(
+    ctx: click.Context, milestone_id: str, workflow_id: str, wave: int, as_json: bool
+) -> None:
+    """Put WORKFLOW in MILESTONE's wave N.
+
+    Example: kgraph milestone add-workflow ms-0c1d2e3f4a5b wf-3f9a2c1b7d04 --wave 2
+    """
+    record = checkpoint.add_workflow_to_milestone(get_db(ctx), milestone_id, workflow_id, wave)
+    if as_json:
+        print_json(record.to_dict())
+    else:
+        click.echo(f"{record.id}: {workflow_id} in wave {wave}")
+
+
+@milestone.command("delete")
+@click.argument("milestone_id", metavar="ID")
+@json_option
+@click.pass_context
+def delete_cmd(ctx: click.Context, milestone_id: str, as_json: bool) -> None:
+    """Delete milestone ID with its baselines (its workflows stay).
+
+    Example: kgraph milestone delete ms-0c1d2e3f4a5b
+    """
+    checkpoint.delete_milestone(get_db(ctx), milestone_id)
+    print_json({"deleted": milestone_id}) if as_json else click.echo(f"deleted {milestone_id}")
+
+
+def _show_baseline(record: BaselineRecord, as_json: bool) -> None:
+    if as_json:
+        print_json(record.to_dict())
+        return
+    table(
+        f"Baseline of {record.milestone_id}",
+        ["lint exit", "lint warnings", "lint errors", "typecheck exit", "typecheck errors", "at"],
+        [[
+            record.lint_exit_code,
+            record.lint_warnings,
+            record.lint_errors,
+            record.typecheck_exit_code,
+            record.typecheck_errors,
+            isoformat(record.captured_at),
+        ]],
+    )
+
+
+@click.group()
+def baseline() -> None:
+    """Lint/typecheck baselines taken before a milestone starts.
+
+    \b
+    Example:
+      kgraph baseline save ms-0c1d2e3f4a5b --lint-exit-code 1 --lint-warnings 12 \\
+        --lint-errors 0 --typecheck-exit-code 0 --typecheck-errors 0
+      kgraph baseline show ms-0c1d2e3f4a5b --json
+    """
+
+
+@baseline.command("save")
+@click.argument("milestone_id", metavar="MILESTONE")
+@click.option("--lint-exit-code", type=int, required=True)
+@click.option("--lint-warnings", type=click.IntRange(min=0), required=True)
+@click.option("--lint-errors", type=click.IntRange(min=0), required=True)
+@click.option("--typecheck-exit-code", type=int, required=True)
+@click.option("--typecheck-errors", type=click.IntRange(min=0), required=True)
+@json_option
+@click.pass_context
+def save_cmd(
+    ctx: click.Context,
+    milestone_id: str,
+    lint_exit_code: int,
+    lint_warnings: int,
+    lint_errors: int,
+    typecheck_exit_code: int,
+    typecheck_errors: int,
+    as_json: bool,
+) -> None:
+    """Save MILESTONE's lint and typecheck baseline.
+
+    Example: kgraph baseline save ms-0c1d2e3f4a5b --lint-exit-code 0 --lint-warnings 3
+    --lint-errors 0 --typecheck-exit-code 0 --typecheck-errors 0
+    """
+    record = checkpoint.save_baseline(
+        get_db(ctx),
+        milestone_id,
+        lint_exit_code=lint_exit_code,
+        lint_warnings=lint_warnings,
+        lint_errors=lint_errors,
+        typecheck_exit_code=typecheck_exit_code,
+        typecheck_errors=typecheck_errors,
+    )
+    _show_baseline(record, as_json)
+
+
+@baseline.command("show")
+@click.argument("milestone_id", metavar="MILESTONE")
+@json_option
+@click.pass_context
+def show_cmd(ctx: click.Context, milestone_id: str, as_json: bool) -> None:
+    """Show MILESTONE's most recent baseline.
+
+    Example: kgraph baseline show ms-0c1d2e3f4a5b --json
+    """
+    _show_baseline(checkpoint.latest_baseline(get_db(ctx), milestone_id), as_json)

@@ -1,0 +1,27 @@
+"""Typed SQLAlchemy 2 models of every table. Importing this registers them on Base.metadata."""
+
+from kgraph.db.models.base import Base, isoformat, utcnow
+from kgraph.db.models.checkpoint import Action, Baseline, Commit, Milestone, MilestoneWorkflow, Workflow
+from kgraph.db.models.codegraph import GraphEntity, GraphFile, GraphRelationship
+from kgraph.db.models.knowledge import Entity, Relationship
+from kgraph.db.models.sessions import ContextMetric, GraphQuery, Session
+
+__all__ = [
+    "Action",
+    "Base",
+    "Baseline",
+    "Commit",
+    "ContextMetric",
+    "Entity",
+    "GraphEntity",
+    "GraphFile",
+    "GraphQuery",
+    "GraphRelationship",
+    "Milestone",
+    "MilestoneWorkflow",
+    "Relationship",
+    "Session",
+    "Workflow",
+    "isoformat",
+    "utcnow",
+]

@@ -1,0 +1,72 @@
+"""Code graph tables (seed 004): ``graph_entities`` and ``graph_relationships``.
+
+``graph_files`` is added for incremental parsing: one row per parsed file with its content
+hash. Entity ids are stable: ``<repo-relative path>::<qualified name>``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Float, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from kgraph.db.models.base import Base, UTCDateTime, utcnow
+
+
+class GraphFile(Base):
+    __tablename__ = "graph_files"
+
+    path: Mapped[str] = mapped_column(Text, primary_key=True)
+    language: Mapped[str] = mapped_column(String(16))
+    content_hash: Mapped[str] = mapped_column(String(64))
+    size: Mapped[int] = mapped_column(Integer, default=0)
+    parse_errors: Mapped[int] = mapped_column(Integer, default=0)
+    parsed_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class GraphEntity(Base):
+    __tablename__ = "graph_entities"
+
+    id: Mapped[str] = mapped_column(Text, primary_key=True)
+    # file|module|class|function|method|interface|type|variable
+    type: Mapped[str] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(Text)
+    qualified_name: Mapped[str] = mapped_column(Text)
+    file_path: Mapped[str] = mapped_column(Text)
+    line_number: Mapped[int | None] = mapped_column(Integer)
+    end_line: Mapped[int | None] = mapped_column(Integer)
+    exported: Mapped[bool] = mapped_column(default=False)
+    package: Mapped[str | None] = mapped_column(Text)
+    metadata_: Mapped[dict[str, Any] | None] = mapped_column("metadata", JSON)
+
+    __table_args__ = (
+        Index(None, "name"),
+        Index(None, "qualified_name"),
+        Index(None, "file_path"),
+    )
+
+
+class GraphRelationship(Base):
+    __tablename__ = "graph_relationships"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    from_entity: Mapped[str] = mapped_column(Text)
+    # No foreign key: an unresolved call points at a name-only candidate id.
+    to_entity: Mapped[str] = mapped_column(Text)
+    # calls|imports|exports|extends|implements|defines
+    type: Mapped[str] = mapped_column(String(16))
+    # The file whose parse produced this edge; deleting/re-parsing a file drops its edges.
+    file_path: Mapped[str] = mapped_column(Text)
+    line_number: Mapped[int | None] = mapped_column(Integer)
+    confidence: Mapped[float] = mapped_column(Float, default=1.0)
+    # How the target was resolved (e.g. "local", "import", "self-mro", "name-only").
+    resolution: Mapped[str | None] = mapped_column(String(32))
+    metadata_: Mapped[dict[str, Any] | None] = mapped_column("metadata", JSON)
+
+    __table_args__ = (
+        UniqueConstraint("from_entity", "to_entity", "type"),
+        Index(None, "to_entity", "type"),
+        Index(None, "file_path"),
+    )

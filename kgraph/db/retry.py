@@ -1,0 +1,47 @@
+"""Retry on "database is locked": a write is retried with backoff, never dropped.
+
+``busy_timeout`` already makes SQLite wait several seconds inside one attempt; this adds
+jittered exponential backoff across attempts for the rarer cases SQLite does not wait for
+(a lock met at COMMIT, a checkpoint in progress, WAL recovery).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from kgraph.db.sqlite import is_locked_error
+from kgraph.errors import DatabaseBusyError
+
+T = TypeVar("T")
+
+DEFAULT_ATTEMPTS = 12
+BASE_DELAY_S = 0.02
+MAX_DELAY_S = 1.0
+
+
+def with_retry(
+    operation: Callable[[], T],
+    attempts: int = DEFAULT_ATTEMPTS,
+    sleep: Callable[[float], None] = time.sleep,
+) -> T:
+    """Run ``operation``; on a locked-database error wait and run it again.
+
+    ``operation`` must be a whole transaction (it is re-run from the start). Raises
+    DatabaseBusyError after ``attempts`` tries; any other exception propagates at once.
+    """
+    for attempt in range(attempts):
+        try:
+            return operation()
+        except Exception as exc:
+            if not is_locked_error(exc) or attempt == attempts - 1:
+                if is_locked_error(exc):
+                    raise DatabaseBusyError(
+                        f"database is still locked after {attempts} attempts"
+                    ) from exc
+                raise
+            delay = min(MAX_DELAY_S, BASE_DELAY_S * (2**attempt))
+            sleep(delay * (0.5 + random.random()))
+    raise AssertionError("unreachable")  # pragma: no cover

@@ -1,0 +1,89 @@
+"""Everything SQLite-specific lives here, so another engine can be added beside it.
+
+- per-connection PRAGMAs: WAL, busy_timeout, foreign_keys, synchronous=NORMAL;
+- SQLAlchemy's documented recipe for real transactions with pysqlite (``isolation_level =
+  None`` on connect, our own ``BEGIN`` on the ``begin`` event), so DDL in migrations is atomic
+  and writes can take the lock up front with ``BEGIN IMMEDIATE``;
+- a consistent file copy through the SQLite backup API (safe with WAL).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, Engine
+
+BUSY_TIMEOUT_MS = 5000
+
+# Execution option that makes a transaction start with BEGIN IMMEDIATE: the write lock is
+# taken at the start, so a writer waits on busy_timeout instead of failing mid-transaction
+# on a read-to-write upgrade (which SQLite cannot wait for).
+WRITE_OPTION = "kgraph_write"
+
+
+def configure_sqlite_engine(engine: Engine) -> None:
+    """Install the connect/begin listeners on a SQLite engine."""
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            cursor.execute("PRAGMA journal_mode = WAL")
+            cursor.execute("PRAGMA synchronous = NORMAL")
+            cursor.execute("PRAGMA foreign_keys = ON")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        if conn.get_execution_options().get(WRITE_OPTION):
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            conn.exec_driver_sql("BEGIN")
+
+
+def set_foreign_keys(conn: Connection, enabled: bool) -> None:
+    """Switch foreign keys on the raw connection; a no-op inside a transaction, so call first."""
+    raw = conn.connection.driver_connection
+    assert raw is not None
+    raw.execute(f"PRAGMA foreign_keys = {'ON' if enabled else 'OFF'}")
+
+
+def is_locked_error(exc: BaseException) -> bool:
+    """True when ``exc`` (or what it wraps) is SQLite's "database is locked/busy"."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        message = str(current).lower()
+        if "database is locked" in message or "database is busy" in message:
+            return True
+        if isinstance(current, sqlite3.OperationalError) and "locked" in message:
+            return True
+        current = getattr(current, "orig", None) or current.__cause__
+    return False
+
+
+def backup_file(source: Path, destination: Path) -> None:
+    """Copy a live SQLite database consistently (WAL contents included)."""
+    src = sqlite3.connect(str(source))
+    try:
+        dst = sqlite3.connect(str(destination))
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+    finally:
+        src.close()
+
+
+def is_sqlite_file(path: Path) -> bool:
+    """True when ``path`` is empty or starts with the SQLite header."""
+    with path.open("rb") as handle:
+        head = handle.read(16)
+    return head == b"" or head == b"SQLite format 3\x00"

@@ -1,0 +1,113 @@
+"""Shared fixtures: every test works in temp directories with a temp database.
+
+No test touches the user's home, the real ~/.claude, or this repository's .claude/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from kgraph.db import Database, open_database
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+SHARED_DIR = PROJECT_ROOT.parent / "shared"
+TRANSCRIPTS_DIR = SHARED_DIR / "transcripts"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_environment(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Point HOME, CLAUDE_CONFIG_DIR and KGRAPH_DB away from anything real."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / ".claude"))
+    monkeypatch.delenv("KGRAPH_DB", raising=False)
+    monkeypatch.delenv("KGRAPH_DISABLED", raising=False)
+    monkeypatch.setenv("KGRAPH_EMBEDDER", "fake")
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "state" / "kgraph.db"
+
+
+@pytest.fixture
+def db(db_path: Path) -> Iterator[Database]:
+    database = open_database(f"sqlite:///{db_path}")
+    yield database
+    database.close()
+
+
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=repo, check=True, capture_output=True, text=True
+    ).stdout
+
+
+@pytest.fixture
+def git() -> Callable[..., str]:
+    """``git(repo, *args)`` runs git in ``repo`` and returns stdout."""
+    return _git
+
+
+@pytest.fixture
+def tmp_repo(tmp_path: Path) -> Path:
+    """An initialised git repository with one commit, on branch ``main``."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    _git(repo, "config", "user.email", "test@example.com")
+    _git(repo, "config", "user.name", "Test")
+    _git(repo, "config", "commit.gpgsign", "false")
+    (repo / "README.md").write_text("# demo\n")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-q", "-m", "chore: initial commit")
+    return repo
+
+
+class CliResult:
+    def __init__(self, proc: subprocess.CompletedProcess[str]) -> None:
+        self.returncode = proc.returncode
+        self.stdout = proc.stdout
+        self.stderr = proc.stderr
+
+    def json(self) -> object:
+        return json.loads(self.stdout)
+
+
+@pytest.fixture
+def run_kgraph(db_path: Path) -> Callable[..., CliResult]:
+    """Run the real ``kgraph`` CLI in a subprocess against the temp database.
+
+    ``run_kgraph(*args, cwd=None, input=None, env=None)``.
+    """
+
+    def run(
+        *args: str,
+        cwd: Path | None = None,
+        input: str | bytes | None = None,
+        env: dict[str, str] | None = None,
+        use_db: bool = True,
+    ) -> CliResult:
+        full_env = dict(os.environ)
+        if use_db:
+            full_env["KGRAPH_DB"] = str(db_path)
+        full_env.update(env or {})
+        proc = subprocess.run(
+            [sys.executable, "-m", "kgraph.cli.main", *args],
+            cwd=cwd or db_path.parent.parent,
+            input=input,
+            capture_output=True,
+            text=not isinstance(input, bytes),
+            env=full_env,
+            timeout=120,
+        )
+        return CliResult(proc)
+
+    return run
