@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 
+from kgraph.db.models.base import utcnow
 from kgraph.errors import InvalidValueError
 
 # Seed 004's sets. Workflows and milestones share the phase set.
@@ -25,3 +27,8 @@ def check_choice(value: str, allowed: Sequence[str], what: str) -> str:
 def new_id(prefix: str) -> str:
     """A short random id that a person can type: ``wf-3f9a2c1b7d04``."""
     return f"{prefix}-{uuid.uuid4().hex[:12]}"
+
+
+def next_stamp(previous: datetime) -> datetime:
+    """Now, or just after ``previous`` if the clock has not moved: updated_at always moves."""
+    return max(utcnow(), previous + timedelta(microseconds=1))

@@ -3,16 +3,28 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy import Row, delete, insert, select, update
+from sqlalchemy.engine import Connection
 
-from kgraph.checkpoint.common import ACTIVE_STATUSES, PHASES, STATUSES, check_choice, new_id
+from kgraph.checkpoint.common import (
+    ACTIVE_STATUSES,
+    PHASES,
+    STATUSES,
+    check_choice,
+    new_id,
+    next_stamp,
+)
 from kgraph.db import Database
 from kgraph.db.models import Baseline, Milestone, MilestoneWorkflow, Workflow, isoformat, utcnow
 from kgraph.errors import InvalidValueError, NotFoundError
+
+MILESTONES = Milestone.__table__
+BASELINES = Baseline.__table__
+LINKS = MilestoneWorkflow.__table__
+WORKFLOWS = Workflow.__table__
 
 
 @dataclass(frozen=True)
@@ -81,7 +93,9 @@ class MilestoneRecord:
         }
 
 
-def _baseline_record(row: Baseline) -> BaselineRecord:
+
+
+def _baseline_record(row: Row[Any]) -> BaselineRecord:
     return BaselineRecord(
         id=row.id,
         milestone_id=row.milestone_id,
@@ -94,7 +108,19 @@ def _baseline_record(row: Baseline) -> BaselineRecord:
     )
 
 
-def _record(row: Milestone) -> MilestoneRecord:
+def _record(conn: Connection, row: Row[Any]) -> MilestoneRecord:
+    links = conn.execute(
+        select(
+            LINKS.c.workflow_id,
+            LINKS.c.wave_number,
+            WORKFLOWS.c.issue_number,
+            WORKFLOWS.c.status,
+            WORKFLOWS.c.phase,
+        )
+        .join(WORKFLOWS, WORKFLOWS.c.id == LINKS.c.workflow_id)
+        .where(LINKS.c.milestone_id == row.id)
+        .order_by(LINKS.c.wave_number, WORKFLOWS.c.issue_number)
+    )
     return MilestoneRecord(
         id=row.id,
         name=row.name,
@@ -104,31 +130,31 @@ def _record(row: Milestone) -> MilestoneRecord:
         created_at=row.created_at,
         updated_at=row.updated_at,
         workflows=tuple(
-            MilestoneWorkflowRecord(
-                workflow_id=link.workflow_id,
-                wave_number=link.wave_number,
-                issue_number=link.workflow.issue_number,
-                status=link.workflow.status,
-                phase=link.workflow.phase,
-            )
-            for link in row.workflow_links
+            MilestoneWorkflowRecord(l.workflow_id, l.wave_number, l.issue_number, l.status, l.phase)
+            for l in links
         ),
     )
 
 
-def _load(session: Session, milestone_id: str) -> Milestone:
-    row = session.get(
-        Milestone,
-        milestone_id,
-        options=[selectinload(Milestone.workflow_links).selectinload(MilestoneWorkflow.workflow)],
-    )
+def _row(conn: Connection, milestone_id: str) -> Row[Any]:
+    row = conn.execute(select(MILESTONES).where(MILESTONES.c.id == milestone_id)).first()
     if row is None:
         raise NotFoundError(f"no milestone {milestone_id}")
     return row
 
 
-def _touch(row: Milestone) -> None:
-    row.updated_at = max(utcnow(), row.updated_at + timedelta(microseconds=1))
+def _fetch(conn: Connection, milestone_id: str) -> MilestoneRecord:
+    return _record(conn, _row(conn, milestone_id))
+
+
+def _change(conn: Connection, milestone_id: str, **values: Any) -> MilestoneRecord:
+    row = _row(conn, milestone_id)
+    conn.execute(
+        update(MILESTONES)
+        .where(MILESTONES.c.id == milestone_id)
+        .values(updated_at=next_stamp(row.updated_at), **values)
+    )
+    return _fetch(conn, milestone_id)
 
 
 def create_milestone(
@@ -137,43 +163,43 @@ def create_milestone(
     check_choice(phase, PHASES, "phase")
     if not name.strip():
         raise InvalidValueError("milestone name must not be empty")
+    milestone_id = new_id("ms")
 
-    def op(session: Session) -> MilestoneRecord:
+    def op(conn: Connection) -> MilestoneRecord:
         now = utcnow()
-        row = Milestone(
-            id=new_id("ms"),
-            name=name,
-            github_milestone_number=github_number,
-            phase=phase,
-            status="running",
-            created_at=now,
-            updated_at=now,
-            workflow_links=[],
+        conn.execute(
+            insert(MILESTONES).values(
+                id=milestone_id,
+                name=name,
+                github_milestone_number=github_number,
+                phase=phase,
+                status="running",
+                created_at=now,
+                updated_at=now,
+            )
         )
-        session.add(row)
-        session.flush()
-        return _record(row)
+        return _fetch(conn, milestone_id)
 
     return db.write(op)
 
 
 def get_milestone(db: Database, milestone_id: str) -> MilestoneRecord:
-    return db.read(lambda s: _record(_load(s, milestone_id)))
+    return db.read(lambda conn: _fetch(conn, milestone_id))
 
 
 def find_milestone(db: Database, name: str) -> MilestoneRecord | None:
     """The active milestone with this name, else its most recent one, else None."""
 
-    def op(session: Session) -> MilestoneRecord | None:
+    def op(conn: Connection) -> MilestoneRecord | None:
         for statuses in (ACTIVE_STATUSES, STATUSES):
-            row = session.scalars(
-                select(Milestone)
-                .where(Milestone.name == name, Milestone.status.in_(statuses))
-                .order_by(Milestone.updated_at.desc())
+            row = conn.execute(
+                select(MILESTONES)
+                .where(MILESTONES.c.name == name, MILESTONES.c.status.in_(statuses))
+                .order_by(MILESTONES.c.updated_at.desc())
                 .limit(1)
             ).first()
             if row is not None:
-                return _record(_load(session, row.id))
+                return _record(conn, row)
         return None
 
     return db.read(op)
@@ -182,40 +208,20 @@ def find_milestone(db: Database, name: str) -> MilestoneRecord | None:
 def list_milestones(db: Database, status: str | None = None) -> list[MilestoneRecord]:
     if status is not None:
         check_choice(status, STATUSES, "status")
-
-    def op(session: Session) -> list[MilestoneRecord]:
-        query = select(Milestone).options(
-            selectinload(Milestone.workflow_links).selectinload(MilestoneWorkflow.workflow)
-        )
-        if status is not None:
-            query = query.where(Milestone.status == status)
-        return [_record(r) for r in session.scalars(query.order_by(Milestone.updated_at.desc()))]
-
-    return db.read(op)
+    query = select(MILESTONES).order_by(MILESTONES.c.updated_at.desc())
+    if status is not None:
+        query = query.where(MILESTONES.c.status == status)
+    return db.read(lambda conn: [_record(conn, row) for row in conn.execute(query).all()])
 
 
 def set_milestone_phase(db: Database, milestone_id: str, phase: str) -> MilestoneRecord:
     check_choice(phase, PHASES, "phase")
-
-    def op(session: Session) -> MilestoneRecord:
-        row = _load(session, milestone_id)
-        row.phase = phase
-        _touch(row)
-        return _record(row)
-
-    return db.write(op)
+    return db.write(lambda conn: _change(conn, milestone_id, phase=phase))
 
 
 def set_milestone_status(db: Database, milestone_id: str, status: str) -> MilestoneRecord:
     check_choice(status, STATUSES, "status")
-
-    def op(session: Session) -> MilestoneRecord:
-        row = _load(session, milestone_id)
-        row.status = status
-        _touch(row)
-        return _record(row)
-
-    return db.write(op)
+    return db.write(lambda conn: _change(conn, milestone_id, status=status))
 
 
 def add_workflow_to_milestone(
@@ -225,30 +231,32 @@ def add_workflow_to_milestone(
     if wave < 1:
         raise InvalidValueError("--wave must be 1 or more")
 
-    def op(session: Session) -> MilestoneRecord:
-        row = _load(session, milestone_id)
-        if session.get(Workflow, workflow_id) is None:
+    def op(conn: Connection) -> MilestoneRecord:
+        _row(conn, milestone_id)
+        if conn.execute(select(WORKFLOWS.c.id).where(WORKFLOWS.c.id == workflow_id)).first() is None:
             raise NotFoundError(f"no workflow {workflow_id}")
-        link = session.get(MilestoneWorkflow, (milestone_id, workflow_id))
-        if link is None:
-            session.add(
-                MilestoneWorkflow(
+        key = (LINKS.c.milestone_id == milestone_id) & (LINKS.c.workflow_id == workflow_id)
+        if conn.execute(select(LINKS.c.wave_number).where(key)).first() is None:
+            conn.execute(
+                insert(LINKS).values(
                     milestone_id=milestone_id, workflow_id=workflow_id, wave_number=wave
                 )
             )
         else:
-            link.wave_number = wave
-        _touch(row)
-        session.flush()
-        session.expire(row)
-        return _record(_load(session, milestone_id))
+            conn.execute(update(LINKS).where(key).values(wave_number=wave))
+        return _change(conn, milestone_id)
 
     return db.write(op)
 
 
 def delete_milestone(db: Database, milestone_id: str) -> None:
     """Delete a milestone with its baselines and wave links (the workflows stay)."""
-    db.write(lambda s: s.delete(_load(s, milestone_id)))
+
+    def op(conn: Connection) -> None:
+        _row(conn, milestone_id)
+        conn.execute(delete(MILESTONES).where(MILESTONES.c.id == milestone_id))
+
+    db.write(op)
 
 
 def save_baseline(
@@ -260,18 +268,21 @@ def save_baseline(
     typecheck_exit_code: int | None = None,
     typecheck_errors: int | None = None,
 ) -> BaselineRecord:
-    def op(session: Session) -> BaselineRecord:
-        _load(session, milestone_id)
-        row = Baseline(
-            milestone_id=milestone_id,
-            lint_exit_code=lint_exit_code,
-            lint_warnings=lint_warnings,
-            lint_errors=lint_errors,
-            typecheck_exit_code=typecheck_exit_code,
-            typecheck_errors=typecheck_errors,
+    def op(conn: Connection) -> BaselineRecord:
+        _row(conn, milestone_id)
+        result = conn.execute(
+            insert(BASELINES).values(
+                milestone_id=milestone_id,
+                lint_exit_code=lint_exit_code,
+                lint_warnings=lint_warnings,
+                lint_errors=lint_errors,
+                typecheck_exit_code=typecheck_exit_code,
+                typecheck_errors=typecheck_errors,
+                captured_at=utcnow(),
+            )
         )
-        session.add(row)
-        session.flush()
+        (baseline_id,) = result.inserted_primary_key or (None,)
+        row = conn.execute(select(BASELINES).where(BASELINES.c.id == baseline_id)).one()
         return _baseline_record(row)
 
     return db.write(op)
@@ -280,12 +291,12 @@ def save_baseline(
 def latest_baseline(db: Database, milestone_id: str) -> BaselineRecord:
     """The most recently saved baseline; NotFoundError when the milestone has none."""
 
-    def op(session: Session) -> BaselineRecord:
-        _load(session, milestone_id)
-        row = session.scalars(
-            select(Baseline)
-            .where(Baseline.milestone_id == milestone_id)
-            .order_by(Baseline.id.desc())
+    def op(conn: Connection) -> BaselineRecord:
+        _row(conn, milestone_id)
+        row = conn.execute(
+            select(BASELINES)
+            .where(BASELINES.c.milestone_id == milestone_id)
+            .order_by(BASELINES.c.id.desc())
             .limit(1)
         ).first()
         if row is None:

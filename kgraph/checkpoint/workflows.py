@@ -1,17 +1,20 @@
 """Workflows: one issue's execution state, with its action log and commits.
 
-Every function takes an open :class:`~kgraph.db.Database`, runs one short transaction and
-returns immutable records, so callers (CLI, hooks, tests) never hold ORM state.
+Every function takes an open :class:`~kgraph.db.Database`, runs one short transaction with
+SQLAlchemy Core and returns immutable records, so callers (CLI, hooks, tests) hold no
+database state.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy import Row, delete, insert, select, update
+from sqlalchemy.engine import Connection
 
 from kgraph.checkpoint.common import (
     ACTION_RESULTS,
@@ -21,10 +24,15 @@ from kgraph.checkpoint.common import (
     STATUSES,
     check_choice,
     new_id,
+    next_stamp,
 )
 from kgraph.db import Database
 from kgraph.db.models import Action, Commit, Workflow, isoformat, utcnow
 from kgraph.errors import InvalidValueError, NotFoundError
+
+WORKFLOWS = Workflow.__table__
+ACTIONS = Action.__table__
+COMMITS = Commit.__table__
 
 
 @dataclass(frozen=True)
@@ -91,37 +99,60 @@ class WorkflowRecord:
         }
 
 
-def _record(row: Workflow) -> WorkflowRecord:
-    return WorkflowRecord(
-        id=row.id,
-        issue_number=row.issue_number,
-        branch=row.branch,
-        worktree=row.worktree,
-        phase=row.phase,
-        status=row.status,
-        retry_count=row.retry_count,
-        created_at=row.created_at,
-        updated_at=row.updated_at,
-        actions=tuple(
-            ActionRecord(a.id, a.action, a.result, a.metadata_, a.created_at) for a in row.actions
-        ),
-        commits=tuple(CommitRecord(c.id, c.sha, c.message, c.created_at) for c in row.commits),
-    )
+def _assemble(conn: Connection, rows: Sequence[Row[Any]]) -> list[WorkflowRecord]:
+    """Records for workflow rows, with their actions and commits (two queries in all)."""
+    ids = [row.id for row in rows]
+    actions: dict[str, list[ActionRecord]] = defaultdict(list)
+    commits: dict[str, list[CommitRecord]] = defaultdict(list)
+    if ids:
+        for a in conn.execute(
+            select(ACTIONS).where(ACTIONS.c.workflow_id.in_(ids)).order_by(ACTIONS.c.id)
+        ):
+            actions[a.workflow_id].append(
+                ActionRecord(a.id, a.action, a.result, a.metadata, a.created_at)
+            )
+        for c in conn.execute(
+            select(COMMITS).where(COMMITS.c.workflow_id.in_(ids)).order_by(COMMITS.c.id)
+        ):
+            commits[c.workflow_id].append(CommitRecord(c.id, c.sha, c.message, c.created_at))
+    return [
+        WorkflowRecord(
+            id=row.id,
+            issue_number=row.issue_number,
+            branch=row.branch,
+            worktree=row.worktree,
+            phase=row.phase,
+            status=row.status,
+            retry_count=row.retry_count,
+            created_at=row.created_at,
+            updated_at=row.updated_at,
+            actions=tuple(actions[row.id]),
+            commits=tuple(commits[row.id]),
+        )
+        for row in rows
+    ]
 
 
-def _load(session: Session, workflow_id: str) -> Workflow:
-    row = session.get(
-        Workflow,
-        workflow_id,
-        options=[selectinload(Workflow.actions), selectinload(Workflow.commits)],
-    )
+def _row(conn: Connection, workflow_id: str) -> Row[Any]:
+    row = conn.execute(select(WORKFLOWS).where(WORKFLOWS.c.id == workflow_id)).first()
     if row is None:
         raise NotFoundError(f"no workflow {workflow_id}")
     return row
 
 
-def _touch(row: Workflow) -> None:
-    row.updated_at = max(utcnow(), row.updated_at + timedelta(microseconds=1))
+def _fetch(conn: Connection, workflow_id: str) -> WorkflowRecord:
+    return _assemble(conn, [_row(conn, workflow_id)])[0]
+
+
+def _change(conn: Connection, workflow_id: str, **values: Any) -> WorkflowRecord:
+    """Update a workflow's columns, moving updated_at; returns the new record."""
+    row = _row(conn, workflow_id)
+    conn.execute(
+        update(WORKFLOWS)
+        .where(WORKFLOWS.c.id == workflow_id)
+        .values(updated_at=next_stamp(row.updated_at), **values)
+    )
+    return _fetch(conn, workflow_id)
 
 
 def create_workflow(
@@ -135,65 +166,58 @@ def create_workflow(
     check_choice(phase, PHASES, "phase")
     if not branch.strip():
         raise InvalidValueError("branch must not be empty")
+    workflow_id = new_id("wf")
 
-    def op(session: Session) -> WorkflowRecord:
+    def op(conn: Connection) -> WorkflowRecord:
         now = utcnow()
-        row = Workflow(
-            id=new_id("wf"),
-            issue_number=issue_number,
-            branch=branch,
-            worktree=worktree,
-            phase=phase,
-            status="running",
-            retry_count=0,
-            created_at=now,
-            updated_at=now,
-            actions=[],
-            commits=[],
+        conn.execute(
+            insert(WORKFLOWS).values(
+                id=workflow_id,
+                issue_number=issue_number,
+                branch=branch,
+                worktree=worktree,
+                phase=phase,
+                status="running",
+                retry_count=0,
+                created_at=now,
+                updated_at=now,
+            )
         )
-        session.add(row)
-        session.flush()
-        return _record(row)
+        return _fetch(conn, workflow_id)
 
     return db.write(op)
 
 
 def get_workflow(db: Database, workflow_id: str) -> WorkflowRecord:
     """The workflow with its actions and commits; NotFoundError if there is none."""
-    return db.read(lambda s: _record(_load(s, workflow_id)))
+    return db.read(lambda conn: _fetch(conn, workflow_id))
+
+
+def _latest(conn: Connection, *conditions: Any) -> WorkflowRecord | None:
+    row = conn.execute(
+        select(WORKFLOWS).where(*conditions).order_by(WORKFLOWS.c.updated_at.desc()).limit(1)
+    ).first()
+    return None if row is None else _assemble(conn, [row])[0]
 
 
 def find_workflow(db: Database, issue_number: int) -> WorkflowRecord | None:
     """The active (running/paused) workflow for an issue, else its most recent one, else None."""
 
-    def op(session: Session) -> WorkflowRecord | None:
-        for statuses in (ACTIVE_STATUSES, STATUSES):
-            row = session.scalars(
-                select(Workflow)
-                .where(Workflow.issue_number == issue_number, Workflow.status.in_(statuses))
-                .order_by(Workflow.updated_at.desc())
-                .limit(1)
-            ).first()
-            if row is not None:
-                return _record(_load(session, row.id))
-        return None
+    def op(conn: Connection) -> WorkflowRecord | None:
+        by_issue = WORKFLOWS.c.issue_number == issue_number
+        active = _latest(conn, by_issue, WORKFLOWS.c.status.in_(ACTIVE_STATUSES))
+        return active or _latest(conn, by_issue)
 
     return db.read(op)
 
 
 def find_workflow_for_branch(db: Database, branch: str) -> WorkflowRecord | None:
     """The most recently updated active workflow on ``branch``, else None."""
-
-    def op(session: Session) -> WorkflowRecord | None:
-        row = session.scalars(
-            select(Workflow)
-            .where(Workflow.branch == branch, Workflow.status.in_(ACTIVE_STATUSES))
-            .order_by(Workflow.updated_at.desc())
-            .limit(1)
-        ).first()
-        return None if row is None else _record(_load(session, row.id))
-
-    return db.read(op)
+    return db.read(
+        lambda conn: _latest(
+            conn, WORKFLOWS.c.branch == branch, WORKFLOWS.c.status.in_(ACTIVE_STATUSES)
+        )
+    )
 
 
 def list_workflows(
@@ -202,46 +226,29 @@ def list_workflows(
     """Workflows, most recently updated first, with their actions and commits."""
     if status is not None:
         check_choice(status, STATUSES, "status")
-
-    def op(session: Session) -> list[WorkflowRecord]:
-        query = select(Workflow).options(
-            selectinload(Workflow.actions), selectinload(Workflow.commits)
-        )
-        if status is not None:
-            query = query.where(Workflow.status == status)
-        if active:
-            query = query.where(Workflow.status.in_(ACTIVE_STATUSES))
-        query = query.order_by(Workflow.updated_at.desc())
-        if limit is not None:
-            query = query.limit(limit)
-        return [_record(row) for row in session.scalars(query)]
-
-    return db.read(op)
+    query = select(WORKFLOWS).order_by(WORKFLOWS.c.updated_at.desc())
+    if status is not None:
+        query = query.where(WORKFLOWS.c.status == status)
+    if active:
+        query = query.where(WORKFLOWS.c.status.in_(ACTIVE_STATUSES))
+    if limit is not None:
+        query = query.limit(limit)
+    return db.read(lambda conn: _assemble(conn, conn.execute(query).all()))
 
 
 def set_phase(db: Database, workflow_id: str, phase: str) -> WorkflowRecord:
     check_choice(phase, PHASES, "phase")
-
-    def op(session: Session) -> WorkflowRecord:
-        row = _load(session, workflow_id)
-        row.phase = phase
-        _touch(row)
-        return _record(row)
-
-    return db.write(op)
+    return db.write(lambda conn: _change(conn, workflow_id, phase=phase))
 
 
 def set_status(db: Database, workflow_id: str, status: str) -> WorkflowRecord:
     """Set the status; a failed workflow set running again counts one more retry."""
     check_choice(status, STATUSES, "status")
 
-    def op(session: Session) -> WorkflowRecord:
-        row = _load(session, workflow_id)
-        if row.status == "failed" and status == "running":
-            row.retry_count += 1
-        row.status = status
-        _touch(row)
-        return _record(row)
+    def op(conn: Connection) -> WorkflowRecord:
+        row = _row(conn, workflow_id)
+        retries = row.retry_count + (1 if row.status == "failed" and status == "running" else 0)
+        return _change(conn, workflow_id, status=status, retry_count=retries)
 
     return db.write(op)
 
@@ -257,12 +264,18 @@ def log_action(
     if not action.strip():
         raise InvalidValueError("action must not be empty")
 
-    def op(session: Session) -> WorkflowRecord:
-        row = _load(session, workflow_id)
-        row.actions.append(Action(action=action, result=result, metadata_=metadata))
-        _touch(row)
-        session.flush()
-        return _record(row)
+    def op(conn: Connection) -> WorkflowRecord:
+        _row(conn, workflow_id)
+        conn.execute(
+            insert(ACTIONS).values(
+                workflow_id=workflow_id,
+                action=action,
+                result=result,
+                metadata=metadata,
+                created_at=utcnow(),
+            )
+        )
+        return _change(conn, workflow_id)
 
     return db.write(op)
 
@@ -271,21 +284,24 @@ def log_commit(db: Database, workflow_id: str, sha: str, message: str) -> Workfl
     if not sha.strip():
         raise InvalidValueError("sha must not be empty")
 
-    def op(session: Session) -> WorkflowRecord:
-        row = _load(session, workflow_id)
-        row.commits.append(Commit(sha=sha, message=message))
-        _touch(row)
-        session.flush()
-        return _record(row)
+    def op(conn: Connection) -> WorkflowRecord:
+        _row(conn, workflow_id)
+        conn.execute(
+            insert(COMMITS).values(
+                workflow_id=workflow_id, sha=sha, message=message, created_at=utcnow()
+            )
+        )
+        return _change(conn, workflow_id)
 
     return db.write(op)
 
 
 def delete_workflow(db: Database, workflow_id: str) -> None:
-    """Delete a workflow; its actions, commits and milestone links go with it."""
+    """Delete a workflow; its actions, commits and milestone links go with it (cascade)."""
 
-    def op(session: Session) -> None:
-        session.delete(_load(session, workflow_id))
+    def op(conn: Connection) -> None:
+        _row(conn, workflow_id)
+        conn.execute(delete(WORKFLOWS).where(WORKFLOWS.c.id == workflow_id))
 
     db.write(op)
 
@@ -298,19 +314,15 @@ def cleanup_workflows(
         raise InvalidValueError("--older-than must be 0 or more days")
     cutoff = utcnow() - timedelta(days=older_than_days)
 
-    def op(session: Session) -> list[WorkflowRecord]:
-        rows = list(
-            session.scalars(
-                select(Workflow)
-                .options(selectinload(Workflow.actions), selectinload(Workflow.commits))
-                .where(Workflow.status.in_(FINISHED_STATUSES), Workflow.updated_at < cutoff)
-                .order_by(Workflow.updated_at)
-            )
-        )
-        records = [_record(row) for row in rows]
-        if not dry_run:
-            for row in rows:
-                session.delete(row)
+    def op(conn: Connection) -> list[WorkflowRecord]:
+        rows = conn.execute(
+            select(WORKFLOWS)
+            .where(WORKFLOWS.c.status.in_(FINISHED_STATUSES), WORKFLOWS.c.updated_at < cutoff)
+            .order_by(WORKFLOWS.c.updated_at)
+        ).all()
+        records = _assemble(conn, rows)
+        if records and not dry_run:
+            conn.execute(delete(WORKFLOWS).where(WORKFLOWS.c.id.in_([r.id for r in records])))
         return records
 
     return db.write(op)

@@ -20,7 +20,7 @@ from sqlalchemy import create_engine
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import OperationalError
-from sqlalchemy.orm import Session
+from sqlalchemy.engine import Connection
 
 from kgraph.db import migrate, sqlite
 from kgraph.db.location import resolve_database_url, sqlite_path
@@ -33,7 +33,11 @@ T = TypeVar("T")
 
 @dataclass
 class Database:
-    """An open, up-to-date database. ``read``/``write`` run one short transaction each."""
+    """An open, up-to-date database. ``read``/``write`` run one short transaction each.
+
+    Both pass a SQLAlchemy Core ``Connection``; use the models' tables
+    (``Workflow.__table__``), never ORM instances (see kgraph/db/models/base.py).
+    """
 
     url: str
     engine: Engine
@@ -43,27 +47,25 @@ class Database:
     def __post_init__(self) -> None:
         self._write_engine = self.engine.execution_options(**{sqlite.WRITE_OPTION: True})
 
-    def write(self, operation: Callable[[Session], T]) -> T:
-        """Run ``operation(session)`` in a write transaction, retried whole on a locked database.
+    def write(self, operation: Callable[[Connection], T]) -> T:
+        """Run ``operation(conn)`` in a write transaction, retried whole on a locked database.
 
         The transaction takes SQLite's write lock up front (BEGIN IMMEDIATE). Keep the
         operation short and free of slow work (no embedding, no parsing, no network).
         """
 
         def attempt() -> T:
-            with Session(self._write_engine, expire_on_commit=False) as session:
-                with session.begin():
-                    return operation(session)
+            with self._write_engine.begin() as conn:
+                return operation(conn)
 
         return with_retry(attempt)
 
-    def read(self, operation: Callable[[Session], T]) -> T:
-        """Run ``operation(session)`` in a read transaction (retried on a locked database)."""
+    def read(self, operation: Callable[[Connection], T]) -> T:
+        """Run ``operation(conn)`` in a read transaction (retried on a locked database)."""
 
         def attempt() -> T:
-            with Session(self.engine, expire_on_commit=False) as session:
-                with session.begin():
-                    return operation(session)
+            with self.engine.begin() as conn:
+                return operation(conn)
 
         return with_retry(attempt)
 
@@ -109,15 +111,16 @@ def backup_before_upgrade(path: Path, revision: str) -> Path:
     return destination
 
 
-def _ensure_schema(engine: Engine, path: Path | None) -> None:
+def _ensure_schema(engine: Engine, path: Path | None, had_content: bool) -> None:
+    """Upgrade to head if needed; a file that held anything is copied first."""
     if migrate.current_revision(engine) == HEAD_REVISION:
         return
     with _init_lock(path):
         revision = with_retry(lambda: migrate.current_revision(engine))
         if revision == HEAD_REVISION:
             return
-        if path is not None and revision is not None:
-            backup_before_upgrade(path, revision)
+        if path is not None and had_content:
+            backup_before_upgrade(path, revision or "none")
         with_retry(lambda: migrate.upgrade_to_head(engine))
 
 
@@ -140,9 +143,10 @@ def open_database(url: str | None = None, cwd: Path | None = None) -> Database:
             raise DatabaseError(f"cannot create {path.parent}: {exc.strerror}") from exc
         if path.exists() and not os.access(path, os.R_OK):
             raise DatabaseError(f"cannot read {path}: permission denied")
+    had_content = path is not None and path.exists() and path.stat().st_size > 0
     engine = make_engine(url)
     try:
-        _ensure_schema(engine, path)
+        _ensure_schema(engine, path, had_content)
     except (OperationalError, SADatabaseError) as exc:
         engine.dispose()
         raise DatabaseError(f"cannot open database {path or url}: {exc.orig}") from exc

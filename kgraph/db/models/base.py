@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import DateTime, MetaData, TypeDecorator
+from sqlalchemy import DateTime, MetaData, TypeDecorator, event
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase
 
@@ -43,7 +43,36 @@ class UTCDateTime(TypeDecorator[datetime]):
 
 
 class Base(DeclarativeBase):
+    """Typed table definitions. kgraph reads and writes them with SQLAlchemy Core only.
+
+    Use ``Model.__table__`` (or ``select(Model.col, ...)``) with the Connection that
+    ``Database.read``/``Database.write`` pass in; never build or load ORM instances.
+    Why: CPython 3.11.7, the interpreter this project runs on (its CPU PyTorch build is for
+    3.11), corrupts its heap when the garbage collector runs over many ORM InstanceState
+    objects: a workflow with ~1,500 actions loaded through the ORM segfaulted within a few
+    hundred writes, while the same work in Core ran clean (the same code on 3.12 does not
+    crash). Core is also ~3x faster per row, which the hook budgets need.
+    """
+
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+ORM_INSTANCES_FORBIDDEN = (
+    "kgraph does not create or load ORM instances (CPython 3.11.7 segfaults in GC over "
+    "SQLAlchemy InstanceState objects): use SQLAlchemy Core on Model.__table__ with the "
+    "Connection db.read/db.write pass in; see kgraph/db/models/base.py and "
+    "kgraph/checkpoint/workflows.py"
+)
+
+
+@event.listens_for(Base, "init", propagate=True)
+def _forbid_orm_init(target: Any, args: Any, kwargs: Any) -> None:
+    raise RuntimeError(ORM_INSTANCES_FORBIDDEN)
+
+
+@event.listens_for(Base, "load", propagate=True)
+def _forbid_orm_load(target: Any, context: Any) -> None:
+    raise RuntimeError(ORM_INSTANCES_FORBIDDEN)
 
 
 def isoformat(value: datetime | None) -> str | None:

@@ -1,4 +1,7 @@
-"""Checkpoint tables (seed 004): workflows, actions, commits, milestones, baselines."""
+"""Checkpoint tables (seed 004): workflows, actions, commits, milestones, baselines.
+
+Children reference their parent with ON DELETE CASCADE (foreign keys are on).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import JSON, ForeignKey, Index, Integer, String, Text
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column
 
 from kgraph.db.models.base import Base, UTCDateTime, utcnow
 
@@ -23,19 +26,6 @@ class Workflow(Base):
     retry_count: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
-
-    actions: Mapped[list[Action]] = relationship(
-        back_populates="workflow",
-        cascade="all, delete-orphan",
-        passive_deletes=True,
-        order_by="Action.id",
-    )
-    commits: Mapped[list[Commit]] = relationship(
-        back_populates="workflow",
-        cascade="all, delete-orphan",
-        passive_deletes=True,
-        order_by="Commit.id",
-    )
 
     __table_args__ = (
         Index(None, "issue_number", "status"),
@@ -57,8 +47,6 @@ class Action(Base):
     metadata_: Mapped[dict[str, Any] | None] = mapped_column("metadata", JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
-    workflow: Mapped[Workflow] = relationship(back_populates="actions")
-
 
 class Commit(Base):
     __tablename__ = "commits"
@@ -70,8 +58,6 @@ class Commit(Base):
     sha: Mapped[str] = mapped_column(String(64))
     message: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
-
-    workflow: Mapped[Workflow] = relationship(back_populates="commits")
 
 
 class Milestone(Base):
@@ -85,18 +71,6 @@ class Milestone(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
-    baselines: Mapped[list[Baseline]] = relationship(
-        back_populates="milestone",
-        cascade="all, delete-orphan",
-        passive_deletes=True,
-        order_by="Baseline.id",
-    )
-    workflow_links: Mapped[list[MilestoneWorkflow]] = relationship(
-        back_populates="milestone",
-        cascade="all, delete-orphan",
-        passive_deletes=True,
-        order_by="MilestoneWorkflow.wave_number",
-    )
 
 
 class Baseline(Base):
@@ -113,8 +87,6 @@ class Baseline(Base):
     typecheck_errors: Mapped[int | None] = mapped_column(Integer)
     captured_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
-    milestone: Mapped[Milestone] = relationship(back_populates="baselines")
-
 
 class MilestoneWorkflow(Base):
     __tablename__ = "milestone_workflows"
@@ -127,5 +99,3 @@ class MilestoneWorkflow(Base):
     )
     wave_number: Mapped[int] = mapped_column(Integer, default=1)
 
-    milestone: Mapped[Milestone] = relationship(back_populates="workflow_links")
-    workflow: Mapped[Workflow] = relationship()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Index, Integer, String, Text
+from sqlalchemy import JSON, Float, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from kgraph.db.models.base import Base, UTCDateTime, utcnow
@@ -63,7 +63,7 @@ class GraphQuery(Base):
     query_type: Mapped[str] = mapped_column(String(32))
     query_params: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     result_count: Mapped[int] = mapped_column(Integer, default=0)
-    duration_ms: Mapped[float] = mapped_column(default=0.0)
+    duration_ms: Mapped[float] = mapped_column(Float, default=0.0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
     __table_args__ = (Index(None, "query_type", "created_at"),)

@@ -1,0 +1,124 @@
+"""Migrations: fresh upgrade, drift between models and migrations, backups, version checks."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+
+from kgraph.db import open_database
+from kgraph.db.migrate import alembic_config, migrations_dir
+from kgraph.db.models import Base
+from kgraph.db.fts import is_fts_object
+from kgraph.db.schema_version import HEAD_REVISION
+from kgraph.errors import DatabaseError, SchemaTooNewError
+
+EXPECTED_TABLES = {
+    "workflows",
+    "actions",
+    "commits",
+    "milestones",
+    "baselines",
+    "milestone_workflows",
+    "entities",
+    "relationships",
+    "graph_entities",
+    "graph_relationships",
+    "context_metrics",
+    "graph_queries",
+}
+
+
+def _tables(path: Path) -> set[str]:
+    with sqlite3.connect(path) as conn:
+        return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+
+
+def test_head_constant_matches_shipped_migrations(db) -> None:  # type: ignore[no-untyped-def]
+    script = ScriptDirectory.from_config(alembic_config(db.engine))
+    assert script.get_current_head() == HEAD_REVISION
+
+
+def test_fresh_database_has_every_seed_table(db, db_path: Path) -> None:  # type: ignore[no-untyped-def]
+    assert EXPECTED_TABLES <= _tables(db_path)
+    assert "entities_fts" in _tables(db_path)
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == (HEAD_REVISION,)
+        fks = conn.execute("PRAGMA foreign_key_list(actions)").fetchall()
+        # (id, seq, table, from, to, on_update, on_delete, match)
+        assert [(fk[2], fk[3], fk[6]) for fk in fks] == [("workflows", "workflow_id", "CASCADE")]
+        indexes = {r[1] for r in conn.execute("PRAGMA index_list(workflows)")}
+        assert "ix_workflows_issue_number_status" in indexes
+
+
+def test_models_and_migrations_do_not_drift(db) -> None:  # type: ignore[no-untyped-def]
+    def include(obj, name, type_, reflected, compare_to):  # type: ignore[no-untyped-def]
+        return not (type_ == "table" and is_fts_object(name))
+
+    with db.engine.connect() as conn:
+        context = MigrationContext.configure(
+            conn, opts={"compare_type": True, "include_object": include}
+        )
+        diff = compare_metadata(context, Base.metadata)
+    assert diff == []
+
+
+def test_reopening_is_a_noop(db_path: Path) -> None:
+    open_database(f"sqlite:///{db_path}").close()
+    before = db_path.stat().st_mtime_ns
+    open_database(f"sqlite:///{db_path}").close()
+    assert not list(db_path.parent.glob("*.bak-*"))
+    assert EXPECTED_TABLES <= _tables(db_path)
+    assert db_path.stat().st_mtime_ns >= before
+
+
+def test_upgrade_takes_a_backup_of_an_existing_file(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE notes (body TEXT)")
+        conn.execute("INSERT INTO notes VALUES ('keep me')")
+    open_database(f"sqlite:///{path}").close()
+    backups = list(tmp_path.glob("old.db.bak-none-*"))
+    assert len(backups) == 1
+    with sqlite3.connect(backups[0]) as conn:
+        assert conn.execute("SELECT body FROM notes").fetchall() == [("keep me",)]
+    assert EXPECTED_TABLES <= _tables(path)
+
+
+def test_database_newer_than_code_is_a_clear_error(db_path: Path) -> None:
+    open_database(f"sqlite:///{db_path}").close()
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE alembic_version SET version_num = '9999_future'")
+    with pytest.raises(SchemaTooNewError, match="upgrade kgraph"):
+        open_database(f"sqlite:///{db_path}")
+
+
+def test_not_a_database_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("hello, not sqlite")
+    with pytest.raises(DatabaseError, match="not a SQLite database"):
+        open_database(f"sqlite:///{path}")
+
+
+def test_opening_an_up_to_date_database_does_not_import_alembic(db_path: Path) -> None:
+    open_database(f"sqlite:///{db_path}").close()
+    code = (
+        "import sys\n"
+        "from kgraph.db import open_database\n"
+        f"open_database({f'sqlite:///{db_path}'!r}).close()\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('alembic', 'networkx', 'torch', 'sentence_transformers'))\n"
+        "print(','.join(heavy))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_migrations_found_in_source_tree() -> None:
+    assert (migrations_dir() / "versions").is_dir()
