@@ -24,7 +24,9 @@ if config.config_file_name is not None:
 target_metadata = Base.metadata
 
 
-def include_object(obj: Any, name: str | None, type_: str, reflected: bool, compare_to: Any) -> bool:
+def include_object(
+    obj: Any, name: str | None, type_: str, reflected: bool, compare_to: Any
+) -> bool:
     # The FTS5 virtual table and its shadow tables are created by hand in migrations.
     return not (type_ == "table" and is_fts_object(name))
 

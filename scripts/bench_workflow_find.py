@@ -44,10 +44,14 @@ def main() -> None:
             checkpoint.log_commit(db, wf.id, f"{n:07x}", "feat: step")
         db.close()
 
-        kgraph = shutil.which("kgraph", path=str(Path(sys.executable).parent)) or shutil.which("kgraph")
-        find_cmd = [kgraph, "workflow", "find", str(args.workflows // 2), "--json"] if kgraph else [
-            sys.executable, "-m", "kgraph.cli.main", "workflow", "find", "1", "--json"
-        ]
+        kgraph = shutil.which("kgraph", path=str(Path(sys.executable).parent)) or shutil.which(
+            "kgraph"
+        )
+        find_cmd = (
+            [kgraph, "workflow", "find", str(args.workflows // 2), "--json"]
+            if kgraph
+            else [sys.executable, "-m", "kgraph.cli.main", "workflow", "find", "1", "--json"]
+        )
         baseline_cmd = [sys.executable, "-c", "import sqlalchemy"]
         env = {**os.environ, "KGRAPH_DB": str(db_path)}
         timed(find_cmd, env)  # warm the OS page cache

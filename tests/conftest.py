@@ -22,7 +22,9 @@ TRANSCRIPTS_DIR = SHARED_DIR / "transcripts"
 
 
 @pytest.fixture(autouse=True)
-def _isolated_environment(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def _isolated_environment(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Point HOME, CLAUDE_CONFIG_DIR and KGRAPH_DB away from anything real."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))

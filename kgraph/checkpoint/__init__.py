@@ -1,4 +1,4 @@
-"""Workflow checkpoints, milestones and baselines: where an agent's work stood (seed 004, Flow 1)."""
+"""Workflow checkpoints, milestones and baselines: where an agent's work stood (seed 004)."""
 
 from kgraph.checkpoint.common import ACTION_RESULTS, PHASES, STATUSES
 from kgraph.checkpoint.milestones import (

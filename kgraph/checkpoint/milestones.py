@@ -18,13 +18,13 @@ from kgraph.checkpoint.common import (
     next_stamp,
 )
 from kgraph.db import Database
-from kgraph.db.models import Baseline, Milestone, MilestoneWorkflow, Workflow, isoformat, utcnow
+from kgraph.db.models import Baseline, Milestone, MilestoneWorkflow, Workflow, isoformat, table_of, utcnow
 from kgraph.errors import InvalidValueError, NotFoundError
 
-MILESTONES = Milestone.__table__
-BASELINES = Baseline.__table__
-LINKS = MilestoneWorkflow.__table__
-WORKFLOWS = Workflow.__table__
+MILESTONES = table_of(Milestone)
+BASELINES = table_of(Baseline)
+LINKS = table_of(MilestoneWorkflow)
+WORKFLOWS = table_of(Workflow)
 
 
 @dataclass(frozen=True)
@@ -93,8 +93,6 @@ class MilestoneRecord:
         }
 
 
-
-
 def _baseline_record(row: Row[Any]) -> BaselineRecord:
     return BaselineRecord(
         id=row.id,
@@ -130,8 +128,10 @@ def _record(conn: Connection, row: Row[Any]) -> MilestoneRecord:
         created_at=row.created_at,
         updated_at=row.updated_at,
         workflows=tuple(
-            MilestoneWorkflowRecord(l.workflow_id, l.wave_number, l.issue_number, l.status, l.phase)
-            for l in links
+            MilestoneWorkflowRecord(
+                link.workflow_id, link.wave_number, link.issue_number, link.status, link.phase
+            )
+            for link in links
         ),
     )
 
@@ -233,7 +233,10 @@ def add_workflow_to_milestone(
 
     def op(conn: Connection) -> MilestoneRecord:
         _row(conn, milestone_id)
-        if conn.execute(select(WORKFLOWS.c.id).where(WORKFLOWS.c.id == workflow_id)).first() is None:
+        if (
+            conn.execute(select(WORKFLOWS.c.id).where(WORKFLOWS.c.id == workflow_id)).first()
+            is None
+        ):
             raise NotFoundError(f"no workflow {workflow_id}")
         key = (LINKS.c.milestone_id == milestone_id) & (LINKS.c.workflow_id == workflow_id)
         if conn.execute(select(LINKS.c.wave_number).where(key)).first() is None:

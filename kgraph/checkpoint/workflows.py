@@ -27,12 +27,12 @@ from kgraph.checkpoint.common import (
     next_stamp,
 )
 from kgraph.db import Database
-from kgraph.db.models import Action, Commit, Workflow, isoformat, utcnow
+from kgraph.db.models import Action, Commit, Workflow, isoformat, table_of, utcnow
 from kgraph.errors import InvalidValueError, NotFoundError
 
-WORKFLOWS = Workflow.__table__
-ACTIONS = Action.__table__
-COMMITS = Commit.__table__
+WORKFLOWS = table_of(Workflow)
+ACTIONS = table_of(Action)
+COMMITS = table_of(Commit)
 
 
 @dataclass(frozen=True)

@@ -63,7 +63,11 @@ def parse_json_object(value: str | None, what: str) -> dict[str, Any] | None:
     try:
         parsed = json.loads(value)
     except json.JSONDecodeError as exc:
-        raise click.BadParameter(f"not valid JSON ({exc.msg} at position {exc.pos})", param_hint=what) from exc
+        raise click.BadParameter(
+            f"not valid JSON ({exc.msg} at position {exc.pos})", param_hint=what
+        ) from exc
     if not isinstance(parsed, dict):
-        raise click.BadParameter("must be a JSON object, e.g. '{\"key\": \"value\"}'", param_hint=what)
+        raise click.BadParameter(
+            'must be a JSON object, e.g. \'{"key": "value"}\'', param_hint=what
+        )
     return parsed

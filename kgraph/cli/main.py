@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import sys
 from typing import Any
 
 import click
@@ -23,6 +22,15 @@ SUBCOMMANDS: dict[str, str] = {
     "workflow": "kgraph.cli.workflow:workflow",
     "milestone": "kgraph.cli.milestone:milestone",
     "baseline": "kgraph.cli.milestone:baseline",
+    "hook": "kgraph.cli.hook:hook",
+    "install": "kgraph.cli.install:install_command",
+    "doctor": "kgraph.cli.doctor:doctor",
+    "metrics": "kgraph.cli.metrics:metrics",
+    "knowledge": "kgraph.cli.knowledge:knowledge",
+    "learn": "kgraph.cli.learn:learn",
+    "search": "kgraph.cli.learn:search_cmd",
+    "embed": "kgraph.cli.learn:embed_cmd",
+    "transcript": "kgraph.cli.transcript:transcript",
 }
 
 
@@ -89,4 +97,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    main()

@@ -17,18 +17,23 @@ def _show(record: MilestoneRecord, as_json: bool) -> None:
     table(
         f"Milestone {record.id}",
         ["name", "github #", "phase", "status", "updated"],
-        [[
-            record.name,
-            record.github_milestone_number,
-            record.phase,
-            record.status,
-            isoformat(record.updated_at),
-        ]],
+        [
+            [
+                record.name,
+                record.github_milestone_number,
+                record.phase,
+                record.status,
+                isoformat(record.updated_at),
+            ]
+        ],
     )
     table(
         "Workflows",
         ["wave", "workflow", "issue", "phase", "status"],
-        [[w.wave_number, w.workflow_id, w.issue_number, w.phase, w.status] for w in record.workflows],
+        [
+            [w.wave_number, w.workflow_id, w.issue_number, w.phase, w.status]
+            for w in record.workflows
+        ],
     )
 
 
@@ -46,7 +51,9 @@ def milestone() -> None:
 @milestone.command("create")
 @click.argument("name")
 @click.option("--github-number", type=int, help="The GitHub milestone number.")
-@click.option("--phase", type=click.Choice(checkpoint.PHASES), default="planning", show_default=True)
+@click.option(
+    "--phase", type=click.Choice(checkpoint.PHASES), default="planning", show_default=True
+)
 @json_option
 @click.pass_context
 def create_cmd(
@@ -187,14 +194,16 @@ def _show_baseline(record: BaselineRecord, as_json: bool) -> None:
     table(
         f"Baseline of {record.milestone_id}",
         ["lint exit", "lint warnings", "lint errors", "typecheck exit", "typecheck errors", "at"],
-        [[
-            record.lint_exit_code,
-            record.lint_warnings,
-            record.lint_errors,
-            record.typecheck_exit_code,
-            record.typecheck_errors,
-            isoformat(record.captured_at),
-        ]],
+        [
+            [
+                record.lint_exit_code,
+                record.lint_warnings,
+                record.lint_errors,
+                record.typecheck_exit_code,
+                record.typecheck_errors,
+                isoformat(record.captured_at),
+            ]
+        ],
     )
 
 

@@ -17,21 +17,26 @@ def _show(record: WorkflowRecord, as_json: bool) -> None:
     table(
         f"Workflow {record.id}",
         ["issue", "branch", "phase", "status", "retries", "worktree", "updated"],
-        [[
-            record.issue_number,
-            record.branch,
-            record.phase,
-            record.status,
-            record.retry_count,
-            record.worktree,
-            isoformat(record.updated_at),
-        ]],
+        [
+            [
+                record.issue_number,
+                record.branch,
+                record.phase,
+                record.status,
+                record.retry_count,
+                record.worktree,
+                isoformat(record.updated_at),
+            ]
+        ],
     )
     if record.actions:
         table(
             "Actions",
             ["#", "action", "result", "metadata", "at"],
-            [[a.id, a.action, a.result, a.metadata, isoformat(a.created_at)] for a in record.actions],
+            [
+                [a.id, a.action, a.result, a.metadata, isoformat(a.created_at)]
+                for a in record.actions
+            ],
         )
     if record.commits:
         table(
@@ -57,7 +62,9 @@ def workflow() -> None:
 @click.argument("issue", type=int)
 @click.argument("branch")
 @click.option("--worktree", type=click.Path(), help="Worktree path the work happens in.")
-@click.option("--phase", type=click.Choice(checkpoint.PHASES), default="research", show_default=True)
+@click.option(
+    "--phase", type=click.Choice(checkpoint.PHASES), default="research", show_default=True
+)
 @json_option
 @click.pass_context
 def create_cmd(

@@ -17,10 +17,9 @@ from pathlib import Path
 from typing import TypeVar
 
 from sqlalchemy import create_engine
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import OperationalError
-from sqlalchemy.engine import Connection
 
 from kgraph.db import migrate, sqlite
 from kgraph.db.location import resolve_database_url, sqlite_path

@@ -9,7 +9,12 @@ from kgraph.errors import NotFoundError
 
 def test_milestone_lifecycle_with_waves(db: Database) -> None:
     ms = checkpoint.create_milestone(db, "v1.2", github_number=7)
-    assert (ms.name, ms.github_milestone_number, ms.phase, ms.status) == ("v1.2", 7, "planning", "running")
+    assert (ms.name, ms.github_milestone_number, ms.phase, ms.status) == (
+        "v1.2",
+        7,
+        "planning",
+        "running",
+    )
     a = checkpoint.create_workflow(db, 1, "a")
     b = checkpoint.create_workflow(db, 2, "b")
     checkpoint.add_workflow_to_milestone(db, ms.id, b.id, wave=2)
@@ -51,8 +56,13 @@ def test_baselines_latest_wins(db: Database) -> None:
         checkpoint.latest_baseline(db, ms.id)
     checkpoint.save_baseline(db, ms.id, lint_exit_code=1, lint_warnings=12, lint_errors=2)
     checkpoint.save_baseline(
-        db, ms.id, lint_exit_code=0, lint_warnings=3, lint_errors=0,
-        typecheck_exit_code=0, typecheck_errors=0,
+        db,
+        ms.id,
+        lint_exit_code=0,
+        lint_warnings=3,
+        lint_errors=0,
+        typecheck_exit_code=0,
+        typecheck_errors=0,
     )
     latest = checkpoint.latest_baseline(db, ms.id)
     assert (latest.lint_exit_code, latest.lint_warnings, latest.typecheck_errors) == (0, 3, 0)

@@ -113,7 +113,10 @@ def test_delete_cascades_to_children(db: Database) -> None:
     checkpoint.log_action(db, wf.id, "x", "success")
     checkpoint.log_commit(db, wf.id, "s", "m")
     checkpoint.delete_workflow(db, wf.id)
-    assert db.read(lambda c: c.execute(select(func.count()).select_from(Action.__table__)).scalar()) == 0
+    assert (
+        db.read(lambda c: c.execute(select(func.count()).select_from(Action.__table__)).scalar())
+        == 0
+    )
     with pytest.raises(NotFoundError):
         checkpoint.get_workflow(db, wf.id)
 

@@ -4,7 +4,9 @@ from kgraph.db.location import find_git_root, resolve_database_url, sqlite_path
 
 
 def test_explicit_path_wins_over_environment(tmp_path: Path) -> None:
-    url = resolve_database_url(str(tmp_path / "a.db"), environ={"KGRAPH_DB": str(tmp_path / "b.db")})
+    url = resolve_database_url(
+        str(tmp_path / "a.db"), environ={"KGRAPH_DB": str(tmp_path / "b.db")}
+    )
     assert url == f"sqlite:///{tmp_path / 'a.db'}"
 
 
@@ -36,4 +38,6 @@ def test_outside_git_uses_cwd(tmp_path: Path) -> None:
 
 def test_relative_path_is_resolved(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.chdir(tmp_path)
-    assert sqlite_path(resolve_database_url("x/k.db", environ={})) == tmp_path.resolve() / "x" / "k.db"
+    assert (
+        sqlite_path(resolve_database_url("x/k.db", environ={})) == tmp_path.resolve() / "x" / "k.db"
+    )

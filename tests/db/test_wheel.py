@@ -17,9 +17,20 @@ from tests.conftest import PROJECT_ROOT
 def test_wheel_install_creates_database_outside_source_tree(tmp_path: Path) -> None:
     dist = tmp_path / "dist"
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-         "-w", str(dist), str(PROJECT_ROOT)],
-        check=True, capture_output=True,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(dist),
+            str(PROJECT_ROOT),
+        ],
+        check=True,
+        capture_output=True,
     )
     wheel = next(dist.glob("kgraph-*.whl"))
 
@@ -27,14 +38,27 @@ def test_wheel_install_creates_database_outside_source_tree(tmp_path: Path) -> N
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
     subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", str(wheel)],
-        check=True, capture_output=True,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "-q",
+            "--no-deps",
+            str(wheel),
+        ],
+        check=True,
+        capture_output=True,
     )
     # Dependencies come from the test interpreter's site-packages; kgraph itself from the wheel.
     venv_site = Path(
         subprocess.run(
             [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-            check=True, capture_output=True, text=True,
+            check=True,
+            capture_output=True,
+            text=True,
         ).stdout.strip()
     )
     deps = {sysconfig.get_paths()["purelib"], *site.getsitepackages()}
@@ -60,8 +84,17 @@ def test_wheel_install_creates_database_outside_source_tree(tmp_path: Path) -> N
     assert out[2] == "0001"
     # The console script works from the installed wheel too.
     cli = subprocess.run(
-        [str(venv / "bin" / "kgraph"), "--db", str(workdir / "cli.db"), "workflow", "list", "--json"],
-        cwd=workdir, capture_output=True, text=True,
+        [
+            str(venv / "bin" / "kgraph"),
+            "--db",
+            str(workdir / "cli.db"),
+            "workflow",
+            "list",
+            "--json",
+        ],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
     )
     assert cli.returncode == 0, cli.stderr
     assert cli.stdout.strip() == "[]"

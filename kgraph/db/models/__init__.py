@@ -1,7 +1,14 @@
 """Typed SQLAlchemy 2 models of every table. Importing this registers them on Base.metadata."""
 
-from kgraph.db.models.base import Base, isoformat, utcnow
-from kgraph.db.models.checkpoint import Action, Baseline, Commit, Milestone, MilestoneWorkflow, Workflow
+from kgraph.db.models.base import Base, isoformat, table_of, utcnow
+from kgraph.db.models.checkpoint import (
+    Action,
+    Baseline,
+    Commit,
+    Milestone,
+    MilestoneWorkflow,
+    Workflow,
+)
 from kgraph.db.models.codegraph import GraphEntity, GraphFile, GraphRelationship
 from kgraph.db.models.knowledge import Entity, Relationship
 from kgraph.db.models.sessions import ContextMetric, GraphQuery, Session
@@ -23,5 +30,6 @@ __all__ = [
     "Session",
     "Workflow",
     "isoformat",
+    "table_of",
     "utcnow",
 ]

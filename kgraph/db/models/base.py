@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import DateTime, MetaData, TypeDecorator, event
+from sqlalchemy import DateTime, MetaData, Table, TypeDecorator, event
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase
 
@@ -55,6 +55,13 @@ class Base(DeclarativeBase):
     """
 
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+def table_of(model: type[Base]) -> Table:
+    """The Core Table of a model, typed as such (``Model.__table__`` is typed FromClause)."""
+    table = model.__table__
+    assert isinstance(table, Table)
+    return table
 
 
 ORM_INSTANCES_FORBIDDEN = (
