@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import click
@@ -30,15 +31,24 @@ def get_db(ctx: click.Context) -> Database:
     return db
 
 
+def short_time(value: datetime | None) -> str:
+    """A time for tables: local-free UTC to the minute, e.g. ``2026-11-22 04:30``."""
+    return "" if value is None else value.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
+
+
 def print_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
 
 
 def console() -> Any:
     """A rich Console (imported lazily: rich costs ~50 ms)."""
+    import sys
+
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=False)
+    # Piped output is not bound to a terminal's width; rich would fold it at 80 columns.
+    width = None if sys.stdout.isatty() else 200
+    return Console(highlight=False, soft_wrap=False, width=width)
 
 
 def table(title: str | None, columns: list[str], rows: list[list[Any]]) -> None:
@@ -49,8 +59,9 @@ def table(title: str | None, columns: list[str], rows: list[list[Any]]) -> None:
     from rich.table import Table
 
     t = Table(title=title, title_justify="left", show_lines=False)
-    for column in columns:
-        t.add_column(column, overflow="fold")
+    for index, column in enumerate(columns):
+        # The first column is an id or a name a person copies: never fold it.
+        t.add_column(column, overflow="fold", no_wrap=index == 0)
     for row in rows:
         t.add_row(*("" if v is None else str(v) for v in row))
     console().print(t)

@@ -6,8 +6,7 @@ import click
 
 from kgraph import checkpoint
 from kgraph.checkpoint import BaselineRecord, MilestoneRecord
-from kgraph.cli.common import get_db, json_option, print_json, table
-from kgraph.db.models import isoformat
+from kgraph.cli.common import get_db, json_option, print_json, short_time, table
 
 
 def _show(record: MilestoneRecord, as_json: bool) -> None:
@@ -23,7 +22,7 @@ def _show(record: MilestoneRecord, as_json: bool) -> None:
                 record.github_milestone_number,
                 record.phase,
                 record.status,
-                isoformat(record.updated_at),
+                short_time(record.updated_at),
             ]
         ],
     )
@@ -119,7 +118,7 @@ def list_cmd(ctx: click.Context, status: str | None, as_json: bool) -> None:
                 r.phase,
                 r.status,
                 len(r.workflows),
-                isoformat(r.updated_at),
+                short_time(r.updated_at),
             ]
             for r in records
         ],
@@ -201,7 +200,7 @@ def _show_baseline(record: BaselineRecord, as_json: bool) -> None:
                 record.lint_errors,
                 record.typecheck_exit_code,
                 record.typecheck_errors,
-                isoformat(record.captured_at),
+                short_time(record.captured_at),
             ]
         ],
     )

@@ -6,8 +6,7 @@ import click
 
 from kgraph import checkpoint
 from kgraph.checkpoint import WorkflowRecord
-from kgraph.cli.common import get_db, json_option, parse_json_object, print_json, table
-from kgraph.db.models import isoformat
+from kgraph.cli.common import get_db, json_option, parse_json_object, print_json, short_time, table
 
 
 def _show(record: WorkflowRecord, as_json: bool) -> None:
@@ -25,7 +24,7 @@ def _show(record: WorkflowRecord, as_json: bool) -> None:
                 record.status,
                 record.retry_count,
                 record.worktree,
-                isoformat(record.updated_at),
+                short_time(record.updated_at),
             ]
         ],
     )
@@ -34,7 +33,7 @@ def _show(record: WorkflowRecord, as_json: bool) -> None:
             "Actions",
             ["#", "action", "result", "metadata", "at"],
             [
-                [a.id, a.action, a.result, a.metadata, isoformat(a.created_at)]
+                [a.id, a.action, a.result, a.metadata, short_time(a.created_at)]
                 for a in record.actions
             ],
         )
@@ -42,7 +41,7 @@ def _show(record: WorkflowRecord, as_json: bool) -> None:
         table(
             "Commits",
             ["sha", "message", "at"],
-            [[c.sha, c.message, isoformat(c.created_at)] for c in record.commits],
+            [[c.sha, c.message, short_time(c.created_at)] for c in record.commits],
         )
 
 
@@ -144,7 +143,7 @@ def list_cmd(
                 r.retry_count,
                 len(r.actions),
                 len(r.commits),
-                isoformat(r.updated_at),
+                short_time(r.updated_at),
             ]
             for r in records
         ],
@@ -264,4 +263,4 @@ def cleanup_cmd(ctx: click.Context, older_than: float, dry_run: bool, as_json: b
     verb = "would delete" if dry_run else "deleted"
     click.echo(f"{verb} {len(records)} workflow(s)")
     for r in records:
-        click.echo(f"  {r.id}  issue {r.issue_number}  {r.status}  {isoformat(r.updated_at)}")
+        click.echo(f"  {r.id}  issue {r.issue_number}  {r.status}  {short_time(r.updated_at)}")
