@@ -6,9 +6,101 @@ an external-content table keyed on ``entities.rowid`` would break after VACUUM, 
 renumber the rowids of a table without an INTEGER PRIMARY KEY.
 """
 
+import re
+from typing import Any
+
+from sqlalchemy import ColumnClause, Select, column, func, literal_column, select, table
+
 FTS_TABLE = "entities_fts"
 
 
 def is_fts_object(name: str | None) -> bool:
     """True for the FTS5 table and its shadow tables, which Alembic must not compare."""
     return bool(name) and str(name).startswith(FTS_TABLE)
+
+
+# --- Query helpers (the search code's only FTS5-specific SQL) -----------------------------
+
+_TOKEN = re.compile(r"\w+", re.UNICODE)
+# Words too common to help ranking; dropping them keeps the candidate set small.
+STOPWORDS = frozenset(
+    (
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "can",
+        "do",
+        "does",
+        "for",
+        "from",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "me",
+        "my",
+        "no",
+        "not",
+        "of",
+        "on",
+        "or",
+        "our",
+        "so",
+        "that",
+        "the",
+        "their",
+        "then",
+        "there",
+        "these",
+        "this",
+        "to",
+        "was",
+        "we",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "will",
+        "with",
+        "you",
+        "your",
+    )
+)
+
+
+def match_expression(query: str) -> str | None:
+    """A safe FTS5 MATCH string for free text: its words, quoted, OR-ed (BM25 ranks them).
+
+    Returns None when the text has no searchable word. Quoting makes every FTS5 operator
+    character in the input plain text.
+    """
+    words = [w for w in _TOKEN.findall(query.lower()) if w not in STOPWORDS]
+    if not words:
+        words = _TOKEN.findall(query.lower())
+    if not words:
+        return None
+    return " OR ".join(f'"{w}"' for w in dict.fromkeys(words))
+
+
+def ranked_matches(match: str) -> Select[tuple[str, float]]:
+    """``SELECT entity_id, bm25 FROM entities_fts WHERE entities_fts MATCH :match``.
+
+    Lower bm25 is better (SQLite returns negated scores). Join it to ``entities`` to filter.
+    """
+    fts = table(FTS_TABLE, column("entity_id"), column("content"))
+    fts_column: ColumnClause[Any] = literal_column(FTS_TABLE)
+    return select(fts.c.entity_id.label("entity_id"), func.bm25(fts_column).label("bm25")).where(
+        fts_column.op("MATCH")(match)
+    )

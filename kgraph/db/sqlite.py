@@ -89,17 +89,18 @@ def is_sqlite_file(path: Path) -> bool:
     return head == b"" or head == b"SQLite format 3\x00"
 
 
-def change_token(conn: Connection) -> tuple[int, int, int]:
+def change_token(conn: Connection) -> tuple[Any, int, int]:
     """A value that changes whenever the database may have changed, for in-process caches.
 
     ``PRAGMA data_version`` moves when another connection commits; ``total_changes`` moves
-    when this connection writes. Paired with the DBAPI connection's identity, an equal token
-    means nothing was written since it was taken (as seen from this connection).
+    when this connection writes. Both are per connection, so the token holds the DBAPI
+    connection itself (compared by identity; holding it also stops a new connection from
+    reusing its address): an equal token means nothing was written since it was taken.
     """
     raw = conn.connection.driver_connection
     assert raw is not None
     version = raw.execute("PRAGMA data_version").fetchone()[0]
-    return id(raw), int(version), int(raw.total_changes)
+    return raw, int(version), int(raw.total_changes)
 
 
 def fetch_raw(conn: Connection, statement: Any) -> list[tuple[Any, ...]]:
@@ -117,3 +118,15 @@ def fetch_raw(conn: Connection, statement: Any) -> list[tuple[Any, ...]]:
     raw = conn.connection.driver_connection
     assert raw is not None
     return list(raw.execute(str(compiled), positional).fetchall())
+
+
+def use_mmap(conn: Connection, size: int) -> None:
+    """Let this connection read up to ``size`` bytes of the file through mmap.
+
+    Big sequential scans (the vector scan reads ~1.5 KB per item) run ~1.5x faster than
+    through read() calls into the small page cache. The setting stays with the pooled
+    connection, which only helps its later reads.
+    """
+    raw = conn.connection.driver_connection
+    assert raw is not None
+    raw.execute(f"PRAGMA mmap_size = {int(size)}")

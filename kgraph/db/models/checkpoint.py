@@ -72,7 +72,6 @@ class Milestone(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
-
 class Baseline(Base):
     __tablename__ = "baselines"
 
@@ -98,4 +97,3 @@ class MilestoneWorkflow(Base):
         ForeignKey("workflows.id", ondelete="CASCADE"), primary_key=True, index=True
     )
     wave_number: Mapped[int] = mapped_column(Integer, default=1)
-

@@ -1,0 +1,247 @@
+"""``kgraph learn``, ``kgraph search`` and ``kgraph embed``: the knowledge graph's daily verbs.
+
+Embedding policy (the model costs ~9 s to import, so nothing a hook runs may wait on it):
+
+- ``learn`` stores the item and its FTS entry at once. It embeds in the same call only when
+  the configured embedder is cheap (``KGRAPH_EMBEDDER=fake``) or ``--embed`` is given;
+  otherwise ``kgraph embed`` adds the vector later (batched backfill).
+- ``search`` loads the model only when vectors of the configured model exist (then the
+  first query of the process pays the ~9 s load); otherwise, or with ``--lexical``, it
+  ranks by BM25 + graph proximity alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from kgraph.cli.common import get_db, json_option, print_json, table
+from kgraph.db.location import project_root
+from kgraph.knowledge.model import KNOWLEDGE_TYPES, SOURCES
+
+TYPE_CHOICE = click.Choice([t.lower() for t in KNOWLEDGE_TYPES], case_sensitive=False)
+
+
+def short(text: str, width: int = 120) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+@click.command("learn")
+@click.argument("text")
+@click.option(
+    "--type",
+    "type_",
+    type=TYPE_CHOICE,
+    default="learning",
+    show_default=True,
+    help="Kind of knowledge.",
+)
+@click.option("--code-area", help="Code area it is about (default: inferred from --file).")
+@click.option(
+    "--file",
+    "files",
+    multiple=True,
+    metavar="PATH",
+    help="File it is about (repeatable; made repo-relative).",
+)
+@click.option("--confidence", type=click.FloatRange(0, 1), default=0.7, show_default=True)
+@click.option("--issue", type=int, help="Issue number it belongs to.")
+@click.option("--source", type=click.Choice(SOURCES), default="manual", show_default=True)
+@click.option("--source-ref", help="Reference for the source: commit sha, session id, URL.")
+@click.option("--session-id", help="Claude Code session id it came from.")
+@click.option(
+    "--embed/--no-embed",
+    "embed",
+    default=None,
+    help="Embed now even with the slow model (--embed), or never (--no-embed). "
+    "Default: only when the embedder is cheap.",
+)
+@json_option
+@click.pass_context
+def learn(
+    ctx: click.Context,
+    text: str,
+    type_: str,
+    code_area: str | None,
+    files: tuple[str, ...],
+    confidence: float,
+    issue: int | None,
+    source: str,
+    source_ref: str | None,
+    session_id: str | None,
+    embed: bool | None,
+    as_json: bool,
+) -> None:
+    """Store TEXT as knowledge tied to its files and code area (secrets are redacted).
+
+    Storing the same text again bumps its seen count and confidence instead of adding a
+    copy.
+
+    \b
+    Example:
+      kgraph learn "Use structured logging via rd-logger; print() is dropped in prod" \\
+        --file src/api/handler.py --confidence 0.9
+    """
+    from kgraph.embeddings import get_embedder, is_cheap
+    from kgraph.knowledge import add_item, get_item, load_area_rules
+
+    root = project_root()
+    embedder = get_embedder() if (embed or (embed is None and is_cheap())) else None
+    db = get_db(ctx)
+    result = add_item(
+        db,
+        text,
+        type=type_,
+        code_area=code_area,
+        files=files,
+        confidence=confidence,
+        source=source,
+        source_ref=source_ref,
+        issue_number=issue,
+        session_id=session_id,
+        embedder=embedder,
+        project_root=root,
+        area_rules=load_area_rules(root),
+    )
+    item = get_item(db, result.entity_id)
+    if as_json:
+        print_json({**result.to_dict(), "item": item.to_dict()})
+        return
+    if result.created:
+        click.echo(f"{item.id} stored ({item.type}; areas: {', '.join(item.code_areas) or '-'})")
+    else:
+        click.echo(
+            f"{item.id} already known: seen {item.seen_count} times, "
+            f"confidence {item.confidence:.2f}"
+        )
+
+
+def hits_table(hits: list[Any], title: str) -> None:
+    table(
+        title,
+        ["id", "type", "score", "content", "area", "files"],
+        [
+            [
+                h.item.id,
+                h.item.type,
+                f"{h.score:.4f}",
+                short(h.item.content),
+                ", ".join(h.item.code_areas),
+                ", ".join(h.item.files),
+            ]
+            for h in hits
+        ],
+    )
+
+
+@click.command("search")
+@click.argument("query")
+@click.option(
+    "--type", "types", type=TYPE_CHOICE, multiple=True, help="Only this type (repeatable)."
+)
+@click.option("--code-area", help="Only items about this code area.")
+@click.option("--file", "file", metavar="PATH", help="Only items about this file.")
+@click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True)
+@click.option("--include-superseded", is_flag=True, help="Include forgotten and superseded items.")
+@click.option("--lexical", is_flag=True, help="Skip vectors (never load the embedding model).")
+@json_option
+@click.pass_context
+def search_cmd(
+    ctx: click.Context,
+    query: str,
+    types: tuple[str, ...],
+    code_area: str | None,
+    file: str | None,
+    limit: int,
+    include_superseded: bool,
+    lexical: bool,
+    as_json: bool,
+) -> None:
+    """Find knowledge by words and meaning (BM25 + vectors + graph proximity).
+
+    The embedding model is loaded only when vectors of it are stored (run `kgraph embed`);
+    otherwise, and with --lexical, the ranking is lexical + graph.
+
+    \b
+    Example:
+      kgraph search "how do we log requests" --limit 5
+      kgraph search "migration" --type pattern --json
+    """
+    from kgraph.embeddings import get_embedder, is_cheap, model_name_for
+    from kgraph.knowledge.areas import relative_path
+    from kgraph.knowledge.search import search
+    from kgraph.knowledge.vectors import has_vectors
+
+    db = get_db(ctx)
+    embedder = None
+    if not lexical and has_vectors(db, model_name_for()):
+        if not is_cheap() and not as_json:
+            click.echo("loading the embedding model (~10 s on first use)...", err=True)
+        embedder = get_embedder()
+    hits = search(
+        db,
+        query,
+        types=types or None,
+        code_area=code_area,
+        file=relative_path(file, project_root()) if file else None,
+        limit=limit,
+        embedder=embedder,
+        include_superseded=include_superseded,
+    )
+    if as_json:
+        print_json([h.to_dict() for h in hits])
+        return
+    mode = "hybrid" if embedder is not None else "lexical"
+    hits_table(hits, f"Search ({mode}): {query}")
+
+
+@click.command("embed")
+@click.option(
+    "--reembed", is_flag=True, help="Re-embed every item (e.g. after switching KGRAPH_EMBEDDER)."
+)
+@click.option("--batch-size", type=click.IntRange(1, 4096), default=64, show_default=True)
+@json_option
+@click.pass_context
+def embed_cmd(ctx: click.Context, reembed: bool, batch_size: int, as_json: bool) -> None:
+    """Add vectors to knowledge items lacking one for the configured model.
+
+    The model is KGRAPH_EMBEDDER (default all-MiniLM-L6-v2, ~9 s to load, ~280 texts/s).
+    Near-duplicates found among the new vectors (cosine >= 0.95, same type) are merged.
+
+    \b
+    Example:
+      kgraph embed
+      KGRAPH_EMBEDDER=fake kgraph embed --reembed --json
+    """
+    from kgraph.embeddings import get_embedder, model_name_for
+    from kgraph.knowledge.vectors import count_missing, embed_missing
+
+    db = get_db(ctx)
+    model = model_name_for()
+    todo = count_missing(db, model) if not reembed else None
+    if todo == 0:
+        from kgraph.knowledge.vectors import EmbedReport
+
+        report = EmbedReport(model, 0, 0, 0, 0)
+    else:
+        embedder = get_embedder()
+        from rich.progress import Progress
+
+        with Progress(transient=True, disable=as_json) as progress:
+            task = progress.add_task(f"embedding with {model}", total=None)
+
+            def advance(done: int, total: int) -> None:
+                progress.update(task, completed=done, total=total)
+
+            report = embed_missing(
+                db, embedder, reembed=reembed, batch_size=batch_size, progress=advance
+            )
+    if as_json:
+        print_json(report.to_dict())
+        return
+    click.echo(
+        f"embedded {report.embedded} item(s) with {report.model}; "
+        f"merged {report.merged} near-duplicate(s); {report.remaining} without a vector"
+    )

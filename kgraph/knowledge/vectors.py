@@ -1,0 +1,335 @@
+"""Stored vectors: loading them as one matrix, nearest neighbours, backfill, near-duplicates.
+
+Vectors are float32 blobs in ``entities.embedding`` with the model name and dimension
+beside them. Only vectors of one model (and its dimension) are ever compared: every query
+here filters on ``embedding_model``. Similarity is the dot product of L2-normalised rows
+(cosine), computed with one numpy matrix product over all candidates (a linear scan; at
+10k x 384 that is ~4 ms, see scripts/bench_search.py).
+
+Embedding work (the model) always runs outside database transactions; each batch is then
+written in its own short transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import ColumnElement, select, update
+from sqlalchemy.engine import Connection
+
+from kgraph.db import Database
+from kgraph.embeddings import Embedder, pack
+from kgraph.knowledge.model import KNOWLEDGE_TYPES
+from kgraph.knowledge.query import ENTITIES, RELATIONSHIPS
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+# Items of the same type at or above this cosine are the same knowledge said differently.
+NEAR_DUPLICATE_COSINE = 0.95
+EMBED_BATCH_SIZE = 64
+
+
+# The last matrix loaded, kept for the next query of this process while the database is
+# unchanged (see kgraph.db.sqlite.change_token). Nothing is cached on disk.
+VECTOR_CACHE_MAX_BYTES = 256 * 1024 * 1024
+VECTOR_SCAN_MMAP_BYTES = 1024 * 1024 * 1024
+_cache: dict[tuple[Any, ...], tuple[Any, list[str], Any]] = {}
+
+
+def _scan(
+    conn: Connection, model: str, dim: int, types: Sequence[str], include_superseded: bool
+) -> tuple[list[str], NDArray[np.float32]]:
+    import numpy as np
+
+    from kgraph.db.sqlite import fetch_raw, use_mmap
+
+    if conn.dialect.name == "sqlite":
+        use_mmap(conn, VECTOR_SCAN_MMAP_BYTES)
+    conditions: list[ColumnElement[bool]] = [
+        # Expressions rather than bare columns keep SQLite off the embedding_model and type
+        # indexes: when most rows match, one sequential table scan is ~4x faster than
+        # an index lookup per row.
+        ENTITIES.c.embedding_model.concat("") == model,
+        ENTITIES.c.type.concat("").in_(list(types)),
+        ENTITIES.c.embedding_dim == dim,
+    ]
+    if not include_superseded:
+        conditions.append(ENTITIES.c.hidden_at.is_(None))
+    rows = fetch_raw(conn, select(ENTITIES.c.id, ENTITIES.c.embedding).where(*conditions))
+    if not include_superseded and rows:
+        superseded = set(
+            conn.scalars(
+                select(RELATIONSHIPS.c.to_id).where(RELATIONSHIPS.c.type == "SUPERSEDES")
+            )
+        )
+        if superseded:
+            rows = [r for r in rows if r[0] not in superseded]
+    matrix = np.empty((len(rows), dim), dtype=np.float32)
+    if not rows:
+        return [], matrix
+    width = dim * 4
+    buffer = memoryview(matrix.data).cast("B")
+    for n, (_id, blob) in enumerate(rows):
+        buffer[n * width : (n + 1) * width] = blob
+    return [r[0] for r in rows], matrix
+
+
+def load_matrix(
+    conn: Connection,
+    model: str,
+    dim: int,
+    *,
+    types: Sequence[str] = KNOWLEDGE_TYPES,
+    include_superseded: bool = False,
+    allowed: Collection[str] | None = None,
+) -> tuple[list[str], NDArray[np.float32]]:
+    """Ids and an (n, dim) float32 matrix of the visible items' vectors of ``model``.
+
+    ``allowed`` narrows the items further (e.g. to a file's items). The matrix may be
+    shared with the in-process cache: treat it as read-only.
+    """
+    from kgraph.db.sqlite import change_token
+
+    key = (str(conn.engine.url), model, dim, tuple(types), include_superseded)
+    token = change_token(conn) if conn.dialect.name == "sqlite" else None
+    cached = _cache.get(key)
+    if token is not None and cached is not None and cached[0] == token:
+        ids, matrix = cached[1], cached[2]
+    else:
+        ids, matrix = _scan(conn, model, dim, types, include_superseded)
+        _cache.clear()
+        if token is not None and matrix.nbytes <= VECTOR_CACHE_MAX_BYTES:
+            _cache[key] = (token, ids, matrix)
+    if allowed is None or not ids:
+        return ids, matrix
+    keep = [n for n, entity_id in enumerate(ids) if entity_id in allowed]
+    return [ids[n] for n in keep], matrix[keep]
+
+
+def top_k(
+    ids: Sequence[str], matrix: NDArray[np.float32], vector: NDArray[np.float32], k: int
+) -> list[tuple[str, float]]:
+    """The ``k`` ids most similar to ``vector`` (cosine), best first."""
+    import numpy as np
+
+    if not ids or k <= 0:
+        return []
+    scores = matrix @ np.asarray(vector, dtype=np.float32)
+    k = min(k, len(ids))
+    best = np.argpartition(-scores, k - 1)[:k]
+    best = best[np.argsort(-scores[best], kind="stable")]
+    return [(ids[i], float(scores[i])) for i in best]
+
+
+def nearest(
+    db: Database,
+    vector: NDArray[np.float32],
+    model: str,
+    *,
+    types: Sequence[str] = KNOWLEDGE_TYPES,
+    limit: int = 10,
+    min_score: float = -1.0,
+) -> list[tuple[str, float]]:
+    """Visible items of ``types`` whose ``model`` vectors are nearest ``vector``."""
+    dim = int(vector.shape[-1])
+
+    def read(conn: Connection) -> tuple[list[str], NDArray[np.float32]]:
+        return load_matrix(conn, model, dim, types=types)
+
+    ids, matrix = db.read(read)
+    return [(i, s) for i, s in top_k(ids, matrix, vector, limit) if s >= min_score]
+
+
+def find_near_duplicate(
+    db: Database, vector: NDArray[np.float32], model: str, type_: str
+) -> str | None:
+    """The id of a visible ``type_`` item with cosine >= NEAR_DUPLICATE_COSINE, if any."""
+    hits = nearest(db, vector, model, types=(type_,), limit=1, min_score=NEAR_DUPLICATE_COSINE)
+    return hits[0][0] if hits else None
+
+
+def vector_values(vector: NDArray[np.float32], model: str, digest: str) -> dict[str, Any]:
+    """The column values storing ``vector`` for a text whose content hash is ``digest``."""
+    return {
+        "embedding": pack(vector),
+        "embedding_model": model,
+        "embedding_dim": int(vector.shape[-1]),
+        "embedding_hash": digest,
+    }
+
+
+@dataclass(frozen=True)
+class EmbedReport:
+    """What ``embed_missing`` did."""
+
+    model: str
+    dim: int
+    embedded: int
+    merged: int
+    remaining: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "dim": self.dim,
+            "embedded": self.embedded,
+            "merged_near_duplicates": self.merged,
+            "remaining": self.remaining,
+        }
+
+
+def _pending(conn: Connection, model: str, reembed: bool) -> list[tuple[str, str, str]]:
+    statement = select(ENTITIES.c.id, ENTITIES.c.content, ENTITIES.c.content_hash).where(
+        ENTITIES.c.type.in_(KNOWLEDGE_TYPES)
+    )
+    if not reembed:
+        statement = statement.where(
+            (ENTITIES.c.embedding.is_(None))
+            | (ENTITIES.c.embedding_model.is_(None))
+            | (ENTITIES.c.embedding_model != model)
+            | (ENTITIES.c.embedding_hash.is_(None))
+            | (ENTITIES.c.embedding_hash != ENTITIES.c.content_hash)
+        )
+    return [(r[0], r[1], r[2]) for r in conn.execute(statement.order_by(ENTITIES.c.id)).all()]
+
+
+def count_missing(db: Database, model: str) -> int:
+    """How many knowledge items have no current vector of ``model``."""
+    return len(db.read(lambda s: _pending(s, model, False)))
+
+
+def has_vectors(db: Database, model: str) -> bool:
+    """True when at least one visible knowledge item has a ``model`` vector (cheap)."""
+
+    def read(conn: Connection) -> bool:
+        return (
+            conn.scalar(
+                select(ENTITIES.c.id)
+                .where(ENTITIES.c.embedding_model == model, ENTITIES.c.type.in_(KNOWLEDGE_TYPES))
+                .limit(1)
+            )
+            is not None
+        )
+
+    return db.read(read)
+
+
+def embed_missing(
+    db: Database,
+    embedder: Embedder,
+    *,
+    reembed: bool = False,
+    batch_size: int = EMBED_BATCH_SIZE,
+    merge_duplicates: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> EmbedReport:
+    """Embed every knowledge item lacking a current vector of ``embedder.model_name``.
+
+    ``reembed=True`` re-embeds everything (switching models overwrites the old vectors).
+    Batches are embedded outside any transaction and written one short transaction each;
+    ``progress(done, total)`` is called after each batch. Afterwards near-duplicates among
+    the newly embedded items are merged (see :func:`merge_near_duplicates`).
+    """
+    model = embedder.model_name
+    pending = db.read(lambda s: _pending(s, model, reembed))
+    total = len(pending)
+    done = 0
+    embedded_ids: list[str] = []
+    if progress:
+        progress(0, total)
+    for start in range(0, total, batch_size):
+        batch = pending[start : start + batch_size]
+        vectors = embedder.embed([content for _, content, _ in batch])
+
+        def write(
+            conn: Connection,
+            batch: list[tuple[str, str, str]] = batch,
+            vectors: NDArray[np.float32] = vectors,
+        ) -> list[str]:
+            written: list[str] = []
+            for (entity_id, _content, digest), vector in zip(batch, vectors, strict=True):
+                # Only if the text is unchanged since it was read; else the next run does it.
+                result = conn.execute(
+                    update(ENTITIES)
+                    .where(ENTITIES.c.id == entity_id, ENTITIES.c.content_hash == digest)
+                    .values(**vector_values(vector, model, digest))
+                )
+                if result.rowcount:
+                    written.append(entity_id)
+            return written
+
+        embedded_ids.extend(db.write(write))
+        done += len(batch)
+        if progress:
+            progress(done, total)
+    merged = merge_near_duplicates(db, model, embedder.dim, embedded_ids) if merge_duplicates else 0
+    remaining = count_missing(db, model)
+    return EmbedReport(model, embedder.dim, len(embedded_ids), merged, remaining)
+
+
+def merge_near_duplicates(db: Database, model: str, dim: int, ids: Sequence[str]) -> int:
+    """Merge visible same-type items with cosine >= 0.95 to one of ``ids``; returns merges.
+
+    In each group the oldest item is kept; the others are marked superseded by it (never
+    deleted) and their seen counts, files and areas move to it.
+    """
+    import numpy as np
+
+    from kgraph.knowledge.store import merge_into
+
+    if not ids:
+        return 0
+    wanted = set(ids)
+    merges: list[tuple[str, str]] = []
+    for type_ in KNOWLEDGE_TYPES:
+
+        def read(conn: Connection, type_: str = type_) -> tuple[list[str], NDArray[np.float32]]:
+            return load_matrix(conn, model, dim, types=(type_,))
+
+        all_ids, matrix = db.read(read)
+        if len(all_ids) < 2:
+            continue
+        index = {entity_id: n for n, entity_id in enumerate(all_ids)}
+        rows = [index[i] for i in all_ids if i in wanted]
+        parent = list(range(len(all_ids)))
+
+        def find(n: int, parent: list[int] = parent) -> int:
+            while parent[n] != n:
+                parent[n] = parent[parent[n]]
+                n = parent[n]
+            return n
+
+        for start in range(0, len(rows), 256):
+            part = rows[start : start + 256]
+            sims = matrix[part] @ matrix.T
+            for offset, r in enumerate(part):
+                for c in np.nonzero(sims[offset] >= NEAR_DUPLICATE_COSINE)[0]:
+                    if int(c) != r:
+                        parent[find(int(c))] = find(r)
+        groups: dict[int, list[str]] = {}
+        for n, entity_id in enumerate(all_ids):
+            groups.setdefault(find(n), []).append(entity_id)
+        for members in groups.values():
+            if len(members) > 1:
+                keep = _oldest(db, members)
+                merges.extend((keep, other) for other in members if other != keep)
+    for keep, drop in merges:
+        merge_into(db, keep, drop)
+    return len(merges)
+
+
+def _oldest(db: Database, ids: Sequence[str]) -> str:
+    def read(conn: Connection) -> str:
+        row = conn.execute(
+            select(ENTITIES.c.id)
+            .where(ENTITIES.c.id.in_(list(ids)))
+            .order_by(ENTITIES.c.created_at, ENTITIES.c.id)
+            .limit(1)
+        ).scalar_one()
+        return str(row)
+
+    return db.read(read)
