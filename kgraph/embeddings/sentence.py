@@ -69,7 +69,7 @@ def load_minilm() -> SentenceTransformerEmbedder:
     try:
         from transformers.utils import logging as transformers_logging
 
-        transformers_logging.disable_progress_bar()
+        transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
     except ImportError:  # pragma: no cover - transformers always comes with sentence-transformers
         pass
     model = SentenceTransformer(str(path), device="cpu")

@@ -1,0 +1,218 @@
+"""A session's own commits, parsed as conventional commits, split into knowledge and facts.
+
+The commits are the ones made during the session: ``git log <HEAD at session start>..HEAD``
+(never "the last N commits"); for a session kgraph never saw start, the commits whose
+commit time falls inside the transcript's time span. Only a message that carries knowledge —
+a body that explains, a fix with its cause, a BREAKING CHANGE, a decision — becomes a
+Learning; the rest are recorded as session facts.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+MAX_COMMITS = 200
+_RS, _US = "\x1e", "\x1f"
+_CONVENTIONAL = re.compile(
+    r"^(?P<type>[A-Za-z][A-Za-z0-9-]*)(?:\((?P<scope>[^()\n]{1,60})\))?(?P<bang>!)?:\s*(?P<desc>\S.*)$"
+)
+_TRAILER = re.compile(
+    r"^(?:[A-Z][A-Za-z-]*-by|Refs?|Closes|Fixes|Resolves|Related|See-also|Change-Id|"
+    r"Issue|Ticket|Reviewed-on|Cc|Link|Signed-off-by|Co-authored-by)\s*:.*$",
+    re.IGNORECASE,
+)
+_GENERATED = re.compile(r"(?:🤖\s*)?Generated with \[?Claude Code\]?.*$", re.IGNORECASE)
+_BREAKING = re.compile(r"^BREAKING[ -]CHANGE\s*:\s*(?P<text>.+)", re.IGNORECASE | re.MULTILINE)
+_CAUSE = re.compile(
+    r"\b(because|caused by|due to|since|so that|otherwise|when|which (?:broke|caused)|"
+    r"root cause|was (?:missing|wrong|broken)|instead of|rather than)\b",
+    re.IGNORECASE,
+)
+_DECISION = re.compile(
+    r"\b(decid\w*|decision|chose|choose|prefer\w*|switch(?:ed)? to|instead of|rather than|"
+    r"in favou?r of|deprecat\w*|must not|never|always|trade-?off)\b",
+    re.IGNORECASE,
+)
+_ISSUE_REF = re.compile(r"(?:^|[\s(])#(\d{1,7})\b")
+_MIN_BODY_WORDS = 6
+_BRANCH_ISSUE = (
+    # issue-123, issues/123, fix/issue-123, gh-123, bug_123
+    re.compile(r"(?:^|[/_.-])(?:issues?|gh|bug|ticket)[-_/#.]?(\d{1,7})(?!\d)", re.IGNORECASE),
+    # #123 anywhere
+    re.compile(r"#(\d{1,7})(?!\d)"),
+    # feat/123-x, 123-x, feat/123
+    re.compile(r"(?:^|/)(\d{1,7})(?:[-_]|$)"),
+)
+
+
+@dataclass(frozen=True)
+class CommitInfo:
+    sha: str
+    subject: str
+    body: str  # trailers and tool signatures removed
+    type: str | None
+    scope: str | None
+    description: str
+    breaking: bool
+    files: tuple[str, ...] = ()
+
+    def to_fact(self) -> dict[str, Any]:
+        """The session fact kept for a commit that carries no knowledge."""
+        return {
+            "sha": self.sha,
+            "type": self.type,
+            "scope": self.scope,
+            "subject": self.subject,
+            "files": len(self.files),
+        }
+
+
+def issue_from_branch(branch: str | None) -> int | None:
+    """The issue number a branch name refers to (``issue-123``, ``feat/123-x``,
+    ``fix/issue-123``, ``#123``, ...), else None."""
+    if not branch:
+        return None
+    for pattern in _BRANCH_ISSUE:
+        match = pattern.search(branch)
+        if match:
+            number = int(match.group(1))
+            if number > 0:
+                return number
+    return None
+
+
+def clean_body(body: str) -> str:
+    """The body without trailers (Signed-off-by, Co-authored-by, Refs...) and tool signatures."""
+    lines = [line.rstrip() for line in body.strip().splitlines()]
+    kept = [
+        line
+        for line in lines
+        if not _TRAILER.match(line.strip()) and not _GENERATED.match(line.strip())
+    ]
+    return "\n".join(kept).strip()
+
+
+def parse_commit(sha: str, message: str, files: tuple[str, ...] = ()) -> CommitInfo:
+    """Parse a full commit message (subject line, blank line, body)."""
+    subject, _, body = message.strip().partition("\n")
+    subject = subject.strip()
+    body = clean_body(body)
+    match = _CONVENTIONAL.match(subject)
+    if match:
+        type_ = match.group("type").lower()
+        scope = (match.group("scope") or "").strip() or None
+        description = match.group("desc").strip()
+        bang = bool(match.group("bang"))
+    else:
+        type_, scope, description, bang = None, None, subject, False
+    breaking = bang or bool(_BREAKING.search(body))
+    return CommitInfo(sha, subject, body, type_, scope, description, breaking, files)
+
+
+def knowledge_reason(commit: CommitInfo) -> str | None:
+    """Why a commit's message carries knowledge ("breaking", "body", "cause", "decision"),
+    or None for a trivial commit (no body, nothing explained)."""
+    if commit.breaking:
+        return "breaking"
+    if len(commit.body.split()) >= _MIN_BODY_WORDS:
+        return "body"
+    if commit.type == "fix" and _CAUSE.search(commit.description):
+        return "cause"
+    if _DECISION.search(commit.description) and len(commit.description.split()) >= 5:
+        return "decision"
+    return None
+
+
+def commit_content(commit: CommitInfo) -> str:
+    """The Learning text of a knowledge-bearing commit: its subject and explanation."""
+    text = commit.subject
+    if commit.body:
+        text += "\n\n" + commit.body
+    return text
+
+
+def issue_reference(commit: CommitInfo) -> int | None:
+    """An issue the message refers to (``#123`` in subject or body), else None."""
+    match = _ISSUE_REF.search(commit.subject + "\n" + commit.body)
+    return int(match.group(1)) if match else None
+
+
+def _git(root: Path, *args: str) -> str | None:
+    try:
+        proc = subprocess.run(
+            ["git", *args],
+            cwd=str(root),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if proc.returncode != 0:
+        return None
+    return proc.stdout.decode("utf-8", errors="replace")
+
+
+def current_head(root: Path) -> str | None:
+    out = _git(root, "rev-parse", "--verify", "-q", "HEAD")
+    return out.strip() or None if out else None
+
+
+def parse_log(output: str) -> list[CommitInfo]:
+    """Parse ``git log --name-only --format=%x1e%H%x1f%B%x1f`` output."""
+    commits: list[CommitInfo] = []
+    for record in output.split(_RS):
+        if not record.strip():
+            continue
+        parts = record.split(_US)
+        if len(parts) < 3:
+            continue
+        sha, message, names = parts[0].strip(), parts[1], parts[2]
+        files = tuple(line.strip() for line in names.splitlines() if line.strip())
+        commits.append(parse_commit(sha, message, files))
+    return commits
+
+
+def session_commits(
+    root: Path,
+    start: str | None,
+    *,
+    end: str | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+) -> list[CommitInfo]:
+    """Commits made during a session, oldest first.
+
+    With ``start`` (HEAD at session start): ``start..end`` (``end`` defaults to HEAD; the
+    final capture records it), further bounded by ``until`` when given. Without ``start``,
+    commits whose commit time is within [since, until]; none when neither is known. Merges
+    are skipped.
+    """
+    args = [
+        "log",
+        "--no-merges",
+        f"--max-count={MAX_COMMITS}",
+        "--name-only",
+        f"--format={_RS}%H{_US}%B{_US}",
+        "--reverse",
+    ]
+    if start:
+        if _git(root, "cat-file", "-e", f"{start}^{{commit}}") is None:
+            return []
+        if until is not None:
+            args.append(f"--until={until.isoformat()}")
+        args.append(f"{start}..{end or 'HEAD'}")
+    elif since is not None:
+        args.append(f"--since={since.isoformat()}")
+        if until is not None:
+            args.append(f"--until={until.isoformat()}")
+        args.append("HEAD")
+    else:
+        return []
+    out = _git(root, *args)
+    return parse_log(out) if out else []

@@ -1,0 +1,99 @@
+"""Hook budgets and capture switches from ``.claude/kgraph.toml`` ``[hooks]`` and ``[capture]``.
+
+A bad value never breaks a hook: it is ignored (the default is used) and logged.
+
+```toml
+[hooks]
+session_start_max_chars = 9000     # additionalContext budget (Claude Code spills > 10,000)
+session_start_max_items = 30
+session_start_deadline_s = 3.0     # return what is ready when this expires
+user_prompt_max_chars = 2000
+user_prompt_max_items = 4
+user_prompt_deadline_s = 1.5
+blast_radius_depth = 2
+catchup_interval_s = 900           # how often session-start queues catch-up capture
+stop_capture_interval_s = 120      # Stop fires every turn: capture at most this often
+
+[capture]
+extractor = "claude"               # optional model extraction (off by default)
+extractor_timeout_s = 120
+```
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+# Claude Code writes additionalContext over 10,000 characters to a file instead.
+HARD_MAX_CHARS = 9_900
+
+
+@dataclass(frozen=True)
+class HookSettings:
+    session_start_max_chars: int = 9_000
+    session_start_max_items: int = 30
+    session_start_deadline_s: float = 3.0
+    user_prompt_max_chars: int = 2_000
+    user_prompt_max_items: int = 4
+    user_prompt_deadline_s: float = 1.5
+    blast_radius_depth: int = 2
+    catchup_interval_s: float = 900.0
+    stop_capture_interval_s: float = 120.0
+    extractor: str | None = None
+    extractor_timeout_s: float = 120.0
+
+
+_BOUNDS: dict[str, tuple[float, float]] = {
+    "session_start_max_chars": (200, HARD_MAX_CHARS),
+    "session_start_max_items": (1, 200),
+    "session_start_deadline_s": (0.1, 30),
+    "user_prompt_max_chars": (100, HARD_MAX_CHARS),
+    "user_prompt_max_items": (1, 50),
+    "user_prompt_deadline_s": (0.1, 10),
+    "blast_radius_depth": (0, 5),
+    "catchup_interval_s": (0, 7 * 86_400),
+    "stop_capture_interval_s": (0, 86_400),
+    "extractor_timeout_s": (5, 1_800),
+}
+
+
+def clamp_chars(value: int) -> int:
+    low, high = _BOUNDS["session_start_max_chars"]
+    return int(min(max(value, low), high))
+
+
+def _coerce(name: str, value: Any, default: Any) -> Any:
+    if name == "extractor":
+        return "claude" if value == "claude" else None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return default
+    low, high = _BOUNDS[name]
+    value = min(max(value, low), high)
+    return int(value) if isinstance(default, int) else float(value)
+
+
+def settings_from_config(config: dict[str, Any]) -> HookSettings:
+    """Build settings from a parsed kgraph.toml (see module docstring); bad values ignored."""
+    hooks = config.get("hooks") if isinstance(config.get("hooks"), dict) else {}
+    capture = config.get("capture") if isinstance(config.get("capture"), dict) else {}
+    assert isinstance(hooks, dict) and isinstance(capture, dict)
+    defaults = HookSettings()
+    changes: dict[str, Any] = {}
+    for f in fields(HookSettings):
+        source = capture if f.name.startswith("extractor") else hooks
+        if f.name in source:
+            changes[f.name] = _coerce(f.name, source[f.name], getattr(defaults, f.name))
+    return replace(defaults, **changes)
+
+
+def load_settings(root: Path) -> HookSettings:
+    """Settings of the project at ``root``; defaults when the file is missing or invalid."""
+    from kgraph.config import load_config
+    from kgraph.errors import KgraphError
+
+    try:
+        return settings_from_config(load_config(root))
+    except (KgraphError, OSError):
+        return HookSettings()

@@ -1,0 +1,89 @@
+"""kgraph's per-project state folder ``<project root>/.claude/kgraph/`` and its rotating log.
+
+Hooks and the capture worker both live here, so this module imports nothing heavy
+(no SQLAlchemy): the capture hooks must return in well under 0.3 s.
+
+Layout::
+
+    .claude/kgraph/hook.log          rotating log of hooks and the worker (errors, timings)
+    .claude/kgraph/queue/*.json      capture requests written by hooks, drained by the worker
+    .claude/kgraph/locks/*.lock      per-session capture locks
+    .claude/kgraph/catchup.stamp     when catch-up capture was last queued
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+from logging.handlers import RotatingFileHandler
+from pathlib import Path
+
+STATE_RELATIVE = Path(".claude") / "kgraph"
+LOG_NAME = "hook.log"
+LOG_MAX_BYTES = 1_000_000
+LOG_BACKUPS = 2
+LOGGER_NAME = "kgraph.hooks"
+
+
+def state_dir(root: Path) -> Path:
+    return root / STATE_RELATIVE
+
+
+def queue_dir(root: Path) -> Path:
+    return state_dir(root) / "queue"
+
+
+def locks_dir(root: Path) -> Path:
+    return state_dir(root) / "locks"
+
+
+def log_path(root: Path) -> Path:
+    return state_dir(root) / LOG_NAME
+
+
+class _LazyRotatingHandler(RotatingFileHandler):
+    """Creates the log's folder only when the first record is written; never raises."""
+
+    def _open(self):  # type: ignore[no-untyped-def]
+        Path(self.baseFilename).parent.mkdir(parents=True, exist_ok=True)
+        return super()._open()
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        # The default prints a traceback to stderr, which Claude Code would show the user.
+        pass
+
+
+def get_logger(root: Path | None) -> logging.Logger:
+    """The hook logger, writing to ``<root>/.claude/kgraph/hook.log`` (created on first record).
+
+    Never logs to stderr: Claude Code shows a hook's stderr as an error notice. Safe to call
+    repeatedly; the handler is attached once per log file. Debug records are written when
+    ``KGRAPH_HOOK_DEBUG=1``.
+    """
+    logger = logging.getLogger(LOGGER_NAME)
+    logger.propagate = False
+    logger.setLevel(logging.DEBUG if os.environ.get("KGRAPH_HOOK_DEBUG") else logging.INFO)
+    if root is None:
+        if not logger.handlers:
+            logger.addHandler(logging.NullHandler())
+        return logger
+    target = str(log_path(root))
+    for handler in logger.handlers:
+        if getattr(handler, "baseFilename", None) == target:
+            return logger
+    handler = _LazyRotatingHandler(
+        target, maxBytes=LOG_MAX_BYTES, backupCount=LOG_BACKUPS, delay=True, encoding="utf-8"
+    )
+    handler.setFormatter(logging.Formatter("%(asctime)s %(process)d %(levelname)s %(message)s"))
+    for old in list(logger.handlers):
+        logger.removeHandler(old)
+        old.close()
+    logger.addHandler(handler)
+    return logger
+
+
+def flush_logs() -> None:
+    for handler in logging.getLogger(LOGGER_NAME).handlers:
+        with contextlib.suppress(Exception):  # a failing log must not fail the hook
+            handler.flush()

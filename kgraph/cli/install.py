@@ -1,0 +1,98 @@
+"""``kgraph install``: wire kgraph's hooks into Claude Code (settings.json or a plugin)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from kgraph.cli.common import json_option, print_json
+from kgraph.hooks.install import SCOPES, install, install_plugin
+
+
+@click.command("install")
+@click.option(
+    "--scope",
+    type=click.Choice(SCOPES),
+    default="project",
+    show_default=True,
+    help="project: .claude/settings.json; local: .claude/settings.local.json; "
+    "user: ~/.claude/settings.json.",
+)
+@click.option("--uninstall", is_flag=True, help="Remove kgraph's hooks (every other hook is kept).")
+@click.option("--dry-run", is_flag=True, help="Show the result; change nothing.")
+@click.option(
+    "--plugin",
+    "plugin_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write a Claude Code plugin in DIR instead of editing settings.",
+)
+@click.option(
+    "--exec-form",
+    is_flag=True,
+    help="Write handlers as command + args (needs a Claude Code with exec-form hooks).",
+)
+@json_option
+def install_command(
+    scope: str,
+    uninstall: bool,
+    dry_run: bool,
+    plugin_dir: Path | None,
+    exec_form: bool,
+    as_json: bool,
+) -> None:
+    """Merge kgraph's hooks into Claude Code's settings (idempotent, backs the file up).
+
+    The hooks call this kgraph by absolute path, so they work whatever PATH Claude Code has.
+
+    \b
+    Example:
+      kgraph install                  # this project, .claude/settings.json
+      kgraph install --scope user --dry-run
+      kgraph install --uninstall
+    """
+    if plugin_dir is not None:
+        files = install_plugin(
+            plugin_dir, uninstall=uninstall, dry_run=dry_run, exec_form=exec_form
+        )
+        if as_json:
+            print_json(
+                {
+                    "plugin": str(plugin_dir),
+                    "files": [str(f) for f in files],
+                    "uninstall": uninstall,
+                    "dry_run": dry_run,
+                }
+            )
+            return
+        verb = (
+            ("would remove" if dry_run else "removed")
+            if uninstall
+            else ("would write" if dry_run else "wrote")
+        )
+        click.echo(f"{verb.capitalize()}: " + (", ".join(str(f) for f in files) or "nothing"))
+        if not uninstall and not dry_run:
+            click.echo(
+                f"Enable it with: claude --plugin-dir {plugin_dir}  (or add it to a marketplace)"
+            )
+        return
+    result = install(scope, uninstall=uninstall, dry_run=dry_run, exec_form=exec_form)
+    if as_json:
+        print_json(result.to_dict())
+        return
+    if dry_run:
+        click.echo(f"{result.path} would {'change' if result.changed else 'stay unchanged'}:")
+        click.echo(json.dumps(result.settings.get("hooks", {}), indent=2))
+        return
+    if not result.changed:
+        click.echo(f"Nothing to change in {result.path}.")
+        return
+    action = (
+        "Removed kgraph's hooks from"
+        if uninstall
+        else f"Installed {', '.join(result.events)} hooks in"
+    )
+    click.echo(f"{action} {result.path}" + (f" (backup: {result.backup})" if result.backup else ""))
+    if not uninstall:
+        click.echo("Check the wiring with: kgraph doctor")

@@ -1,0 +1,228 @@
+"""``kgraph doctor``: is kgraph wired into Claude Code and working here?
+
+Checks, each ``ok``, ``warn`` or ``fail``:
+- the kgraph executable the hooks should call exists;
+- wiring: which settings files (user, project, local) run which kgraph hooks, that their
+  executables exist, that no hook is wired twice with different commands, and that hooks
+  are not disabled;
+- the database: present, readable, at this kgraph's schema version;
+- a sample ``hook session-start`` and ``hook session-end`` (``--dry-run``: nothing written)
+  return exit 0 with contract output, within their budgets.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kgraph.hooks.install import (
+    HOOK_SPECS,
+    SCOPES,
+    kgraph_command,
+    kgraph_event_of,
+    read_settings,
+    settings_path,
+)
+
+REQUIRED_EVENTS = ("SessionStart", "SessionEnd")
+# Whole-process targets (2-core reference machine) and Claude Code's limits.
+BUDGETS = {"session-start": (0.6, 10.0), "session-end": (0.3, 1.5)}
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    status: str  # ok | warn | fail
+    detail: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "status": self.status, "detail": self.detail}
+
+
+def _executable_of(handler: dict[str, Any]) -> str | None:
+    command = handler.get("command")
+    if not isinstance(command, str):
+        return None
+    if isinstance(handler.get("args"), list):
+        return command
+    try:
+        parts = shlex.split(command)
+    except ValueError:
+        return None
+    return parts[0] if parts else None
+
+
+def check_executable(command: list[str]) -> Check:
+    path = Path(command[0])
+    if path.is_file() and os.access(path, os.X_OK):
+        return Check("executable", "ok", " ".join(command))
+    return Check("executable", "fail", f"{command[0]} is not an executable file")
+
+
+def check_wiring(root: Path) -> list[Check]:
+    checks: list[Check] = []
+    wired: dict[str, dict[str, str]] = {}  # claude event -> {command: scope}
+    for scope in SCOPES:
+        path = settings_path(scope, root)
+        try:
+            settings = read_settings(path)
+        except Exception as exc:
+            checks.append(Check(f"settings ({scope})", "fail", str(exc)))
+            continue
+        if settings.get("disableAllHooks") is True:
+            checks.append(Check(f"settings ({scope})", "warn", f"{path}: disableAllHooks is true"))
+        hooks = settings.get("hooks")
+        if not isinstance(hooks, dict):
+            continue
+        for event, groups in hooks.items():
+            for group in groups if isinstance(groups, list) else []:
+                handlers = group.get("hooks") if isinstance(group, dict) else None
+                for handler in handlers if isinstance(handlers, list) else []:
+                    if kgraph_event_of(handler) is None:
+                        continue
+                    exe = _executable_of(handler) or ""
+                    if not (Path(exe).is_file() and os.access(exe, os.X_OK)):
+                        checks.append(
+                            Check(
+                                f"{event} ({scope})",
+                                "fail",
+                                f"{path}: runs {exe or '?'}, which is not an executable file",
+                            )
+                        )
+                    key = json.dumps(
+                        {k: handler.get(k) for k in ("command", "args")}, sort_keys=True
+                    )
+                    wired.setdefault(event, {})[key] = scope
+    for spec in HOOK_SPECS:
+        found = wired.get(spec.claude_event, {})
+        if not found:
+            status = "fail" if spec.claude_event in REQUIRED_EVENTS else "warn"
+            checks.append(Check(spec.claude_event, status, "not wired (run `kgraph install`)"))
+        elif len(found) > 1:
+            checks.append(
+                Check(
+                    spec.claude_event,
+                    "warn",
+                    f"wired {len(found)} times with different commands "
+                    f"({', '.join(sorted(set(found.values())))}): it runs more than once",
+                )
+            )
+        else:
+            checks.append(
+                Check(spec.claude_event, "ok", f"wired in {next(iter(found.values()))} settings")
+            )
+    return checks
+
+
+def check_database(root: Path, db_url: str | None = None) -> Check:
+    from kgraph.db.location import resolve_database_url, sqlite_path
+    from kgraph.db.schema_version import HEAD_REVISION
+
+    url = resolve_database_url(db_url, cwd=root)
+    path = sqlite_path(url)
+    if path is not None and not path.exists():
+        return Check("database", "warn", f"{path} does not exist yet (created on first capture)")
+    from sqlalchemy import func, select
+
+    from kgraph.db import migrate, sqlite
+    from kgraph.db.core import make_engine
+    from kgraph.db.models import Entity, Session
+
+    if path is not None and not sqlite.is_sqlite_file(path):
+        return Check("database", "fail", f"{path} is not a SQLite database")
+    engine = make_engine(url)
+    try:
+        revision = migrate.current_revision(engine)
+        if revision != HEAD_REVISION:
+            status = "warn" if revision is None or revision < HEAD_REVISION else "fail"
+            return Check(
+                "database",
+                status,
+                f"{path or url}: schema {revision or 'none'}, this kgraph uses {HEAD_REVISION}"
+                + (" (upgraded on next use)" if status == "warn" else " (upgrade kgraph)"),
+            )
+        with engine.connect() as conn:
+            items = conn.execute(select(func.count()).select_from(Entity)).scalar_one()
+            sessions = conn.execute(select(func.count()).select_from(Session)).scalar_one()
+        return Check(
+            "database",
+            "ok",
+            f"{path or url}: schema {revision}, {items} entities, {sessions} sessions",
+        )
+    except Exception as exc:
+        return Check("database", "fail", f"{path or url}: {type(exc).__name__}: {exc}")
+    finally:
+        engine.dispose()
+
+
+def time_hook(
+    command: list[str], event: str, root: Path, runs: int = 2, db_url: str | None = None
+) -> tuple[float, int, str]:
+    """(best wall time, exit code, stdout) of a dry-run hook process in ``root``."""
+    payload = json.dumps(
+        {
+            "session_id": "kgraph-doctor",
+            "cwd": str(root),
+            "hook_event_name": event,
+            "source": "startup",
+            "reason": "other",
+            "transcript_path": str(root / "kgraph-doctor.jsonl"),
+        }
+    )
+    env = dict(os.environ)
+    if db_url:
+        env["KGRAPH_DB"] = db_url
+    best, code, out = float("inf"), 0, ""
+    for _ in range(runs):
+        started = time.perf_counter()
+        proc = subprocess.run(
+            [*command, "hook", event, "--dry-run"],
+            input=payload,
+            text=True,
+            capture_output=True,
+            cwd=str(root),
+            timeout=60,
+            env=env,
+        )
+        elapsed = time.perf_counter() - started
+        if elapsed < best:
+            best, code, out = elapsed, proc.returncode, proc.stdout
+    return best, code, out
+
+
+def check_hook_run(command: list[str], event: str, root: Path, db_url: str | None = None) -> Check:
+    target, limit = BUDGETS[event]
+    try:
+        elapsed, code, out = time_hook(command, event, root, db_url=db_url)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return Check(f"hook {event}", "fail", f"could not run: {exc}")
+    if code != 0:
+        return Check(f"hook {event}", "fail", f"exit code {code}")
+    if out.strip():
+        try:
+            data = json.loads(out)
+            assert data["hookSpecificOutput"]["hookEventName"]
+        except Exception:
+            return Check(f"hook {event}", "fail", f"stdout is not the hook JSON: {out[:80]!r}")
+    detail = f"{elapsed:.2f} s (target {target} s, Claude Code limit {limit} s)"
+    if elapsed > limit:
+        return Check(f"hook {event}", "fail", detail)
+    return Check(f"hook {event}", "ok" if elapsed <= target else "warn", detail)
+
+
+def run_doctor(root: Path, db_url: str | None = None, *, run_hooks: bool = True) -> list[Check]:
+    """All checks for the project at ``root``."""
+    from kgraph.db.location import project_root
+
+    root = project_root(root)
+    command = kgraph_command()
+    checks = [check_executable(command), *check_wiring(root), check_database(root, db_url)]
+    if run_hooks:
+        checks += [check_hook_run(command, event, root, db_url) for event in BUDGETS]
+    return checks

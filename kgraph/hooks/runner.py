@@ -1,0 +1,219 @@
+"""Running one Claude Code hook: fail-open, budgeted, and printing only the contract JSON.
+
+:func:`run_hook` is the single entry every hook goes through (the CLI, tests, the doctor):
+
+- ``KGRAPH_DISABLED=1`` makes it a no-op, and so does ``KGRAPH_INTERNAL=1``, which kgraph
+  sets on its own ``claude -p`` call (recursion guard; ``CLAUDE_CODE_CHILD_SESSION`` cannot
+  serve, Claude Code sets it in every hook);
+- it never raises: any error is logged to ``.claude/kgraph/hook.log`` and the hook prints
+  nothing;
+- the injecting hooks (session-start, user-prompt) run in a thread with a deadline; when it
+  expires the hook returns what the handler had ready (``ctx.publish``) and the caller exits
+  without waiting for the thread;
+- stdout is ``{"hookSpecificOutput": {"hookEventName": ..., "additionalContext": ...}}`` for
+  the injecting hooks with something to say, and empty otherwise. Stop, PreCompact and
+  SessionEnd never print (a Stop hook's output would keep Claude working).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import logging
+import os
+import threading
+import time
+import traceback
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kgraph.capture.settings import HookSettings, load_settings
+from kgraph.capture.state import get_logger
+from kgraph.db.location import project_root, resolve_database_url
+from kgraph.hooks.payload import HookInput, parse_input
+
+# CLI name -> (Claude Code event name, "module:function" of the handler)
+EVENTS: dict[str, tuple[str, str]] = {
+    "session-start": ("SessionStart", "kgraph.hooks.session_start:run"),
+    "user-prompt": ("UserPromptSubmit", "kgraph.hooks.user_prompt:run"),
+    "pre-compact": ("PreCompact", "kgraph.hooks.capture_hooks:pre_compact"),
+    "stop": ("Stop", "kgraph.hooks.capture_hooks:stop"),
+    "session-end": ("SessionEnd", "kgraph.hooks.capture_hooks:session_end"),
+}
+INJECTING = frozenset({"session-start", "user-prompt"})
+# Extra time past the handler's own deadline before the runner gives up on it.
+HARD_STOP_GRACE_S = 0.75
+_TRUE = frozenset({"1", "true", "yes", "on"})
+
+
+@dataclass
+class HookOptions:
+    db_url: str | None = None
+    max_chars: int | None = None
+    dry_run: bool = False  # compute and print, but write nothing and start no worker
+
+
+@dataclass
+class HookContext:
+    event: str
+    payload: HookInput
+    root: Path
+    options: HookOptions
+    settings: HookSettings
+    deadline: float  # time.monotonic() value
+    log: logging.Logger
+    started: float = field(default_factory=time.monotonic)
+    # additionalContext ready so far (returned as is if the deadline expires) and the ids of
+    # the items in it; set together through publish().
+    output: str | None = None
+    output_ids: tuple[str, ...] = ()
+    # Run by the runner in the main thread once the handler finished or was abandoned, so
+    # what they record matches what was printed.
+    finalizers: list[Callable[[], None]] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def publish(self, text: str | None, ids: tuple[str, ...] = ()) -> None:
+        with self._lock:
+            self.output, self.output_ids = text, ids
+
+    def published(self) -> tuple[str | None, tuple[str, ...]]:
+        with self._lock:
+            return self.output, self.output_ids
+
+    def remaining(self) -> float:
+        return self.deadline - time.monotonic()
+
+    def expired(self) -> bool:
+        return time.monotonic() >= self.deadline
+
+    @property
+    def db_url(self) -> str:
+        return resolve_database_url(self.options.db_url, cwd=self.root)
+
+
+@dataclass(frozen=True)
+class HookResult:
+    stdout: str = ""
+    # True when the handler thread was still running at the deadline: exit without joining it.
+    abandoned: bool = False
+
+
+def is_disabled(environ: Mapping[str, str]) -> bool:
+    """True when hooks must do nothing: KGRAPH_DISABLED, or inside kgraph's own model call."""
+    return any(
+        environ.get(name, "").strip().lower() in _TRUE
+        for name in ("KGRAPH_DISABLED", "KGRAPH_INTERNAL")
+    )
+
+
+def contract_json(event: str, context: str | None) -> str:
+    """The stdout for ``event``: the hookSpecificOutput JSON, or "" when there is nothing."""
+    if event not in INJECTING or not context or not context.strip():
+        return ""
+    payload = {
+        "hookSpecificOutput": {"hookEventName": EVENTS[event][0], "additionalContext": context}
+    }
+    return json.dumps(payload)
+
+
+def _deadline_for(event: str, settings: HookSettings) -> float:
+    if event == "session-start":
+        return settings.session_start_deadline_s
+    if event == "user-prompt":
+        return settings.user_prompt_deadline_s
+    return 1.0
+
+
+def _handler(event: str) -> Callable[[HookContext], str | None]:
+    module_name, attribute = EVENTS[event][1].split(":")
+    handler = getattr(importlib.import_module(module_name), attribute)
+    assert callable(handler)
+    return handler  # type: ignore[no-any-return]
+
+
+def _resolve_root(payload: HookInput) -> Path:
+    try:
+        return project_root(Path(payload.cwd) if payload.cwd else None)
+    except OSError:
+        return Path.cwd()
+
+
+def run_hook(
+    event: str,
+    data: bytes,
+    options: HookOptions | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> HookResult:
+    """Run hook ``event`` on stdin bytes ``data``; never raises (see module docstring)."""
+    env = os.environ if environ is None else environ
+    log: logging.Logger | None = None
+    try:
+        if event not in EVENTS or is_disabled(env):
+            return HookResult()
+        options = options or HookOptions()
+        payload = parse_input(data)
+        root = _resolve_root(payload)
+        log = get_logger(root)
+        if payload.agent_id is not None:  # inside a subagent: not a session of its own
+            return HookResult()
+        settings = load_settings(root)
+        ctx = HookContext(
+            event=event,
+            payload=payload,
+            root=root,
+            options=options,
+            settings=settings,
+            deadline=time.monotonic() + _deadline_for(event, settings),
+            log=log,
+        )
+        handler = _handler(event)
+        if event not in INJECTING:
+            handler(ctx)
+            return HookResult()
+        return _run_with_deadline(ctx, handler)
+    except BaseException as exc:  # fail open: KeyboardInterrupt and SystemExit included
+        _log_failure(log, event, exc)
+        return HookResult()
+
+
+def _run_with_deadline(
+    ctx: HookContext, handler: Callable[[HookContext], str | None]
+) -> HookResult:
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            result = handler(ctx)
+            if result is not None and result != ctx.published()[0]:
+                ctx.publish(result)
+        except BaseException as exc:
+            failure.append(exc)
+
+    thread = threading.Thread(target=target, name=f"kgraph-{ctx.event}", daemon=True)
+    thread.start()
+    thread.join(max(0.0, ctx.remaining()) + HARD_STOP_GRACE_S)
+    abandoned = thread.is_alive()
+    if abandoned:
+        ctx.log.warning("%s: deadline expired; returning partial context", ctx.event)
+    if failure:
+        # A failure after the context was ready (e.g. queueing work) keeps the context.
+        _log_failure(ctx.log, ctx.event, failure[0])
+    text, _ = ctx.published()
+    for finalize in ctx.finalizers:
+        try:
+            finalize()
+        except Exception as exc:
+            _log_failure(ctx.log, ctx.event, exc)
+    ctx.log.debug("%s: %.3f s", ctx.event, time.monotonic() - ctx.started)
+    return HookResult(stdout=contract_json(ctx.event, text), abandoned=abandoned)
+
+
+def _log_failure(log: logging.Logger | None, event: str, exc: BaseException) -> None:
+    if log is None:
+        return
+    try:
+        detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+        log.error("%s failed: %s: %s\n%s", event, type(exc).__name__, exc, detail)
+    except Exception:  # pragma: no cover
+        pass

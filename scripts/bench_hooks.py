@@ -1,0 +1,327 @@
+"""Whole-process time of the Claude Code hooks on a big project, beside `import sqlalchemy`.
+
+Builds a temporary git repository whose database holds N learnings (default 10,000, tied to
+files and code areas) and a code graph of E file-level edges (default 50,000), then runs the
+real ``kgraph hook ...`` processes R times each and prints min / median / max, and the median
+as a ratio of ``python -c "import sqlalchemy"`` measured in the same run.
+
+- ``session-start``: the steady state — each run queues its session record and starts the
+  detached worker, which records it and refreshes the context snapshot; the bench waits for
+  the worker between runs (not timed). ``session-start (database path)`` forces the slower
+  path used while the snapshot is stale (deleted before each run; no worker).
+- ``session-end``, ``pre-compact``, ``stop``: queue a capture and start the detached worker
+  (timed: the hook process only; the bench waits for the worker between runs, untimed).
+- ``user-prompt``: a lexical search for a prompt matching some items.
+- ``10 at once``: five session-starts and five session-ends started together (their workers
+  too: one per project runs, at lower priority).
+
+Targets (2-core reference machine): session-start <= 0.6 s, capture hooks <= 0.3 s.
+
+Usage:
+    python scripts/bench_hooks.py                      # 10000 learnings, 50000 edges, 15 runs
+    python scripts/bench_hooks.py --learnings 2000 --edges 10000 --runs 7
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+AREAS = ["api", "auth", "billing", "core", "db", "jobs", "search", "ui", "util", "reports"]
+VERBS = ["retries", "caches", "validates", "serialises", "locks", "paginates", "rounds", "logs"]
+TARGETS = {"session-start": 0.6, "session-end": 0.3, "pre-compact": 0.3, "stop": 0.3}
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=repo, check=True, capture_output=True, text=True
+    ).stdout
+
+
+def make_repo(base: Path, files: list[str]) -> Path:
+    repo = base / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "feat/4242-bench")
+    git(repo, "config", "user.email", "bench@example.com")
+    git(repo, "config", "user.name", "Bench")
+    for path in files[:50]:
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text("x = 1\n")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "chore: bench project")
+    for path in files[:3]:  # the session is working on these
+        (repo / path).write_text("x = 2\n")
+    return repo
+
+
+def fill_database(db_url: str, files: list[str], learnings: int, edges: int, seed: int) -> None:
+    """Insert the learnings (through the knowledge store's own write path) and graph rows."""
+    from sqlalchemy import Table, insert
+
+    from kgraph.db import open_database
+    from kgraph.db.models.codegraph import GraphFile, GraphRelationship
+    from kgraph.knowledge.store import prepare_item, write_item
+
+    rng = random.Random(seed)
+    db = open_database(db_url)
+    types = ["Learning"] * 7 + ["Mistake"] * 2 + ["Pattern"]
+    items = []
+    for i in range(learnings):
+        path = rng.choice(files)
+        area = path.split("/")[1]
+        text = (
+            f"{area} note {i}: the {path.rsplit('/', 1)[-1]} module {rng.choice(VERBS)} "
+            f"requests because of case {rng.randrange(10**6)}"
+        )
+        items.append(
+            prepare_item(
+                text,
+                type=rng.choice(types),
+                files=[path],
+                issue_number=4242 if i % 500 == 0 else None,
+                thorough_redaction=False,
+            )
+        )
+    for start in range(0, len(items), 1000):
+        batch = items[start : start + 1000]
+        db.write(lambda conn, batch=batch: [write_item(conn, item) for item in batch])
+    graph_files = GraphFile.__table__
+    graph_edges = GraphRelationship.__table__
+    assert isinstance(graph_files, Table) and isinstance(graph_edges, Table)
+    rows = []
+    seen: set[tuple[str, str, str]] = set()
+    while len(rows) < edges:
+        source, target = rng.sample(files, 2)
+        kind = rng.choice(["imports", "calls"])
+        key = (f"{source}::f{rng.randrange(20)}", f"{target}::g{rng.randrange(20)}", kind)
+        if key in seen:
+            continue
+        seen.add(key)
+        rows.append(
+            {
+                "from_entity": key[0],
+                "to_entity": key[1],
+                "type": kind,
+                "file_path": source,
+                "to_file": target,
+                "resolution": "import",
+            }
+        )
+
+    def write_graph(conn: Any) -> None:
+        conn.execute(
+            insert(graph_files),
+            [{"path": f, "language": "python", "content_hash": "x"} for f in files],
+        )
+        for start in range(0, len(rows), 5000):
+            conn.execute(insert(graph_edges), rows[start : start + 5000])
+
+    db.write(write_graph)
+    db.close()
+
+
+def workers_running(root: Path) -> bool:
+    marker = str(root).encode()
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if b"kgraph.capture.worker" in (data := cmdline.read_bytes()) and marker in data:
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def wait_for_workers(root: Path, timeout: float = 300) -> None:
+    deadline = time.monotonic() + timeout
+    queue = root / ".claude" / "kgraph" / "queue"
+    while time.monotonic() < deadline:
+        pending = list(queue.glob("*.json*")) if queue.is_dir() else []
+        if not pending and not workers_running(root):
+            return
+        time.sleep(0.05)
+    raise RuntimeError("workers did not finish")
+
+
+def timed(
+    command: list[str], payload: dict[str, Any] | None, cwd: Path, env: dict[str, str]
+) -> tuple[float, str]:
+    data = json.dumps(payload).encode() if payload is not None else None
+    started = time.perf_counter()
+    proc = subprocess.run(command, input=data, capture_output=True, cwd=cwd, env=env, timeout=120)
+    elapsed = time.perf_counter() - started
+    if proc.returncode != 0 or proc.stderr:
+        raise RuntimeError(f"{command} failed: {proc.returncode} {proc.stderr[:300]!r}")
+    return elapsed, proc.stdout.decode()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--learnings", type=int, default=10_000)
+    parser.add_argument("--edges", type=int, default=50_000)
+    parser.add_argument("--files", type=int, default=2_000)
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+
+    kgraph = shutil.which("kgraph") or str(Path(sys.executable).parent / "kgraph")
+    base = Path(tempfile.mkdtemp(prefix="kgraph-bench-hooks-"))
+    try:
+        files = [f"src/{AREAS[i % len(AREAS)]}/mod_{i}.py" for i in range(args.files)]
+        repo = make_repo(base, files)
+        db_path = repo / ".claude" / "execution-state.db"
+        env = {
+            **os.environ,
+            "HOME": str(base / "home"),
+            "CLAUDE_CONFIG_DIR": str(base / "home" / ".claude"),
+            "KGRAPH_EMBEDDER": "fake",
+        }
+        env.pop("KGRAPH_DB", None)
+        env.pop("KGRAPH_HOOK_NO_SPAWN", None)
+        (base / "home" / ".claude").mkdir(parents=True)
+        t0 = time.perf_counter()
+        fill_database(f"sqlite:///{db_path}", files, args.learnings, args.edges, args.seed)
+        print(
+            f"setup: {args.learnings} learnings, {args.edges} graph edges, {args.files} files "
+            f"in {time.perf_counter() - t0:.1f} s ({db_path.stat().st_size / 1e6:.1f} MB)"
+        )
+        transcript = base / "t.jsonl"
+        transcript.write_text('{"type":"user","message":{"role":"user","content":"hi"}}\n' * 200)
+        no_spawn = {**env, "KGRAPH_HOOK_NO_SPAWN": "1"}
+        cwd = str(repo)
+        results: dict[str, list[float]] = {
+            name: []
+            for name in (
+                "python -c 'import sqlalchemy'",
+                "session-start",
+                "session-start (database path)",
+                "user-prompt",
+                "session-end",
+                "pre-compact",
+                "stop",
+            )
+        }
+        sizes: list[int] = []
+        snapshot = repo / ".claude" / "kgraph" / "context-snapshot.json"
+        subprocess.run(
+            [kgraph, "hook", "worker", "--root", cwd], env=env, check=True
+        )  # first snapshot
+        for n in range(args.runs):
+            results["python -c 'import sqlalchemy'"].append(
+                timed([sys.executable, "-c", "import sqlalchemy"], None, repo, env)[0]
+            )
+            elapsed, out = timed(
+                [kgraph, "hook", "session-start"],
+                {"session_id": f"start-{n}", "cwd": cwd, "source": "startup"},
+                repo,
+                env,
+            )
+            results["session-start"].append(elapsed)
+            sizes.append(
+                len(json.loads(out)["hookSpecificOutput"]["additionalContext"]) if out else 0
+            )
+            wait_for_workers(repo)
+            snapshot.unlink(missing_ok=True)
+            results["session-start (database path)"].append(
+                timed(
+                    [kgraph, "hook", "session-start"],
+                    {"session_id": f"db-{n}", "cwd": cwd, "source": "compact"},
+                    repo,
+                    no_spawn,
+                )[0]
+            )
+            results["user-prompt"].append(
+                timed(
+                    [kgraph, "hook", "user-prompt"],
+                    {
+                        "session_id": f"start-{n}",
+                        "cwd": cwd,
+                        "prompt": "why does the billing module retry requests?",
+                    },
+                    repo,
+                    no_spawn,
+                )[0]
+            )
+            for event in ("session-end", "pre-compact", "stop"):
+                payload = {
+                    "session_id": f"{event}-{n}",
+                    "cwd": cwd,
+                    "transcript_path": str(transcript),
+                    "reason": "other",
+                    "trigger": "auto",
+                }
+                results[event].append(timed([kgraph, "hook", event], payload, repo, env)[0])
+                wait_for_workers(repo)
+            subprocess.run(
+                [kgraph, "hook", "worker", "--root", cwd], env=env, check=True
+            )  # snapshot back
+        concurrent: dict[str, list[float]] = {}
+        for _ in range(3):
+            for event, values in run_concurrently(kgraph, repo, env, transcript).items():
+                concurrent.setdefault(event, []).extend(values)
+            wait_for_workers(repo)
+
+        base_median = statistics.median(results["python -c 'import sqlalchemy'"])
+        print(
+            f"\n{'hook':34} {'min':>7} {'median':>7} {'max':>7} {'x sqlalchemy':>13} {'target':>7}"
+        )
+        for name, values in results.items():
+            event = name.split(" ")[0]
+            target = TARGETS.get(event) if "database" not in name else None
+            median = statistics.median(values)
+            verdict = (
+                "" if target is None else f"{target:.1f} {'ok' if median <= target else 'OVER'}"
+            )
+            print(
+                f"{name:34} {min(values):7.3f} {median:7.3f} {max(values):7.3f} "
+                f"{median / base_median:13.2f} {verdict:>7}"
+            )
+        for event, values in sorted(concurrent.items()):
+            print(
+                f"{'10 at once: ' + event:34} {min(values):7.3f} "
+                f"{statistics.median(values):7.3f} {max(values):7.3f}"
+            )
+        print(
+            f"\nsession-start additionalContext: {min(sizes)}-{max(sizes)} chars (budget 9000); "
+            f"runs per hook: {args.runs}; seconds, whole process"
+        )
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def run_concurrently(
+    kgraph: str, repo: Path, env: dict[str, str], transcript: Path
+) -> dict[str, list[float]]:
+    """Wall time of each of ten hook processes started together (one thread each), by hook."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    events = ["session-start" if n % 2 == 0 else "session-end" for n in range(10)]
+
+    def one(n: int) -> float:
+        payload = {
+            "session_id": f"burst-{n}",
+            "cwd": str(repo),
+            "source": "startup",
+            "transcript_path": str(transcript),
+            "reason": "other",
+        }
+        return timed([kgraph, "hook", events[n]], payload, repo, env)[0]
+
+    with ThreadPoolExecutor(max_workers=10) as pool:
+        times = list(pool.map(one, range(10)))
+    return {e: [t for x, t in zip(events, times, strict=True) if x == e] for e in set(events)}
+
+
+if __name__ == "__main__":
+    main()

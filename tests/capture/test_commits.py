@@ -1,0 +1,89 @@
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from kgraph.capture.commits import (
+    commit_content,
+    issue_reference,
+    knowledge_reason,
+    parse_commit,
+    session_commits,
+)
+
+
+def test_parse_conventional_commit() -> None:
+    commit = parse_commit(
+        "abc",
+        "feat(auth)!: drop the v1 token format\n\nClients must re-login.\n\n"
+        "Co-authored-by: X <x@y>\nSigned-off-by: Y <y@z>",
+    )
+    assert (commit.type, commit.scope, commit.description) == (
+        "feat",
+        "auth",
+        "drop the v1 token format",
+    )
+    assert commit.breaking
+    assert commit.body == "Clients must re-login."
+
+
+def test_non_conventional_subject_keeps_its_text() -> None:
+    commit = parse_commit("abc", "Fix the thing")
+    assert commit.type is None and commit.scope is None and commit.description == "Fix the thing"
+
+
+@pytest.mark.parametrize(
+    ("message", "reason"),
+    [
+        ("feat: x\n\nBREAKING CHANGE: the config key moved to [hooks]", "breaking"),
+        (
+            "refactor(db): split the module\n\nThe engine setup and retries were tangled; "
+            "retries now wrap whole transactions.",
+            "body",
+        ),
+        ("fix(api): 500 on empty body because the parser assumed JSON", "cause"),
+        ("chore: switch to uv instead of pip for faster installs", "decision"),
+        ("fix: typo", None),
+        ("docs: update readme", None),
+        ("chore(release): 1.2.3", None),
+        (
+            "feat: add login\n\nCo-authored-by: Claude <noreply@anthropic.com>\n\n"
+            "🤖 Generated with [Claude Code](https://claude.com/claude-code)",
+            None,
+        ),
+    ],
+)
+def test_knowledge_reason(message: str, reason: str | None) -> None:
+    assert knowledge_reason(parse_commit("abc", message)) == reason
+
+
+def test_content_and_issue_reference() -> None:
+    commit = parse_commit(
+        "abc", "fix(api): 500 on empty body (#42)\n\nThe parser assumed a JSON body."
+    )
+    assert (
+        commit_content(commit)
+        == "fix(api): 500 on empty body (#42)\n\nThe parser assumed a JSON body."
+    )
+    assert issue_reference(commit) == 42
+
+
+def test_session_commits_are_those_after_the_start_head(
+    tmp_repo: Path, git: Callable[..., str]
+) -> None:
+    start = git(tmp_repo, "rev-parse", "HEAD").strip()
+    (tmp_repo / "a.py").write_text("a\n")
+    git(tmp_repo, "add", ".")
+    git(tmp_repo, "commit", "-qm", "feat(core): add a\n\nBecause b needs it.")
+    (tmp_repo / "b.py").write_text("b\n")
+    git(tmp_repo, "add", ".")
+    git(tmp_repo, "commit", "-qm", "fix: b")
+    commits = session_commits(tmp_repo, start)
+    assert [c.subject for c in commits] == ["feat(core): add a", "fix: b"]
+    assert commits[0].files == ("a.py",) and commits[0].body == "Because b needs it."
+    end = git(tmp_repo, "rev-parse", "HEAD~1").strip()
+    assert [c.subject for c in session_commits(tmp_repo, start, end=end)] == ["feat(core): add a"]
+    assert session_commits(tmp_repo, None) == []
+    assert session_commits(tmp_repo, "0" * 40) == []  # unknown start: nothing, not everything

@@ -1,0 +1,141 @@
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from kgraph.capture import queue, worker
+from kgraph.capture.sessions import find_session, get_session
+from kgraph.db import open_database
+from kgraph.knowledge.query import list_items
+from kgraph.transcript.discovery import encode_project_dir
+from tests.capture.transcript_builder import TranscriptBuilder
+
+
+@pytest.fixture
+def repo_db(tmp_repo: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.delenv("KGRAPH_DB", raising=False)
+    return f"sqlite:///{tmp_repo / '.claude' / 'execution-state.db'}"
+
+
+def test_worker_applies_starts_then_captures(
+    tmp_repo: Path, repo_db: str, git: Callable[..., str], tmp_path: Path
+) -> None:
+    head = git(tmp_repo, "rev-parse", "HEAD").strip()
+    path = (
+        TranscriptBuilder("s1", str(tmp_repo))
+        .prompt("Remember this: staging resets nightly at 2am.")
+        .write(tmp_path / "t.jsonl")
+    )
+    queue.enqueue(
+        tmp_repo,
+        "start",
+        session_id="s1",
+        cwd=str(tmp_repo),
+        head=head,
+        branch="main",
+        injected_ids=["lrn-x"],
+        transcript_path=str(path),
+    )
+    queue.enqueue(tmp_repo, "capture", session_id="s1", transcript_path=str(path), final=False)
+    queue.enqueue(tmp_repo, "capture", session_id="s1", transcript_path=str(path), final=True)
+    report = worker.run_worker(tmp_repo)
+    assert report.captured == ["s1"] and report.created == 1 and report.failed == 0
+    db = open_database(repo_db)
+    record = get_session(db, "s1")
+    assert record.head_at_start == head and record.injected_ids == ("lrn-x",)
+    assert record.ended_at is not None  # one of the coalesced requests was final
+    assert queue.pending(tmp_repo) == []
+    assert not list((tmp_repo / ".claude" / "kgraph" / "queue").glob("*claimed*"))
+    db.close()
+
+
+def test_a_failing_capture_is_retried_then_dropped(
+    tmp_repo: Path, repo_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[str] = []
+
+    def broken(*args: object, **kwargs: object) -> None:
+        calls.append("x")
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr("kgraph.capture.session_capture.capture_session", broken)
+    queue.enqueue(tmp_repo, "capture", session_id="s1")
+    worker.run_worker(tmp_repo)
+    assert len(queue.pending(tmp_repo)) == 1  # queued again for a later worker
+    worker.run_worker(tmp_repo)
+    worker.run_worker(tmp_repo)
+    assert queue.pending(tmp_repo) == [] and len(calls) == worker.MAX_ATTEMPTS
+    assert "disk on fire" in (tmp_repo / ".claude" / "kgraph" / "hook.log").read_text()
+
+
+def test_catch_up_captures_earlier_transcripts_never_captured(
+    tmp_repo: Path, repo_db: str, tmp_path: Path
+) -> None:
+    projects = (
+        Path(os.environ["CLAUDE_CONFIG_DIR"]) / "projects" / encode_project_dir(str(tmp_repo))
+    )
+    old = (
+        TranscriptBuilder("old-1", str(tmp_repo))
+        .prompt("Never edit the generated protobuf files by hand.")
+        .write(projects / "old-1.jsonl")
+    )
+    (
+        TranscriptBuilder("live-1", str(tmp_repo))
+        .prompt("Always keep the changelog sorted by date.")
+        .write(projects / "live-1.jsonl")
+    )
+    an_hour_ago = time.time() - 3600
+    os.utime(old, (an_hour_ago, an_hour_ago))
+    queue.enqueue(tmp_repo, "catchup", cwd=str(tmp_repo), current_session="current")
+    report = worker.run_worker(tmp_repo)
+    assert report.captured == ["old-1"]  # live-1 was written just now: probably running
+    db = open_database(repo_db)
+    assert [i.content for i in list_items(db)] == [
+        "The user stated: Never edit the generated protobuf files by hand."
+    ]
+    assert get_session(db, "old-1").transcript_offset == old.stat().st_size
+    assert find_session(db, "live-1") is None
+    db.close()
+    queue.enqueue(tmp_repo, "catchup", cwd=str(tmp_repo))
+    assert worker.run_worker(tmp_repo).captured == []  # nothing new to catch up
+
+
+def test_worker_main_never_raises_and_lowers_its_priority(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    niceness: list[int] = []
+    monkeypatch.setattr(worker.os, "nice", niceness.append)
+    assert worker.main(["--root", str(tmp_path)]) == 0
+    assert niceness == [10]
+
+
+def test_one_worker_per_project(tmp_repo: Path, repo_db: str) -> None:
+    from kgraph.capture.lock import worker_lock
+
+    queue.enqueue(tmp_repo, "start", session_id="s1", cwd=str(tmp_repo))
+    with worker_lock(tmp_repo) as held:
+        assert held
+        with worker_lock(tmp_repo) as second:
+            assert not second
+        assert worker.run_worker(tmp_repo).applied == 0  # another worker is running
+    assert len(queue.pending(tmp_repo)) == 1
+    assert worker.run_worker(tmp_repo).applied == 1
+
+
+def test_prune_state_removes_old_locks_and_stamps(tmp_path: Path) -> None:
+    locks = tmp_path / ".claude" / "kgraph" / "locks"
+    stamps = tmp_path / ".claude" / "kgraph" / "stamps"
+    locks.mkdir(parents=True)
+    stamps.mkdir(parents=True)
+    old_lock, new_lock, old_stamp = locks / "a.lock", locks / "b.lock", stamps / "a.stop"
+    for path in (old_lock, new_lock, old_stamp):
+        path.touch()
+    week_ago = time.time() - 8 * 86_400
+    for path in (old_lock, old_stamp):
+        os.utime(path, (week_ago, week_ago))
+    assert worker.prune_state(tmp_path) == 2
+    assert [p.name for p in locks.iterdir()] == ["b.lock"]

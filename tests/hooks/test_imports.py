@@ -1,0 +1,94 @@
+"""No hook entry point imports the heavy modules (checked in a fresh interpreter)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kgraph.db import open_database
+from kgraph.knowledge.store import add_item
+
+HEAVY = ("torch", "sentence_transformers", "alembic", "networkx")
+DRIVER = """
+import json, sys
+from kgraph.cli.main import cli
+try:
+    cli.main(["hook", sys.argv[1]], prog_name="kgraph")
+except SystemExit:
+    pass
+json.dump(sorted(sys.modules), open(sys.argv[2], "w"))
+"""
+
+
+def modules_after(event: str, payload: dict[str, object], cwd: Path, tmp_path: Path) -> set[str]:
+    out = tmp_path / f"modules-{event}.json"
+    env = {**os.environ, "KGRAPH_HOOK_NO_SPAWN": "1"}
+    proc = subprocess.run(
+        [sys.executable, "-c", DRIVER, event, str(out)],
+        input=json.dumps(payload),
+        text=True,
+        capture_output=True,
+        cwd=cwd,
+        env=env,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return {name.split(".")[0] for name in json.loads(out.read_text())}
+
+
+@pytest.fixture
+def repo_with_knowledge(tmp_repo: Path) -> Path:
+    db = open_database(f"sqlite:///{tmp_repo / '.claude' / 'execution-state.db'}")
+    add_item(db, "The README is rendered on PyPI as markdown", files=["README.md"])
+    add_item(db, "Payment webhook retries three times on timeout")
+    db.close()
+    (tmp_repo / "README.md").write_text("changed\n")
+    return tmp_repo
+
+
+@pytest.mark.parametrize("event", ["session-start", "user-prompt"])
+def test_injecting_hooks_on_the_database_path(
+    event: str, repo_with_knowledge: Path, tmp_path: Path
+) -> None:
+    payload = {
+        "session_id": "s1",
+        "cwd": str(repo_with_knowledge),
+        "source": "startup",
+        "prompt": "payment webhook retries",
+    }
+    loaded = modules_after(event, payload, repo_with_knowledge, tmp_path)
+    assert "sqlalchemy" in loaded  # the database path really ran
+    assert not loaded.intersection(HEAVY)
+
+
+def test_session_start_on_a_fresh_snapshot_imports_no_sqlalchemy(
+    repo_with_knowledge: Path, tmp_path: Path
+) -> None:
+    from kgraph.capture.worker import run_worker
+
+    run_worker(repo_with_knowledge)  # writes the snapshot
+    payload = {"session_id": "s1", "cwd": str(repo_with_knowledge), "source": "startup"}
+    loaded = modules_after("session-start", payload, repo_with_knowledge, tmp_path)
+    assert not loaded.intersection((*HEAVY, "sqlalchemy", "numpy"))
+
+
+@pytest.mark.parametrize("event", ["pre-compact", "stop", "session-end"])
+def test_capture_hooks_import_no_sqlalchemy(
+    event: str, repo_with_knowledge: Path, tmp_path: Path
+) -> None:
+    payload = {"session_id": "s1", "cwd": str(repo_with_knowledge), "transcript_path": "/x/t.jsonl"}
+    loaded = modules_after(event, payload, repo_with_knowledge, tmp_path)
+    assert not loaded.intersection((*HEAVY, "sqlalchemy", "numpy"))
+
+
+def test_session_start_without_a_database_creates_none(tmp_repo: Path, tmp_path: Path) -> None:
+    loaded = modules_after(
+        "session-start", {"session_id": "s1", "cwd": str(tmp_repo)}, tmp_repo, tmp_path
+    )
+    assert not loaded.intersection(HEAVY)
+    assert not (tmp_repo / ".claude" / "execution-state.db").exists()
