@@ -31,6 +31,7 @@ SUBCOMMANDS: dict[str, str] = {
     "search": "kgraph.cli.learn:search_cmd",
     "embed": "kgraph.cli.learn:embed_cmd",
     "transcript": "kgraph.cli.transcript:transcript",
+    "graph": "kgraph.cli.graph:graph",
 }
 
 

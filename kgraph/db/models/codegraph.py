@@ -1,7 +1,10 @@
 """Code graph tables (seed 004): ``graph_entities`` and ``graph_relationships``.
 
 ``graph_files`` is added for incremental parsing: one row per parsed file with its content
-hash. Entity ids are stable: ``<repo-relative path>::<qualified name>``.
+hash, the parse summary (so a file can be re-resolved without re-parsing it, and a new
+version compared with it name by name), what its resolution read in other files (``deps``)
+and a ``stale`` flag for files whose edges must be recomputed. Entity ids are stable:
+``<repo-relative path>::<qualified name>``; a file's own entity id is its path.
 """
 
 from __future__ import annotations
@@ -24,6 +27,10 @@ class GraphFile(Base):
     size: Mapped[int] = mapped_column(Integer, default=0)
     parse_errors: Mapped[int] = mapped_column(Integer, default=0)
     parsed_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # {"files": {path: [top-level names read while resolving]}, "missing": [import keys]}
+    deps: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    stale: Mapped[bool] = mapped_column(default=False)
 
 
 class GraphEntity(Base):
@@ -59,9 +66,13 @@ class GraphRelationship(Base):
     type: Mapped[str] = mapped_column(String(16))
     # The file whose parse produced this edge; deleting/re-parsing a file drops its edges.
     file_path: Mapped[str] = mapped_column(Text)
+    # The file holding the target (NULL for builtins, external modules, name-only candidates):
+    # file-level blast radius walks this column.
+    to_file: Mapped[str | None] = mapped_column(Text)
     line_number: Mapped[int | None] = mapped_column(Integer)
     confidence: Mapped[float] = mapped_column(Float, default=1.0)
-    # How the target was resolved (e.g. "local", "import", "self-mro", "name-only").
+    # How the target was resolved: local|import|self|mro|super-mro|constructor|class|
+    # inferred|builtin|external|name-only (see kgraph/codegraph/resolve.py).
     resolution: Mapped[str | None] = mapped_column(String(32))
     metadata_: Mapped[dict[str, Any] | None] = mapped_column("metadata", JSON)
 
@@ -69,4 +80,5 @@ class GraphRelationship(Base):
         UniqueConstraint("from_entity", "to_entity", "type"),
         Index(None, "to_entity", "type"),
         Index(None, "file_path"),
+        Index(None, "to_file"),
     )

@@ -1,0 +1,291 @@
+"""``kgraph graph``: parse a repository into the code graph and query it."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+
+from kgraph.cli.common import get_db, json_option, print_json, table
+from kgraph.db.location import project_root
+
+
+def _repo_path(value: str) -> str:
+    """A FILE/DIR argument as the graph's repo-relative POSIX path.
+
+    An existing path is taken relative to the current folder and made relative to the git
+    root; anything else is taken as already repo-relative.
+    """
+    candidate = Path(value)
+    if candidate.exists():
+        root = project_root()
+        try:
+            relative = candidate.resolve().relative_to(root).as_posix()
+            return "" if relative == "." else relative
+        except ValueError:
+            return value
+    return value.replace("\\", "/").strip("/")
+
+
+@contextmanager
+def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]:
+    """A rich progress bar on stderr (only on a terminal: logs stay clean)."""
+    if not enabled or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        tasks: dict[str, Any] = {}
+
+        def update(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                label = "Parsing" if stage == "parse" else "Resolving"
+                tasks[stage] = bar.add_task(label, total=total)
+            bar.update(tasks[stage], completed=done, total=total)
+
+        yield update
+
+
+def _ambiguity(as_json: bool) -> Any:
+    """Print an ambiguous name's candidates (``--json`` gets them as data) and exit 2."""
+    from kgraph.codegraph.records import AmbiguousNameError
+
+    @contextmanager
+    def guard() -> Iterator[None]:
+        try:
+            yield
+        except AmbiguousNameError as exc:
+            if not as_json:
+                raise
+            print_json({"error": str(exc), "candidates": [c.to_dict() for c in exc.candidates]})
+            raise click.exceptions.Exit(2) from exc
+
+    return guard()
+
+
+@click.group()
+def graph() -> None:
+    """Code graph: Python and TypeScript/JavaScript calls, imports and classes.
+
+    \b
+    Example:
+      kgraph graph parse .
+      kgraph graph what-calls get_database
+      kgraph graph blast-radius WorkflowManager.save --depth 3
+    """
+
+
+@graph.command("parse")
+@click.argument("path", type=click.Path(exists=True, file_okay=True), default=".")
+@click.option("--root", type=click.Path(exists=True, file_okay=False),
+              help="Folder paths are relative to (default: the git root of PATH).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: CPUs).")
+@click.option("--force", is_flag=True, help="Re-parse files even when unchanged.")
+@json_option
+@click.pass_context
+def parse_cmd(ctx: click.Context, path: str, root: str | None, jobs: int | None, force: bool,
+              as_json: bool) -> None:
+    """Parse PATH (default: .) into the code graph; only changed files are re-parsed.
+
+    Example: kgraph graph parse src --jobs 2
+    """
+    from kgraph.codegraph.indexer import parse_repository
+
+    with _progress(not as_json) as progress:
+        report = parse_repository(get_db(ctx), Path(path), root=Path(root) if root else None,
+                                  jobs=jobs, force=force, progress=progress)
+    if as_json:
+        print_json(report.to_dict())
+        return
+    click.echo(
+        f"{report.scanned} files: {report.added} added, {report.changed} changed, "
+        f"{report.deleted} deleted, {report.unchanged} unchanged; {report.resolved} resolved "
+        f"({report.entities} entities, {report.relationships} relationships written) "
+        f"in {report.seconds:.2f}s"
+    )
+    if report.files_with_errors:
+        click.echo(f"{report.files_with_errors} file(s) had syntax errors (parsed around them)")
+
+
+def _callers(ctx: click.Context, name: str, include_unresolved: bool, as_json: bool) -> None:
+    from kgraph.codegraph.query import what_calls
+
+    with _ambiguity(as_json):
+        target, callers = what_calls(get_db(ctx), name, include_unresolved=include_unresolved)
+    if as_json:
+        print_json({"target": target.to_dict(), "callers": [c.to_dict() for c in callers]})
+        return
+    table(f"Callers of {target.id}", ["caller", "type", "location", "confidence", "resolution"],
+          [[c.caller.qualified_name, c.caller.type, c.to_dict()["location"],
+            f"{c.confidence:.2f}", c.resolution] for c in callers])
+
+
+_unresolved_option = click.option(
+    "--include-unresolved", is_flag=True,
+    help="Also count calls resolved by method name only (low confidence).")
+
+
+@graph.command("what-calls")
+@click.argument("name")
+@_unresolved_option
+@json_option
+@click.pass_context
+def what_calls_cmd(ctx: click.Context, name: str, include_unresolved: bool, as_json: bool) -> None:
+    """Direct callers of NAME (a name, Class.method, pkg.mod.func or path::qualified.name).
+
+    Example: kgraph graph what-calls get_database --json
+    """
+    _callers(ctx, name, include_unresolved, as_json)
+
+
+@graph.command("callers")
+@click.argument("name")
+@_unresolved_option
+@json_option
+@click.pass_context
+def callers_cmd(ctx: click.Context, name: str, include_unresolved: bool, as_json: bool) -> None:
+    """Alias of what-calls.
+
+    Example: kgraph graph callers WorkflowManager.save
+    """
+    _callers(ctx, name, include_unresolved, as_json)
+
+
+@graph.command("blast-radius")
+@click.argument("name")
+@click.option("--depth", type=click.IntRange(min=1, max=20), default=3, show_default=True)
+@_unresolved_option
+@json_option
+@click.pass_context
+def blast_radius_cmd(ctx: click.Context, name: str, depth: int, include_unresolved: bool,
+                     as_json: bool) -> None:
+    """Everything that transitively depends on NAME, grouped by file, tests listed apart.
+
+    Example: kgraph graph blast-radius WorkflowManager.save --depth 3
+    """
+    from kgraph.codegraph.query import blast_radius
+
+    with _ambiguity(as_json):
+        result = blast_radius(get_db(ctx), name, depth=depth,
+                              include_unresolved=include_unresolved)
+    if as_json:
+        print_json(result.to_dict())
+        return
+    click.echo(f"Blast radius of {result.target.id} (depth {depth}): "
+               f"{len(result.impacts)} dependents")
+    for tests in (False, True):
+        groups = result.by_file(tests)
+        if groups:
+            click.echo("\nTests:" if tests else "")
+        for path, impacts in groups.items():
+            click.echo(f"  {path}")
+            for i in impacts:
+                where = f":{i.line}" if i.line else ""
+                click.echo(f"    [{i.depth}] {i.entity.qualified_name} ({i.entity.type}) "
+                           f"{i.via_type} {i.via.split('::')[-1]}{where}")
+
+
+@graph.command("find")
+@click.argument("name")
+@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
+@json_option
+@click.pass_context
+def find_cmd(ctx: click.Context, name: str, limit: int, as_json: bool) -> None:
+    """Find entities by name: exact, then prefix, substring, fuzzy.
+
+    Example: kgraph graph find Workflow
+    """
+    from kgraph.codegraph.query import find_entities
+
+    how, matches = find_entities(get_db(ctx), name, limit=limit)
+    if as_json:
+        print_json({"match": how, "results": [m.to_dict() for m in matches]})
+        return
+    table(f"{how} matches for {name!r}", ["name", "type", "location", "id"],
+          [[m.qualified_name, m.type, m.location, m.id] for m in matches])
+
+
+@graph.command("exports")
+@click.argument("file")
+@json_option
+@click.pass_context
+def exports_cmd(ctx: click.Context, file: str, as_json: bool) -> None:
+    """What FILE exports (definitions and re-exports).
+
+    Example: kgraph graph exports src/db/sqlite.py
+    """
+    from kgraph.codegraph.query import exports
+
+    result = exports(get_db(ctx), _repo_path(file))
+    if as_json:
+        print_json(result)
+        return
+    table(f"Exports of {_repo_path(file)}", ["name", "type", "kind", "location"],
+          [[r["entity"].get("qualified_name", r["entity"]["id"]), r["entity"].get("type", ""),
+            r["kind"], r["entity"].get("location", "")] for r in result])
+
+
+@graph.command("what-depends-on")
+@click.argument("file")
+@click.option("--depth", type=click.IntRange(min=1, max=20), default=1, show_default=True)
+@json_option
+@click.pass_context
+def depends_cmd(ctx: click.Context, file: str, depth: int, as_json: bool) -> None:
+    """Files that import, call into or subclass from FILE.
+
+    Example: kgraph graph what-depends-on src/db/sqlite.py --depth 2
+    """
+    from kgraph.codegraph.query import what_depends_on
+
+    result = what_depends_on(get_db(ctx), _repo_path(file), depth=depth)
+    if as_json:
+        print_json([r.to_dict() for r in result])
+        return
+    table(f"Files depending on {_repo_path(file)}", ["file", "depth", "edges"],
+          [[r.path, r.depth, ", ".join(sorted({e[0] for e in r.edges})) or f"via {r.via}"]
+           for r in result])
+
+
+@graph.command("summary")
+@json_option
+@click.pass_context
+def summary_cmd(ctx: click.Context, as_json: bool) -> None:
+    """Counts of files, entities, relationships and how calls were resolved.
+
+    Example: kgraph graph summary --json
+    """
+    from kgraph.codegraph.query import graph_summary
+
+    result = graph_summary(get_db(ctx))
+    if as_json:
+        print_json(result)
+        return
+    click.echo(f"{result['files']} files {result['languages']}, last parsed "
+               f"{result['last_parsed_at']}; {result['files_with_errors']} with syntax errors")
+    table("Entities", ["type", "count"], [[k, v] for k, v in sorted(result["entities"].items())])
+    table("Relationships", ["type", "count"],
+          [[k, v] for k, v in sorted(result["relationships"].items())])
+    table("Calls by resolution", ["resolution", "count"],
+          [[k, v] for k, v in sorted(result["call_resolution"].items())])
+
+
+@graph.command("export")
+@click.option("--format", "fmt", type=click.Choice(["callgraph-json"]), default="callgraph-json",
+              show_default=True)
+@click.option("--root", default="", help="Folder (repo-relative) names are relative to.")
+@click.pass_context
+def export_cmd(ctx: click.Context, fmt: str, root: str) -> None:
+    """Print the call graph: {"caller": ["callee", ...]} (PyCG's benchmark format).
+
+    Example: kgraph graph export --format callgraph-json --root tests/codegraph/cases/super_call
+    """
+    from kgraph.codegraph.export import export_callgraph
+
+    print_json(export_callgraph(get_db(ctx), _repo_path(root) if root else ""))

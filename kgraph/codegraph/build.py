@@ -1,0 +1,218 @@
+"""One file's summary + a :class:`Resolver` -> ``graph_entities``/``graph_relationships`` rows.
+
+Entity ids: a file's own entity is its path (it also stands for the module-level code);
+every definition is ``<path>::<qualified name>``. Targets outside the repository use ids that
+cannot be paths: ``<builtin>::len``, ``<external>::os.path.join``, and a call that could not
+be resolved keeps a name-only candidate ``<unresolved>::name`` with a low confidence.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+from typing import Any
+
+from kgraph.codegraph.modules import PY_SUFFIXES, python_module_path
+from kgraph.codegraph.resolve import Resolver, Result, Value
+from kgraph.codegraph.summary import Summary, iter_calls, split_ref
+
+BUILTIN_PREFIX = "<builtin>::"
+EXTERNAL_PREFIX = "<external>::"
+UNRESOLVED_PREFIX = "<unresolved>::"
+CONF_UNRESOLVED = 0.2
+
+
+@dataclass
+class FileRows:
+    """What resolving one file produces."""
+
+    entities: list[dict[str, Any]] = field(default_factory=list)
+    edges: dict[tuple[str, str, str], dict[str, Any]] = field(default_factory=dict)
+    # {"files": {path: [top-level names read]}, "missing": [import keys not found]}
+    deps: dict[str, Any] = field(default_factory=dict)
+
+    def edge(self, source: str, target: str, kind: str, file_path: str, to_file: str | None,
+             line: int | None, confidence: float, resolution: str) -> None:
+        key = (source, target, kind)
+        old = self.edges.get(key)
+        if old is not None:  # the same edge again (another call site): count it
+            meta = old["metadata"] or {"count": 1}
+            meta["count"] += 1
+            old["metadata"] = meta
+            if confidence > old["confidence"]:
+                old.update(confidence=round(confidence, 3), resolution=resolution)
+            return
+        self.edges[key] = {
+            "from_entity": source, "to_entity": target, "type": kind, "file_path": file_path,
+            "to_file": to_file, "line_number": line, "confidence": round(confidence, 3),
+            "resolution": resolution, "metadata": None,
+        }
+
+
+def module_name(path: str) -> str:
+    """The dotted module name a file is shown under (``pkg/mod.py`` -> ``pkg.mod``)."""
+    if path.endswith(PY_SUFFIXES):
+        return python_module_path(path).replace("/", ".")
+    return path.rsplit(".", 1)[0]
+
+
+def value_target(value: Value) -> tuple[str, str | None] | None:
+    """(entity id, file) a value points at, or None for values that are not entities."""
+    kind = value[0]
+    if kind in ("def", "inst"):
+        return f"{value[1]}::{value[2]}", value[1]
+    if kind == "file":
+        return value[1], value[1]
+    if kind == "ext":
+        return EXTERNAL_PREFIX + value[1], None
+    if kind == "builtin":
+        return BUILTIN_PREFIX + value[1], None
+    return None
+
+
+def build_file(path: str, summary: Summary, resolver: Resolver) -> FileRows:
+    """Entities and edges of one file; ``deps`` lists what its resolution read elsewhere."""
+    resolver.begin()
+    rows = FileRows()
+    defs: dict[str, Any] = summary["defs"]
+    module = module_name(path)
+    package = module.rsplit(".", 1)[0] if "." in module else None
+    rows.entities.append({
+        "id": path, "type": "file", "name": posixpath.basename(path),
+        "qualified_name": module, "file_path": path, "line_number": 1, "end_line": None,
+        "exported": False, "package": package,
+        "metadata": {"language": summary["lang"], "parse_errors": summary["errors"]},
+    })
+    for qname, info in defs.items():
+        meta = {"decorators": info["d"]} if info.get("d") else None
+        rows.entities.append({
+            "id": f"{path}::{qname}", "type": info["k"], "name": qname.rsplit(".", 1)[-1],
+            "qualified_name": qname, "file_path": path, "line_number": info["l"],
+            "end_line": info.get("e"), "exported": bool(info.get("x")), "package": module,
+            "metadata": meta,
+        })
+        parent = qname.rsplit(".", 1)[0] if "." in qname else ""
+        source = f"{path}::{parent}" if parent in defs else path
+        rows.edge(source, f"{path}::{qname}", "defines", path, path, info["l"], 1.0, "local")
+
+    def scope_entity(scope: str) -> str:
+        while scope and scope not in defs:
+            scope = scope.rsplit(".", 1)[0] if "." in scope else ""
+        return f"{path}::{scope}" if scope else path
+
+    _imports(path, summary, resolver, rows)
+    for scope, ref, line in iter_calls(summary):
+        source = scope_entity(scope)
+        for target, to_file, confidence, method in call_targets(resolver, path, scope, ref, line):
+            rows.edge(source, target, "calls", path, to_file, line, confidence, method)
+    _classes(path, summary, resolver, rows)
+    _exports(path, summary, resolver, rows)
+    names: dict[str, set[str]] = {}
+    for other, name in resolver.consulted:
+        if other != path:
+            names.setdefault(other, set()).add(name)
+    rows.deps = {"files": {other: sorted(n) for other, n in sorted(names.items())},
+                 "missing": sorted(resolver.missing)}
+    return rows
+
+
+def call_targets(resolver: Resolver, path: str, scope: str, ref: str,
+                 line: int | None) -> list[tuple[str, str | None, float, str]]:
+    """(target id, target file, confidence, method) for a call of ``ref``."""
+    out: list[tuple[str, str | None, float, str]] = []
+    for value, confidence, method in resolver.eval_ref(path, scope, ref, line):
+        kind = value[0]
+        if kind == "def" and resolver.def_kind(value) == "class":
+            init = "__init__" if resolver._lang(value[1]) == "python" else "constructor"
+            found = [r for r in resolver.class_member(value[1], value[2], init, False)
+                     if r[0][0] == "def"]
+            for (_k, init_path, init_name), conf, _m in found:
+                out.append((f"{init_path}::{init_name}", init_path, min(conf, confidence),
+                            "constructor"))
+            if not found:
+                out.append((f"{value[1]}::{value[2]}", value[1], confidence, "class"))
+        elif kind == "def":
+            out.append((f"{value[1]}::{value[2]}", value[1], confidence, method))
+        elif kind == "inst":
+            for (_k, call_path, call_name), conf, _m in (
+                    r for r in resolver.class_member(value[1], value[2], "__call__", True)
+                    if r[0][0] == "def"):
+                out.append((f"{call_path}::{call_name}", call_path, min(conf, confidence),
+                            method))
+        elif kind in ("ext", "builtin"):
+            target = value_target(value)
+            assert target is not None
+            out.append((target[0], None, confidence, method))
+    if not out:
+        parts = split_ref(ref)
+        name, calls = parts[-1]
+        # Dunder calls (with-statements' __enter__/__exit__, super().__init__) on something
+        # unknown say nothing about which code runs: no candidate.
+        if (name and name != "?" and not calls and not name.startswith(("<", "__"))
+                and name != "constructor"):
+            out.append((UNRESOLVED_PREFIX + name, None, CONF_UNRESOLVED, "name-only"))
+    return out
+
+
+def _imports(path: str, summary: Summary, resolver: Resolver, rows: FileRows) -> None:
+    python = summary["lang"] == "python"
+    for _scope, module, level, names, line in summary["imports"]:
+        modules = resolver.import_module(path, module, level)
+        for value, _conf, _method in modules:
+            target = value_target(value)
+            if target is not None:
+                resolution = "external" if value[0] == "ext" else "import"
+                conf = 0.9 if value[0] == "ext" else 1.0
+                rows.edge(path, target[0], "imports", path, target[1], line, conf, resolution)
+            if value[0] not in ("file", "dir"):
+                continue
+            for name in names:
+                if name == "*":
+                    continue
+                for found, conf, method in resolver.attr(value, name):
+                    target = value_target(found)
+                    if target is not None and found[0] != "inst":
+                        rows.edge(path, target[0], "imports", path, target[1], line, conf,
+                                  method if python else "import")
+
+
+def _classes(path: str, summary: Summary, resolver: Resolver, rows: FileRows) -> None:
+    for qname, info in summary["defs"].items():
+        if info["k"] not in ("class", "interface"):
+            continue
+        source = f"{path}::{qname}"
+        for value, conf, method in resolver.bases(path, qname):
+            target = value_target(value)
+            if target is not None and value[0] in ("def", "ext", "builtin"):
+                rows.edge(source, target[0], "extends", path, target[1], info["l"], conf, method)
+        parent = summary["scopes"].get(qname, {}).get("p") or ""
+        for ref in info.get("i", ()):
+            for value, conf, method in resolver.eval_ref(path, parent, ref, info["l"]):
+                target = value_target(value)
+                if target is not None and value[0] in ("def", "ext"):
+                    rows.edge(source, target[0], "implements", path, target[1], info["l"],
+                              conf, method)
+
+
+def _exports(path: str, summary: Summary, resolver: Resolver, rows: FileRows) -> None:
+    """Re-exports: names this module makes public that are defined elsewhere (and TS exports)."""
+    if summary["lang"] == "python":
+        names = summary["all"]
+        if names is None:
+            if not path.endswith(("__init__.py", "__init__.pyi")):
+                return
+            names = [n for n, bindings in summary["scopes"][""]["b"].items()
+                     if not n.startswith("_") and any(b[0] == "from" for b in bindings)]
+    else:
+        names = list(summary["exports"])
+        for module in summary["estar"]:
+            for value, _c, _m in resolver.import_module(path, module):
+                target = value_target(value)
+                if target is not None:
+                    rows.edge(path, target[0], "exports", path, target[1], None, 1.0, "import")
+    for name in names:
+        results: list[Result] = resolver.module_attr(path, name)
+        for value, conf, method in results:
+            target = value_target(value)
+            if target is not None and value[0] in ("def", "file", "ext"):
+                rows.edge(path, target[0], "exports", path, target[1], None, conf, method)

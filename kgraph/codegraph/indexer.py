@@ -1,0 +1,198 @@
+"""``parse_repository``: bring the code graph of a folder up to date, incrementally.
+
+1. Walk the folder (``.gitignore`` honoured), read and hash every source file.
+2. Parse new and changed files to summaries (worker processes with ``jobs`` > 1).
+3. Store the summaries (one transaction), drop deleted files, and mark *stale* every file
+   whose resolution read a name that changed in a modified file (its new summary compared
+   with the stored one, name by name), or anything of a deleted file — importers, subclasses,
+   re-exporters — plus files whose missing imports a new file may satisfy.
+4. Resolve the parsed and stale files against all summaries (unchanged files' summaries
+   come from the database, not from re-parsing) and replace their entities and edges in
+   batches of short transactions. A run interrupted after step 3 leaves files stale, and
+   the next run finishes them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.engine import Connection
+
+from kgraph.codegraph import store
+from kgraph.codegraph.filedeps import normalise_path
+from kgraph.codegraph.modules import file_keys
+from kgraph.codegraph.summary import Summary, changed_names, content_hash, depends_on
+from kgraph.codegraph.walk import SourceFile, iter_source_files, language_of
+from kgraph.codegraph.workers import Progress, ResolveState, no_gc, parse_all, resolve_all
+from kgraph.db import Database
+from kgraph.db.location import project_root
+from kgraph.db.models import utcnow
+from kgraph.errors import InvalidValueError
+
+
+@dataclass(frozen=True)
+class ParseReport:
+    root: str
+    scanned: int
+    added: int
+    changed: int
+    deleted: int
+    unchanged: int
+    resolved: int  # files whose edges were recomputed (parsed + dependents)
+    files_with_errors: int
+    entities: int
+    relationships: int
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def default_jobs() -> int:
+    return max(1, min(8, os.cpu_count() or 1))
+
+
+def parse_repository(
+    db: Database,
+    path: Path,
+    *,
+    root: Path | None = None,
+    jobs: int | None = None,
+    force: bool = False,
+    progress: Progress | None = None,
+) -> ParseReport:
+    """Parse ``path`` (a folder or file) into the code graph; paths are relative to ``root``.
+
+    ``root`` defaults to the git root of ``path`` (or ``path`` itself outside git). Only new
+    and changed files are parsed (``force`` re-parses everything under ``path``); files
+    under ``path`` that disappeared are removed. Raises InvalidValueError for a missing path
+    or one outside ``root``.
+    """
+    started = time.perf_counter()
+    path = path.resolve()
+    if not path.exists():
+        raise InvalidValueError(f"no such file or folder: {path}")
+    root = (root or project_root(path if path.is_dir() else path.parent)).resolve()
+    try:
+        prefix = normalise_path(path.relative_to(root).as_posix())
+    except ValueError as exc:
+        raise InvalidValueError(f"{path} is not inside the root {root}") from exc
+    prefix = "" if prefix == "." else prefix
+    if path.is_file():
+        language = language_of(path.name)
+        files = [SourceFile(prefix, path, language)] if language else []
+    else:
+        files = list(iter_source_files(root, path))
+
+    states = db.read(store.file_states)
+    under = [p for p in states if not prefix or p == prefix or p.startswith(prefix + "/")]
+    seen = {f.path for f in files}
+    deleted = sorted(p for p in under if p not in seen)
+    to_parse: list[tuple[str, str, str]] = []
+    for source in files:
+        old = states.get(source.path)
+        if old is not None and not force:
+            try:
+                digest = content_hash(source.absolute.read_bytes())
+            except OSError:
+                continue
+            if digest == old[0]:
+                continue
+        to_parse.append((source.path, str(source.absolute), source.language))
+
+    parsed_rows: list[dict[str, Any]] = []
+    summaries: dict[str, Summary] = {}
+    changed: set[str] = set()
+    added: list[str] = []
+    jobs = default_jobs() if jobs is None else max(1, jobs)
+    with no_gc():
+        parsed_files = list(parse_all(to_parse, jobs, progress))
+        decoded = [(parsed, json.loads(parsed.summary_json)) for parsed in parsed_files]
+    for parsed, summary in decoded:
+        summaries[parsed.path] = summary
+        old = states.get(parsed.path)
+        if old is None:
+            added.append(parsed.path)
+        else:
+            changed.add(parsed.path)
+        parsed_rows.append({
+            "path": parsed.path, "language": parsed.language, "content_hash": parsed.digest,
+            "size": parsed.size, "parse_errors": parsed.errors,
+            "summary": parsed.summary_json, "deps": None,
+        })
+
+    dependents = _dependents(db, summaries, changed, deleted, added)
+    stale = {p for p, (_c, is_stale) in states.items() if is_stale}
+    to_resolve = sorted((set(summaries) | dependents | stale) - set(deleted))
+
+    def write_parsed(conn: Connection) -> None:
+        store.delete_files(conn, deleted)
+        store.save_parsed(conn, parsed_rows, utcnow())
+        store.mark_stale(conn, sorted(dependents - set(summaries) - set(deleted)))
+
+    if parsed_rows or deleted or dependents:
+        db.write(write_parsed)
+
+    with no_gc():
+        entity_count, edge_count = _resolve(db, states, summaries, deleted, to_resolve, jobs,
+                                            progress)
+    return ParseReport(
+        root=str(root), scanned=len(files), added=len(added),
+        changed=len(summaries) - len(added), deleted=len(deleted),
+        unchanged=len(files) - len(summaries), resolved=len(to_resolve),
+        files_with_errors=sum(1 for s in summaries.values() if s["errors"]),
+        entities=entity_count, relationships=edge_count,
+        seconds=round(time.perf_counter() - started, 3),
+    )
+
+
+def _dependents(db: Database, summaries: dict[str, Summary], modified: set[str],
+                deleted: list[str], added: list[str]) -> set[str]:
+    """Files to re-resolve because of what changed elsewhere: those that read a name whose
+    observable part changed (the new summary of a modified file is compared with its stored
+    one, name by name), or anything of a deleted file; and those with a missing import an
+    added file may satisfy."""
+    changed: dict[str, set[str] | None] = {path: None for path in deleted}
+    if modified:
+        old = db.read(lambda c: store.load_summaries(c, sorted(modified)))
+        for path in modified:
+            previous = old.get(path)
+            names = (changed_names(previous, summaries[path]) if previous is not None
+                     else {"*"})
+            if names:
+                changed[path] = names
+    if not (changed or added):
+        return set()
+    new_keys = {key for path in added for key in file_keys(path)}
+    found: set[str] = set()
+    for file_path, deps in db.read(store.all_deps).items():
+        files: dict[str, list[str]] = deps.get("files") or {}
+        if any(path in files and depends_on(files[path], names)
+               for path, names in changed.items()) or new_keys.intersection(
+                deps.get("missing", ())):
+            found.add(file_path)
+    return found
+
+
+def _resolve(db: Database, states: dict[str, Any], summaries: dict[str, Summary],
+             deleted: list[str], to_resolve: list[str], jobs: int,
+             progress: Progress | None) -> tuple[int, int]:
+    if not to_resolve:
+        return 0, 0
+    all_paths = (set(states) - set(deleted)) | set(summaries)
+    wanted = [p for p in to_resolve if p not in summaries]
+    if len(to_resolve) >= 150:  # a big run reads most summaries anyway: load them in one go
+        wanted = [p for p in all_paths if p not in summaries]
+    loaded: dict[str, Summary] = {**db.read(lambda c: store.load_summaries(c, wanted)),
+                                  **summaries}
+    state = ResolveState(
+        db.url, all_paths, loaded,
+        writer=lambda batch: db.write(lambda c: store.replace_rows(c, batch)),
+        loader=lambda path: db.read(lambda c: store.load_summaries(c, [path])).get(path),
+    )
+    return resolve_all(to_resolve, state, jobs, progress)

@@ -1,0 +1,496 @@
+"""TypeScript / TSX / JavaScript source -> :mod:`summary` with tree-sitter.
+
+Same shape as the Python summariser: one query, definitions first (they open scopes:
+functions, classes, methods, and arrow/function expressions bound to a name), then every
+other node by byte offset. ES modules (named, default, namespace imports; ``export``
+declarations, lists, ``export ... from``, ``export *``) and ``require`` are recorded as
+bindings so the resolver can follow them; ``this.m()`` and ``super.m()`` resolve through
+``extends``; ``new C()`` calls C's constructor.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from functools import lru_cache
+from operator import attrgetter
+from typing import Any
+
+from tree_sitter import Language, Node, Parser, Query, QueryCursor
+
+from kgraph.codegraph.summary import (
+    UNKNOWN,
+    Summary,
+    add_binding,
+    add_call,
+    new_scope,
+    new_summary,
+)
+
+_DEFINITIONS = {
+    "func": ["function_declaration", "generator_function_declaration"],
+    "class": ["class_declaration", "abstract_class_declaration"],
+    "method": ["method_definition"],
+    "field": ["public_field_definition", "field_definition"],
+    "var": ["variable_declarator"],
+    "iface": ["interface_declaration"],
+    "alias": ["type_alias_declaration"],
+    "enum": ["enum_declaration"],
+}
+_JS_ONLY_MISSING = {"public_field_definition", "abstract_class_declaration",
+                    "interface_declaration", "type_alias_declaration", "enum_declaration"}
+_TS_ONLY_MISSING = {"field_definition"}
+_OTHERS = {
+    "import": "import_statement", "export": "export_statement",
+    "assign": "assignment_expression", "return": "return_statement", "decorator": "decorator",
+}
+_FUNCTION_VALUES = ("arrow_function", "function_expression", "function", "generator_function")
+_DOTTED_ASCII = re.compile(rb"[A-Za-z_$#][A-Za-z0-9_$]*(?:\.[A-Za-z_$#][A-Za-z0-9_$]*)*")
+_LITERALS = {"string": "<str>", "template_string": "<str>", "array": "<list>",
+             "number": "<int>", "object": "<obj>", "regex": "<regex>"}
+_TRANSPARENT = ("parenthesized_expression", "await_expression", "non_null_expression",
+                "as_expression", "satisfies_expression", "type_assertion")
+
+
+@lru_cache(maxsize=3)
+def _language(dialect: str) -> tuple[Parser, Query, Query]:
+    if dialect == "javascript":
+        import tree_sitter_javascript
+
+        language = Language(tree_sitter_javascript.language())
+        missing = _JS_ONLY_MISSING
+    else:
+        import tree_sitter_typescript
+
+        raw = (tree_sitter_typescript.language_tsx() if dialect == "tsx"
+               else tree_sitter_typescript.language_typescript())
+        language = Language(raw)
+        missing = _TS_ONLY_MISSING
+    lines = [f"({t}) @{name}" for name, types in _DEFINITIONS.items() for t in types
+             if t not in missing]
+    lines += [f"({t}) @{name}" for name, t in _OTHERS.items()]
+    lines += ["(call_expression function: (_) @callee)", "(new_expression constructor: (_) @new)"]
+    return Parser(language), Query(language, "\n".join(lines)), Query(language, "(ERROR) @e")
+
+
+class _ScriptSummariser:
+    def __init__(self, source: bytes, dialect: str) -> None:
+        self.source = source
+        self.summary = new_summary(dialect)
+        self.scopes: dict[str, dict[str, Any]] = self.summary["scopes"]
+        self.starts: list[int] = [-1]
+        self.intervals: list[tuple[int, str, int, int]] = [(1 << 62, "", 0, -1)]
+        self.open: list[int] = [0]
+
+    def text(self, node: Node | None) -> str:
+        if node is None:
+            return ""
+        return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+    # -- scopes (same interval scheme as parse_python) ----------------------------------
+    def scope_for(self, node: Node) -> str:
+        start = node.start_byte
+        index = bisect_right(self.starts, start) - 1
+        while True:
+            end, qname, body_start, parent = self.intervals[index]
+            if start < end:
+                return self.intervals[parent][1] if start < body_start else qname
+            index = parent
+
+    def _enclosing(self, node: Node) -> str:
+        while node.start_byte >= self.intervals[self.open[-1]][0]:
+            self.open.pop()
+        _end, qname, body_start, parent = self.intervals[self.open[-1]]
+        return self.intervals[parent][1] if node.start_byte < body_start else qname
+
+    def _enter(self, node: Node, qname: str, body_start: int) -> None:
+        self.starts.append(node.start_byte)
+        self.intervals.append((node.end_byte, qname, body_start, self.open[-1]))
+        self.open.append(len(self.intervals) - 1)
+
+    def run(self) -> Summary:
+        parser, query, error_query = _language(self.summary["lang"])
+        tree = parser.parse(self.source)
+        captures = QueryCursor(query).captures(tree.root_node)
+        definitions = sorted(((n.start_byte, name, n) for name in _DEFINITIONS
+                              for n in captures.get(name, ())), key=lambda item: item[0])
+        for _start, name, node in definitions:
+            getattr(self, f"on_{name}")(node, self._enclosing(node))
+        for name in ("import", "export", "assign", "return", "decorator", "callee", "new"):
+            handler = getattr(self, f"on_{name}")
+            nodes = captures.get(name, [])
+            nodes.sort(key=attrgetter("start_byte"))  # captures come in completion order
+            for node in nodes:
+                handler(node, self.scope_for(node))
+        if tree.root_node.has_error:
+            errors = QueryCursor(error_query).captures(tree.root_node).get("e", [])
+            self.summary["errors"] = max(len(errors), 1)
+        defs = self.summary["defs"]
+        for binding in self.summary["exports"].values():  # `export { a }`, module.exports
+            if binding[0] == "val" and binding[1] in defs:
+                defs[binding[1]]["x"] = True
+        return self.summary
+
+    # -- refs -----------------------------------------------------------------------------
+    def ref(self, node: Node | None) -> str:
+        if node is None:
+            return UNKNOWN
+        kind = node.type
+        if kind in ("identifier", "this", "super", "property_identifier", "type_identifier"):
+            return self.text(node)
+        if kind == "member_expression":
+            raw = self.source[node.start_byte : node.end_byte]
+            if _DOTTED_ASCII.fullmatch(raw):
+                return raw.decode()
+            prop = node.child_by_field_name("property")
+            return f"{self.ref(node.child_by_field_name('object'))}.{self.text(prop)}"
+        if kind == "call_expression":
+            return self.ref(node.child_by_field_name("function")) + "()"
+        if kind == "new_expression":
+            return self.ref(node.child_by_field_name("constructor")) + "()"
+        if kind in _TRANSPARENT:
+            return self.ref(node.named_children[0]) if node.named_children else UNKNOWN
+        return _LITERALS.get(kind, UNKNOWN)
+
+    def type_refs(self, node: Node | None) -> list[str]:
+        if node is None:
+            return []
+        kind = node.type
+        if kind in ("type_identifier", "identifier"):
+            return [self.text(node)]
+        if kind == "nested_type_identifier":
+            return [self.text(node).replace(" ", "")]
+        if kind == "generic_type":
+            return self.type_refs(node.child_by_field_name("name"))
+        if kind in ("type_annotation", "union_type", "parenthesized_type"):
+            return [r for child in node.named_children for r in self.type_refs(child)]
+        return []
+
+    # -- definitions ----------------------------------------------------------------------
+    def _define(self, node: Node, scope: str, name: str, kind: str,
+                body: Node | None) -> str:
+        qname = f"{scope}.{name}" if scope else name
+        line = node.start_point[0] + 1
+        parent = node.parent
+        exported = parent is not None and parent.type == "export_statement"
+        if kind != "method":
+            add_binding(self.scopes[scope], name, ["def", qname, line])
+        if exported and scope == "":
+            self.summary["exports"][name] = ["def", qname, line]
+            if any(c.type == "default" for c in parent.children):  # type: ignore[union-attr]
+                self.summary["exports"]["default"] = ["def", qname, line]
+        if qname not in self.summary["defs"]:
+            self.summary["defs"][qname] = {"k": kind, "l": line, "e": node.end_point[0] + 1,
+                                           "x": exported}
+        if body is not None:
+            self._enter(node, qname, body.start_byte)
+            if qname not in self.scopes:
+                scope_kind = "class" if kind in ("class", "interface") else "function"
+                self.scopes[qname] = new_scope(scope_kind, scope)
+        return qname
+
+    def on_func(self, node: Node, scope: str) -> None:
+        name = self.text(node.child_by_field_name("name"))
+        body = node.child_by_field_name("body")
+        if name:
+            kind = "method" if self.scopes[scope]["k"] == "class" else "function"
+            qname = self._define(node, scope, name, kind, body)
+            self._function(node, qname)
+
+    def _function(self, node: Node, qname: str) -> None:
+        scope = self.scopes.get(qname)
+        if scope is None:
+            return
+        line = node.start_point[0] + 1
+        params = node.child_by_field_name("parameters")
+        class_scope = self.scopes.get(scope["p"] or "")
+        for index, param in enumerate(params.named_children if params is not None else []):
+            pattern = param.child_by_field_name("pattern") or param
+            if pattern.type == "assignment_pattern":
+                pattern = pattern.child_by_field_name("left") or pattern
+            if pattern.type != "identifier":
+                continue
+            name = self.text(pattern)
+            refs = self.type_refs(param.child_by_field_name("type"))
+            bindings = [["ann", r, line] for r in refs] or [["param", index, line]]
+            for binding in bindings:
+                add_binding(scope, name, binding)
+            is_property = any(c.type == "accessibility_modifier" for c in param.children)
+            if is_property and class_scope is not None and class_scope["k"] == "class":
+                attrs = class_scope.setdefault("ia", {})
+                for binding in bindings:
+                    attrs.setdefault(name, []).append([qname, binding])
+        for ref in self.type_refs(node.child_by_field_name("return_type")):
+            scope.setdefault("r", []).append(["ann", ref, line])
+        body = node.child_by_field_name("body")
+        if body is not None and body.type != "statement_block":  # `x => expr` returns expr
+            ref = self.ref(body)
+            if ref != UNKNOWN:
+                scope.setdefault("r", []).append(["val", ref, line])
+
+    def on_class(self, node: Node, scope: str) -> None:
+        name = self.text(node.child_by_field_name("name"))
+        if not name:
+            return
+        qname = self._define(node, scope, name, "class", node.child_by_field_name("body"))
+        info = self.summary["defs"][qname]
+        bases: list[str] = []
+        implements: list[str] = []
+        for heritage in (c for c in node.named_children if c.type == "class_heritage"):
+            for clause in heritage.named_children:
+                if clause.type == "extends_clause":
+                    bases.append(self.ref(clause.child_by_field_name("value")))
+                elif clause.type == "implements_clause":
+                    implements.extend(r for c in clause.named_children for r in self.type_refs(c))
+                else:  # JavaScript: class A extends <expression>
+                    bases.append(self.ref(clause))
+        info["b"] = [b for b in bases if b != UNKNOWN]
+        info["i"] = implements
+
+    def on_method(self, node: Node, scope: str) -> None:
+        name = self.text(node.child_by_field_name("name"))
+        if name and self.scopes[scope]["k"] == "class":
+            qname = self._define(node, scope, name, "method", node.child_by_field_name("body"))
+            self._function(node, qname)
+
+    def on_field(self, node: Node, scope: str) -> None:
+        name_node = node.child_by_field_name("name") or node.child_by_field_name("property")
+        name = self.text(name_node)
+        value = node.child_by_field_name("value")
+        class_scope = self.scopes[scope]
+        if not name or class_scope["k"] != "class":
+            return
+        line = node.start_point[0] + 1
+        if value is not None and value.type in _FUNCTION_VALUES:
+            qname = self._define(value, scope, name, "method", value.child_by_field_name("body"))
+            self._function(value, qname)
+            return
+        bindings = [["ann", r, line] for r in self.type_refs(node.child_by_field_name("type"))]
+        if value is not None and self.ref(value) != UNKNOWN:
+            bindings.append(["val", self.ref(value), line])
+        for binding in bindings or [["unk", line]]:
+            add_binding(class_scope, name, binding)
+
+    def on_var(self, node: Node, scope: str) -> None:
+        name_node = node.child_by_field_name("name")
+        value = node.child_by_field_name("value")
+        line = node.start_point[0] + 1
+        if name_node is None:
+            return
+        if name_node.type == "object_pattern":  # const { a, b: c } = require("./m")
+            module = self._require(value)
+            if module is not None:
+                names = [self.text(p.child_by_field_name("key") if p.type == "pair_pattern"
+                                   else p) for p in name_node.named_children]
+                self.summary["imports"].append([scope, module, 0, names, line])
+            for prop in name_node.named_children:
+                key = prop.child_by_field_name("key") if prop.type == "pair_pattern" else prop
+                alias = prop.child_by_field_name("value") if prop.type == "pair_pattern" else prop
+                binding = (["from", module, 0, self.text(key), line] if module is not None
+                           else ["unk", line])
+                add_binding(self.scopes[scope], self.text(alias), binding)
+            return
+        name = self.text(name_node)
+        declaration = node.parent
+        statement = declaration.parent if declaration is not None else None
+        exported = statement is not None and statement.type == "export_statement"
+        if value is not None and value.type in _FUNCTION_VALUES:
+            kind = "method" if self.scopes[scope]["k"] == "class" else "function"
+            qname = f"{scope}.{name}" if scope else name
+            self.summary["defs"].setdefault(qname, {"k": kind, "l": line,
+                                                   "e": node.end_point[0] + 1, "x": exported})
+            add_binding(self.scopes[scope], name, ["def", qname, line])
+            self._enter(value, qname, (value.child_by_field_name("body") or value).start_byte)
+            self.scopes.setdefault(qname, new_scope("function", scope))
+            self._function(value, qname)
+        else:
+            module = self._require(value)
+            bindings: list[list[Any]] = [["ann", r, line] for r in self.type_refs(
+                node.child_by_field_name("type"))]
+            if module is not None:
+                bindings.append(["mod", module, line])
+                self.summary["imports"].append([scope, module, 0, [], line])
+            elif value is not None:
+                ref = self.ref(value)
+                bindings.append(["val", ref, line] if ref != UNKNOWN else ["unk", line])
+            for binding in bindings or [["unk", line]]:
+                add_binding(self.scopes[scope], name, binding)
+            if exported and scope == "":
+                self.summary["defs"].setdefault(name, {"k": "variable", "l": line,
+                                                      "e": node.end_point[0] + 1, "x": True})
+        if exported and scope == "":
+            self.summary["exports"][name] = ["val", name, line]
+
+    def _require(self, value: Node | None) -> str | None:
+        """``require("./m")`` -> ``"./m"``."""
+        if value is None or value.type != "call_expression":
+            return None
+        function = value.child_by_field_name("function")
+        arguments = value.child_by_field_name("arguments")
+        if self.text(function) != "require" or arguments is None or not arguments.named_children:
+            return None
+        first = arguments.named_children[0]
+        return self._string(first) if first.type == "string" else None
+
+    def _string(self, node: Node | None) -> str:
+        return self.text(node).strip("'\"`") if node is not None else ""
+
+    def on_iface(self, node: Node, scope: str) -> None:
+        name = self.text(node.child_by_field_name("name"))
+        if name:
+            qname = self._define(node, scope, name, "interface", None)
+            extends = [r for c in node.named_children if c.type == "extends_type_clause"
+                       for t in c.named_children for r in self.type_refs(t)]
+            self.summary["defs"][qname]["b"] = extends
+
+    def on_alias(self, node: Node, scope: str) -> None:
+        name = self.text(node.child_by_field_name("name"))
+        if name:
+            self._define(node, scope, name, "type", None)
+
+    def on_enum(self, node: Node, scope: str) -> None:
+        name = self.text(node.child_by_field_name("name"))
+        if name:
+            self._define(node, scope, name, "enum", None)
+
+    # -- other nodes ----------------------------------------------------------------------
+    def on_import(self, node: Node, scope: str) -> None:
+        module = self._string(node.child_by_field_name("source"))
+        line = node.start_point[0] + 1
+        target = self.scopes[scope]
+        names: list[str] = []
+        for clause in (c for c in node.named_children if c.type == "import_clause"):
+            for part in clause.named_children:
+                if part.type == "identifier":
+                    add_binding(target, self.text(part), ["from", module, 0, "default", line])
+                    names.append("default")
+                elif part.type == "namespace_import":
+                    for ident in part.named_children:
+                        add_binding(target, self.text(ident), ["mod", module, line])
+                elif part.type == "named_imports":
+                    for spec in part.named_children:
+                        name = self.text(spec.child_by_field_name("name"))
+                        alias = self.text(spec.child_by_field_name("alias")) or name
+                        add_binding(target, alias, ["from", module, 0, name, line])
+                        names.append(name)
+        self.summary["imports"].append([scope, module, 0, names, line])
+
+    def on_export(self, node: Node, scope: str) -> None:
+        if scope != "":
+            return
+        line = node.start_point[0] + 1
+        source = node.child_by_field_name("source")
+        module = self._string(source) if source is not None else None
+        exports = self.summary["exports"]
+        clause = next((c for c in node.named_children if c.type == "export_clause"), None)
+        namespace = next((c for c in node.named_children if c.type == "namespace_export"), None)
+        if clause is not None:
+            names = []
+            for spec in clause.named_children:
+                name = self.text(spec.child_by_field_name("name"))
+                alias = self.text(spec.child_by_field_name("alias")) or name
+                exports[alias] = (["from", module, 0, name, line] if module is not None
+                                  else ["val", name, line])
+                names.append(name)
+            if module is not None:
+                self.summary["imports"].append(["", module, 0, names, line])
+        elif namespace is not None and module is not None:
+            for ident in namespace.named_children:
+                exports[self.text(ident)] = ["mod", module, line]
+            self.summary["imports"].append(["", module, 0, [], line])
+        elif module is not None:
+            self.summary["estar"].append(module)
+            self.summary["imports"].append(["", module, 0, [], line])
+        elif any(c.type == "default" for c in node.children):
+            value = node.child_by_field_name("value")
+            if value is not None and node.child_by_field_name("declaration") is None:
+                ref = self.ref(value)
+                if ref != UNKNOWN:
+                    exports["default"] = ["val", ref, line]
+
+    def on_assign(self, node: Node, scope: str) -> None:
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        if left is None or right is None:
+            return
+        line = node.start_point[0] + 1
+        ref = self.ref(right)
+        value = ["val", ref, line] if ref != UNKNOWN else ["unk", line]
+        target = self.text(left)
+        if scope == "" and (target in ("module.exports", "exports") or target.startswith(
+                ("module.exports.", "exports."))):
+            self._commonjs_export(target, right, line)
+        elif left.type == "identifier":
+            add_binding(self.scopes[scope], target, value)
+        elif left.type == "member_expression":
+            obj = left.child_by_field_name("object")
+            if obj is not None and obj.type == "this":
+                found = self._class_of(scope)
+                if found is not None:
+                    attr = self.text(left.child_by_field_name("property"))
+                    found.setdefault("ia", {}).setdefault(attr, []).append([scope, value])
+
+    def _commonjs_export(self, target: str, right: Node, line: int) -> None:
+        """``module.exports = {a, b: c}`` / ``exports.a = f`` / ``module.exports = X``."""
+        exports = self.summary["exports"]
+        name = target.rsplit(".", 1)[-1] if target.count(".") >= (
+            2 if target.startswith("module.") else 1) else None
+        if name is not None:
+            ref = self.ref(right)
+            if ref != UNKNOWN:
+                exports[name] = ["val", ref, line]
+            return
+        if right.type == "object":
+            for prop in right.named_children:
+                if prop.type == "shorthand_property_identifier":
+                    exports[self.text(prop)] = ["val", self.text(prop), line]
+                elif prop.type == "pair":
+                    key = self.text(prop.child_by_field_name("key")).strip("'\"")
+                    ref = self.ref(prop.child_by_field_name("value"))
+                    if ref != UNKNOWN:
+                        exports[key] = ["val", ref, line]
+        else:
+            ref = self.ref(right)
+            if ref != UNKNOWN:
+                exports["default"] = ["val", ref, line]
+
+    def _class_of(self, scope: str) -> dict[str, Any] | None:
+        while scope:
+            data = self.scopes[scope]
+            parent = self.scopes.get(data["p"] or "")
+            if parent is not None and parent["k"] == "class":
+                return parent
+            scope = data["p"] or ""
+        return None
+
+    def on_return(self, node: Node, scope: str) -> None:
+        target = self.scopes[scope]
+        if target["k"] == "function" and node.named_children:
+            ref = self.ref(node.named_children[0])
+            if ref != UNKNOWN:
+                target.setdefault("r", []).append(["val", ref, node.start_point[0] + 1])
+
+    def on_decorator(self, node: Node, scope: str) -> None:
+        if node.named_children:
+            ref = self.ref(node.named_children[0])
+            if ref != UNKNOWN:
+                add_call(self.summary, scope, ref, node.start_point[0] + 1)
+
+    def on_callee(self, node: Node, scope: str) -> None:
+        raw = self.source[node.start_byte : node.end_byte]
+        ref = raw.decode() if _DOTTED_ASCII.fullmatch(raw) else self.ref(node)
+        if ref not in (UNKNOWN, "require", "super", "import"):
+            add_call(self.summary, scope, ref, node.start_point[0] + 1)
+        elif ref == "super":  # super(...) in a constructor calls the base constructor
+            add_call(self.summary, scope, "super.constructor", node.start_point[0] + 1)
+
+    def on_new(self, node: Node, scope: str) -> None:
+        ref = self.ref(node)
+        if ref != UNKNOWN:
+            add_call(self.summary, scope, ref, node.start_point[0] + 1)
+
+
+def parse_script(source: bytes, dialect: str) -> Summary:
+    """Summarise one TS/TSX/JS file (``dialect``: typescript|tsx|javascript). Never raises
+    on bad syntax: ERROR nodes are counted."""
+    return _ScriptSummariser(source, dialect).run()

@@ -1,0 +1,555 @@
+"""Static evaluation of names and expressions over the summaries of all files.
+
+A *value* is what an expression may denote: a module (``("file", path)``, ``("dir",
+folder)`` for namespace packages), a definition (``("def", path, qname)``: function, method
+or class), an instance of a class (``("inst", path, qname)``), an external dotted name
+(``("ext", "os.path")``), a builtin (``("builtin", "len")``), a literal of a builtin type
+(``("lit", "<str>")``) or a ``super()`` proxy (``("super", path, class qname, instance)``).
+Every result carries a confidence and the resolution method of its weakest step.
+
+Names follow LEGB (class bodies are skipped from nested functions; ``global``/``nonlocal``
+honoured); inside the scope of the use, only bindings made on or before the line of the use
+count (all of them, so both arms of an ``if`` are kept). Modules follow ``import``s, star
+imports (``__all__``), ``__init__`` re-exports and submodules. Attributes of classes and
+instances follow the C3 MRO, instance attributes (``self.x = Cls()``) and annotations.
+"""
+
+from __future__ import annotations
+
+import builtins
+import posixpath
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from kgraph.codegraph.modules import ModuleIndex
+from kgraph.codegraph.summary import Summary, split_ref
+
+Value = tuple[Any, ...]
+Result = tuple[Value, float, str]
+Read = tuple[str, str]  # (file, top-level name) an evaluation depended on
+
+PY_BUILTINS = frozenset(n for n in dir(builtins) if not n.startswith("_"))
+PY_BUILTIN_TYPES = frozenset(
+    n for n in PY_BUILTINS if isinstance(getattr(builtins, n), type)
+)
+JS_GLOBALS = frozenset({
+    "console", "Math", "JSON", "Object", "Array", "String", "Number", "Boolean", "Promise",
+    "Date", "RegExp", "Error", "Map", "Set", "WeakMap", "WeakSet", "Symbol", "Reflect", "Proxy",
+    "parseInt", "parseFloat", "isNaN", "isFinite", "setTimeout", "clearTimeout", "setInterval",
+    "clearInterval", "fetch", "require", "process", "Buffer", "document", "window", "globalThis",
+    "structuredClone", "encodeURIComponent", "decodeURIComponent", "URL", "BigInt",
+})
+
+CONF_LOCAL, CONF_IMPORT, CONF_BUILTIN, CONF_EXTERNAL = 1.0, 0.95, 0.95, 0.9
+CONF_SELF, CONF_INFERRED = 0.9, 0.8
+_MAX_DEPTH = 40
+_MAX_VALUES = 12
+_MAX_EXTERNAL_DOTS = 5
+
+
+def _weaken(results: Iterable[Result], confidence: float, method: str) -> list[Result]:
+    return [(v, c, m) if c <= confidence else (v, confidence, method) for v, c, m in results]
+
+
+class Resolver:
+    """Evaluates refs against summaries loaded on demand by ``load(path)``.
+
+    ``consulted`` (per :meth:`begin`) collects every (file, top-level name) an evaluation
+    read, cached work included: a file needs re-resolving when one of the names it read in
+    another file changes (``""``: only the file's existence; ``"*"``: its star imports).
+    ``missing`` collects import keys that matched no file.
+    """
+
+    def __init__(self, index: ModuleIndex, load: Callable[[str], Summary | None]) -> None:
+        self.index = index
+        self._load = load
+        self._summaries: dict[str, Summary | None] = {}
+        self._cache: dict[tuple[Any, ...], tuple[list[Result], tuple[Read, ...]]] = {}
+        self._mro: dict[tuple[str, str], tuple[list[tuple[str, str]], tuple[Read, ...]]] = {}
+        # Every (file, top-level name) read since begin(), in order, duplicates included: a
+        # computation's reads are the slice of the log it appended (cheaper than a stack of
+        # sets); a cache hit appends the reads its computation made.
+        self._log: list[Read] = []
+        self._active: set[tuple[Any, ...]] = set()
+        self.missing: set[str] = set()
+
+    # -- bookkeeping --------------------------------------------------------------------
+    def begin(self) -> None:
+        self._log = []
+        self.missing = set()
+
+    @property
+    def consulted(self) -> set[Read]:
+        return set(self._log)
+
+    def note(self, path: str, name: str) -> None:
+        """Record that the current evaluation depends on ``name`` of file ``path``."""
+        self._log.append((path, name.partition(".")[0]))
+
+    def summary(self, path: str, name: str | None = None) -> Summary | None:
+        """A file's summary; ``name``: the (qualified) name being read, for dependencies
+        (None: nothing that can change, such as the file's language)."""
+        if name is not None:
+            self._log.append((path, name.partition(".")[0]))
+        try:
+            return self._summaries[path]
+        except KeyError:
+            found = self._summaries[path] = self._load(path)
+            return found
+
+    def forget(self, paths: Iterable[str]) -> None:
+        """Drop cached summaries and results (after files changed)."""
+        for path in paths:
+            self._summaries.pop(path, None)
+        self._cache.clear()
+        self._mro.clear()
+
+    def _cached(self, key: tuple[Any, ...], compute: Callable[[], list[Result]]) -> list[Result]:
+        hit = self._cache.get(key)
+        if hit is not None:
+            if hit[1]:
+                self._log.extend(hit[1])
+            return hit[0]
+        active = self._active
+        if key in active or len(active) > _MAX_DEPTH:
+            return []
+        active.add(key)
+        start = len(self._log)
+        try:
+            result = compute()
+        finally:
+            active.discard(key)
+        reads = self._log[start:]
+        self._cache[key] = (result, tuple(set(reads)) if len(reads) > 1 else tuple(reads))
+        return result
+
+    # -- names --------------------------------------------------------------------------
+    def lookup(self, path: str, scope_name: str, name: str, line: int | None) -> list[Result]:
+        """LEGB lookup of ``name`` used in scope ``scope_name`` of ``path`` at ``line``."""
+        summary = self.summary(path, name)
+        if scope_name:
+            self.note(path, scope_name)
+        if summary is None:
+            return []
+        scopes = summary["scopes"]
+        current = scope_name if scope_name in scopes else ""
+        scope = scopes[current]
+        first = True
+        while True:
+            if name in scope.get("g", ()):
+                current, scope, first = "", scopes[""], False
+            bindings = scope["b"].get(name)
+            if bindings and name not in scope.get("n", ()) and (first or scope["k"] != "class"):
+                if first and line is not None:
+                    # line < 0 is "strictly before -line": the right-hand side of `x = x.y`
+                    before = ([b for b in bindings if b[-1] < -line] if line < 0
+                              else [b for b in bindings if b[-1] <= line])
+                    bindings = before or [b for b in bindings if b[-1] != abs(line)]
+                    if not bindings:
+                        return []
+                if not first and current == "":
+                    return self.module_attr(path, name, local_only=True)
+                return self.eval_bindings(path, current, bindings)
+            if scope["k"] == "module":
+                break
+            current = scope["p"] or ""
+            scope = scopes.get(current, scopes[""])
+            first = False
+        if summary["lang"] == "python":
+            found = self.module_attr(path, name, local_only=False, star_only=True)
+            if found:
+                return found
+            if name in PY_BUILTINS:
+                return [(("builtin", name), CONF_BUILTIN, "builtin")]
+        elif name in JS_GLOBALS:
+            return [(("builtin", name), CONF_BUILTIN, "builtin")]
+        return []
+
+    def eval_bindings(self, path: str, scope_name: str, bindings: list[Any]) -> list[Result]:
+        results: list[Result] = []
+        for binding in bindings:
+            results.extend(self.eval_binding(path, scope_name, binding))
+        return _unique(results)
+
+    def eval_binding(self, path: str, scope_name: str, binding: list[Any]) -> list[Result]:
+        kind = binding[0]
+        if kind == "def":
+            return [(("def", path, binding[1]), CONF_LOCAL, "local")]
+        if kind == "mod":
+            return _weaken(self.import_module(path, binding[1]), CONF_IMPORT, "import")
+        if kind == "from":
+            return self.from_import(path, binding[1], binding[2], binding[3])
+        key: tuple[Any, ...]
+        if kind == "val":
+            key = ("val", path, scope_name, binding[1], binding[-1])
+            return self._cached(key, lambda: self.eval_ref(path, scope_name, binding[1],
+                                                           -binding[-1]))
+        if kind == "ann":
+            key = ("ann", path, scope_name, binding[1])
+            return self._cached(key, lambda: self._instances(
+                self.eval_ref(path, scope_name, binding[1], None)))
+        if kind == "param":
+            return self._self_param(path, scope_name, binding[1])
+        return []
+
+    def _self_param(self, path: str, scope_name: str, index: int) -> list[Result]:
+        summary = self.summary(path, scope_name)
+        if summary is None or index != 0:
+            return []
+        scope = summary["scopes"].get(scope_name, {})
+        parent = scope.get("p") or ""
+        if scope.get("s") is None or summary["scopes"].get(parent, {}).get("k") != "class":
+            return []
+        kind = "def" if scope.get("m") == "class" else "inst"
+        return [((kind, path, parent), CONF_SELF, "self")]
+
+    def _instances(self, results: list[Result]) -> list[Result]:
+        out: list[Result] = []
+        for value, conf, method in results:
+            if value[0] == "def" and self.def_kind(value) in ("class", "interface"):
+                out.append((("inst", value[1], value[2]), min(conf, CONF_INFERRED), "inferred"))
+            elif value[0] == "builtin" and value[1] in PY_BUILTIN_TYPES:
+                out.append((("lit", f"<{value[1]}>"), conf, method))
+        return out
+
+    def def_kind(self, value: Value) -> str | None:
+        summary = self.summary(value[1], value[2])
+        info = summary["defs"].get(value[2]) if summary is not None else None
+        return info["k"] if info is not None else None
+
+    # -- imports ------------------------------------------------------------------------
+    def import_module(self, importer: str, spec: str, level: int = 0) -> list[Result]:
+        """The module an import names: ``("file", path)``/``("dir", folder)``/``("ext", spec)``."""
+        summary = self.summary(importer)
+        lang = summary["lang"] if summary is not None else "python"
+        if lang == "python":
+            if level:
+                target = self.index.python_relative(importer, spec, level)
+                key = posixpath.normpath(posixpath.join(posixpath.dirname(importer),
+                                                        "../" * (level - 1), *spec.split(".")))
+            else:
+                target = self.index.python_absolute(importer, spec)
+                key = spec
+        else:
+            target = self.index.script_module(importer, spec)
+            key = posixpath.normpath(posixpath.join(posixpath.dirname(importer), spec)) \
+                if spec.startswith(".") else spec
+        if target is None:
+            self.missing.add(key)
+            if level or spec.startswith("."):
+                return []
+            if lang == "python" and "." in spec and self.index.python_absolute(
+                    importer, spec.split(".", 1)[0]) is not None:
+                return []  # a module missing from a package of the repository: not external
+            return [(("ext", spec), CONF_EXTERNAL, "external")]
+        self.note(target.rstrip("/"), "")
+        if target.endswith("/"):
+            return [(("dir", target.rstrip("/")), CONF_LOCAL, "import")]
+        return [(("file", target), CONF_LOCAL, "import")]
+
+    def from_import(self, importer: str, module: str, level: int, name: str) -> list[Result]:
+        results: list[Result] = []
+        for value, _conf, _method in self.import_module(importer, module, level):
+            if value[0] == "ext":
+                dotted = f"{module}.{name}" if name != "default" else module
+                results.append((("ext", dotted), CONF_EXTERNAL, "external"))
+                continue
+            # `from . import x` inside the package's own __init__ names the submodule.
+            found = self.attr(value, name) if value[1] != importer else []
+            if not found and value[0] in ("file", "dir"):
+                folder = value[1] if value[0] == "dir" else posixpath.dirname(value[1])
+                if value[0] == "dir" or value[1].endswith(("__init__.py", "__init__.pyi")):
+                    sub = self.index.python_path(f"{folder}/{name}" if folder else name)
+                    if sub is not None:
+                        self.note(sub.rstrip("/"), "")
+                        kind = "dir" if sub.endswith("/") else "file"
+                        found = [((kind, sub.rstrip("/")), CONF_LOCAL, "import")]
+            results.extend(_weaken(found, CONF_IMPORT, "import"))
+        return results
+
+    def module_attr(self, path: str, name: str, local_only: bool = False,
+                    star_only: bool = False) -> list[Result]:
+        """``name`` in module ``path``'s namespace (Python) or exports (TS/JS)."""
+        key = ("modattr", path, name, local_only, star_only)
+        return self._cached(key, lambda: self._module_attr(path, name, local_only, star_only))
+
+    def _module_attr(self, path: str, name: str, local_only: bool,
+                     star_only: bool) -> list[Result]:
+        summary = self.summary(path, name)
+        if summary is None:
+            return []
+        python = summary["lang"] == "python"
+        if not star_only:
+            if python:
+                bindings = summary["scopes"][""]["b"].get(name)
+            else:
+                exported = summary["exports"].get(name)
+                bindings = [exported] if exported is not None else None
+                if local_only:
+                    bindings = summary["scopes"][""]["b"].get(name) or bindings
+            if bindings:
+                if not python and not local_only:
+                    # An export names a module-level binding, whatever line it is on.
+                    return _unique([r for b in bindings for r in (
+                        self.eval_ref(path, "", b[1], None) if b[0] == "val"
+                        else self.eval_binding(path, "", b))])
+                return self.eval_bindings(path, "", bindings)
+            if local_only:
+                return []
+        stars = summary["star"] if python else [[m, 0] for m in summary["estar"]]
+        if stars:
+            self.note(path, "*")
+        for module, level in stars:
+            for value, _c, _m in self.import_module(path, module, level):
+                if value[0] != "file":
+                    continue
+                target = self.summary(value[1], "__all__")
+                public = target.get("all") if target is not None else None
+                if public is not None and name not in public:
+                    continue
+                if public is None and name.startswith("_"):
+                    continue
+                found = self.module_attr(value[1], name)
+                if found:
+                    return _weaken(found, CONF_IMPORT, "import")
+        if python and not star_only:
+            sub = self.index.submodule(path, name)
+            if sub is not None:
+                self.note(sub.rstrip("/"), "")
+                kind = "dir" if sub.endswith("/") else "file"
+                return [((kind, sub.rstrip("/")), CONF_LOCAL, "import")]
+        return []
+
+    # -- expressions --------------------------------------------------------------------
+    def eval_ref(self, path: str, scope_name: str, ref: str, line: int | None) -> list[Result]:
+        """The values ``ref`` may denote in ``scope_name`` at ``line`` (cached per visible
+        bindings of its first name, so repeated calls in one function are evaluated once)."""
+        head = ref.split(".", 1)[0].split("(", 1)[0]
+        summary = self.summary(path, scope_name or head)
+        if summary is None:
+            return []
+        scope = summary["scopes"].get(scope_name)
+        bindings = scope["b"].get(head) if scope is not None else None
+        marker: tuple[Any, ...] = ()
+        if bindings and line is not None:
+            if line < 0:
+                marker = (sum(1 for b in bindings if b[-1] < -line), True)
+            else:
+                marker = (sum(1 for b in bindings if b[-1] <= line), False)
+            if marker[0] == 0:
+                marker = (*marker, abs(line))
+        key = ("ref", path, scope_name, ref, marker)
+        return self._cached(key, lambda: self._eval_ref(path, scope_name, ref, line))
+
+    def _eval_ref(self, path: str, scope_name: str, ref: str, line: int | None) -> list[Result]:
+        parts = split_ref(ref)
+        head, calls = parts[0]
+        if head == "?" or not head:
+            return []
+        values: list[Result]
+        if head.startswith("<"):
+            values = [(("lit", head), CONF_LOCAL, "literal")]
+        elif head in ("this", "super") and self._lang(path) != "python":
+            values = self._this(path, scope_name, head == "super")
+        else:
+            values = self.lookup(path, scope_name, head, line)
+        for _ in range(calls):
+            values = self._flat(values, lambda v: self.call_result(v, path, scope_name))
+        for name, calls in parts[1:]:
+            if name == "?":
+                return []
+            values = self._flat(values, lambda v, n=name: self.attr(v, n))  # type: ignore[misc]
+            for _ in range(calls):
+                values = self._flat(values, lambda v: self.call_result(v, path, scope_name))
+        return values
+
+    def _lang(self, path: str) -> str:
+        summary = self.summary(path)
+        return summary["lang"] if summary is not None else "python"
+
+    def _flat(self, values: list[Result], step: Callable[[Value], list[Result]]) -> list[Result]:
+        out: list[Result] = []
+        for value, conf, method in values:
+            out.extend(_weaken(step(value), conf, method))
+        return _unique(out)
+
+    def enclosing_class(self, path: str, scope_name: str) -> tuple[str, bool] | None:
+        """(class qname, inside an instance method) for a method scope, else None."""
+        summary = self.summary(path, scope_name)
+        if summary is None:
+            return None
+        scopes = summary["scopes"]
+        current = scope_name
+        while current in scopes and current:
+            scope = scopes[current]
+            parent = scope.get("p") or ""
+            if scopes.get(parent, {}).get("k") == "class" and scope["k"] == "function":
+                return parent, scope.get("m") != "class"
+            if scope["k"] == "class":
+                return current, False
+            current = parent
+        return None
+
+    def _this(self, path: str, scope_name: str, is_super: bool) -> list[Result]:
+        found = self.enclosing_class(path, scope_name)
+        if found is None:
+            return []
+        cls, _instance = found
+        if is_super:
+            return [(("super", path, cls, True), CONF_SELF, "super-mro")]
+        return [(("inst", path, cls), CONF_SELF, "self")]
+
+    def call_result(self, value: Value, path: str, scope_name: str) -> list[Result]:
+        kind = value[0]
+        if kind == "def":
+            def_kind = self.def_kind(value)
+            if def_kind == "class":
+                return [(("inst", value[1], value[2]), CONF_INFERRED, "inferred")]
+            if def_kind in ("function", "method"):
+                return self.returns(value[1], value[2])
+            return []
+        if kind == "builtin":
+            if value[1] == "super":
+                found = self.enclosing_class(path, scope_name)
+                if found is None:
+                    return []
+                return [(("super", path, found[0], found[1]), CONF_SELF, "super-mro")]
+            if value[1] in PY_BUILTIN_TYPES:
+                return [(("lit", f"<{value[1]}>"), CONF_LOCAL, "literal")]
+        return []
+
+    def returns(self, path: str, qname: str) -> list[Result]:
+        def compute() -> list[Result]:
+            summary = self.summary(path, qname)
+            scope = summary["scopes"].get(qname) if summary is not None else None
+            if scope is None:
+                return []
+            results = self.eval_bindings(path, qname, scope.get("r", []))
+            return _weaken(results, CONF_INFERRED, "inferred")
+
+        return self._cached(("returns", path, qname), compute)
+
+    def attr(self, value: Value, name: str) -> list[Result]:
+        kind = value[0]
+        if kind == "file":
+            return self.module_attr(value[1], name)
+        if kind == "dir":
+            sub = self.index.python_path(posixpath.join(value[1], name) if value[1] else name)
+            if sub is None:
+                return []
+            self.note(sub.rstrip("/"), "")
+            return [(("dir" if sub.endswith("/") else "file", sub.rstrip("/")), 1.0, "import")]
+        if kind == "def":
+            if self.def_kind(value) in ("class", "interface", "enum"):
+                return self.class_member(value[1], value[2], name, instance=False)
+            return []
+        if kind == "inst":
+            return self.class_member(value[1], value[2], name, instance=True)
+        if kind == "super":
+            return self.class_member(value[1], value[2], name, instance=value[3], skip_first=True)
+        if kind == "ext":
+            if value[1].count(".") >= _MAX_EXTERNAL_DOTS:
+                return []
+            return [(("ext", f"{value[1]}.{name}"), CONF_EXTERNAL, "external")]
+        if kind == "builtin" and value[1] in JS_GLOBALS:  # console.log, Math.max: one level
+            return [(("builtin", f"{value[1]}.{name}"), CONF_BUILTIN, "builtin")]
+        return []
+
+    # -- classes ------------------------------------------------------------------------
+    def bases(self, path: str, qname: str) -> list[Result]:
+        """Resolved base classes (and TS ``implements``) of a class, in order."""
+        def compute() -> list[Result]:
+            summary = self.summary(path, qname)
+            info = summary["defs"].get(qname) if summary is not None else None
+            if summary is None or info is None:
+                return []
+            parent = summary["scopes"].get(qname, {}).get("p") or ""
+            results: list[Result] = []
+            for ref in info.get("b", ()):
+                results.extend(self.eval_ref(path, parent, ref, info["l"]))
+            return results
+
+        return self._cached(("bases", path, qname), compute)
+
+    def mro(self, path: str, qname: str) -> list[tuple[str, str]]:
+        """C3 linearisation over in-repo classes (external bases end the chain)."""
+        key = (path, qname)
+        hit = self._mro.get(key)
+        if hit is not None:
+            self._log.extend(hit[1])
+            return hit[0]
+        if ("mro", *key) in self._active:
+            return [key]
+        self._active.add(("mro", *key))
+        start = len(self._log)
+        try:
+            parents = [(v[1], v[2]) for v, _c, _m in self.bases(path, qname)
+                       if v[0] == "def" and self.def_kind(v) in ("class", "interface")]
+            linear = _c3([key], [self.mro(*p) for p in parents] + [parents])
+        finally:
+            self._active.discard(("mro", *key))
+        self._mro[key] = (linear, tuple(set(self._log[start:])))
+        return linear
+
+    def class_member(self, path: str, qname: str, name: str, instance: bool,
+                     skip_first: bool = False) -> list[Result]:
+        key = ("member", path, qname, name, instance, skip_first)
+        return self._cached(key, lambda: self._class_member(path, qname, name, instance,
+                                                            skip_first))
+
+    def _class_member(self, path: str, qname: str, name: str, instance: bool,
+                      skip_first: bool) -> list[Result]:
+        order = self.mro(path, qname)
+        for class_path, class_name in order[1:] if skip_first else order:
+            summary = self.summary(class_path, class_name)
+            if summary is None:
+                continue
+            member = f"{class_name}.{name}"
+            if member in summary["defs"]:
+                return [(("def", class_path, member), CONF_LOCAL, "mro")]
+            scope = summary["scopes"].get(class_name, {})
+            results: list[Result] = []
+            bindings = scope.get("b", {}).get(name)
+            if bindings:
+                results.extend(self.eval_bindings(class_path, class_name, bindings))
+            if instance:
+                for scope_name, binding in scope.get("ia", {}).get(name, ()):
+                    results.extend(self.eval_binding(class_path, scope_name, binding))
+            if bindings or (instance and name in scope.get("ia", {})):
+                return _unique(results)
+        return []
+
+
+def _unique(results: list[Result]) -> list[Result]:
+    """Distinct values (best confidence kept), at most _MAX_VALUES of them: an expression
+    that may denote more than that is, for a call graph, unknown."""
+    if len(results) < 2:
+        return results
+    best: dict[Value, Result] = {}
+    for result in results:
+        old = best.get(result[0])
+        if old is None or result[1] > old[1]:
+            best[result[0]] = result
+    if len(best) > _MAX_VALUES:
+        return []
+    return list(best.values())
+
+
+def _c3(head: list[tuple[str, str]], sequences: list[list[tuple[str, str]]]) -> list[
+        tuple[str, str]]:
+    result = list(head)
+    seqs = [list(s) for s in sequences if s]
+    while seqs:
+        for seq in seqs:
+            candidate = seq[0]
+            if not any(candidate in s[1:] for s in seqs):
+                break
+        else:  # inconsistent hierarchy: fall back to depth-first, left to right
+            for seq in seqs:
+                result.extend(c for c in seq if c not in result)
+            return result
+        if candidate not in result:
+            result.append(candidate)
+        seqs = [s[1:] if s[0] == candidate else s for s in seqs]
+        seqs = [s for s in seqs if s]
+    return result

@@ -1,0 +1,126 @@
+"""Reading and writing the code graph tables with SQLAlchemy Core (no ORM instances, see
+``kgraph/db/models/base.py``). Every function runs on the Connection of a caller's short
+``db.read``/``db.write`` transaction; bulk rows go through executemany.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Text, bindparam, delete, insert, select, update
+from sqlalchemy.engine import Connection
+
+from kgraph.codegraph.build import FileRows
+from kgraph.codegraph.summary import Summary
+from kgraph.db.models import GraphEntity, GraphFile, GraphRelationship, table_of
+
+FILES = table_of(GraphFile)
+ENTITIES = table_of(GraphEntity)
+EDGES = table_of(GraphRelationship)
+
+_CHUNK = 500
+
+
+def _chunks(items: Sequence[str]) -> Iterable[Sequence[str]]:
+    for i in range(0, len(items), _CHUNK):
+        yield items[i : i + _CHUNK]
+
+
+def file_states(conn: Connection) -> dict[str, tuple[str, bool]]:
+    """Every parsed file -> (content hash, stale)."""
+    rows = conn.execute(select(FILES.c.path, FILES.c.content_hash, FILES.c.stale)).all()
+    return {path: (content, stale) for path, content, stale in rows}
+
+
+def all_deps(conn: Connection) -> dict[str, dict[str, Any]]:
+    rows = conn.execute(select(FILES.c.path, FILES.c.deps)).all()
+    return {path: deps or {} for path, deps in rows}
+
+
+def load_summaries(conn: Connection, paths: Sequence[str]) -> dict[str, Summary]:
+    found: dict[str, Summary] = {}
+    for chunk in _chunks(list(paths)):
+        rows = conn.execute(
+            select(FILES.c.path, FILES.c.summary).where(FILES.c.path.in_(chunk))
+        ).all()
+        found.update({path: summary for path, summary in rows if summary is not None})
+    return found
+
+
+def save_parsed(conn: Connection, parsed: Sequence[dict[str, Any]], when: datetime) -> None:
+    """Insert or replace graph_files rows for freshly parsed files (marked stale).
+
+    ``summary`` arrives already serialised (workers do it), so it is bound as text.
+    """
+    paths = [row["path"] for row in parsed]
+    for chunk in _chunks(paths):
+        conn.execute(delete(FILES).where(FILES.c.path.in_(chunk)))
+    if parsed:
+        statement = insert(FILES).values(summary=bindparam("summary", type_=Text))
+        conn.execute(statement, [{**row, "parsed_at": when, "stale": True} for row in parsed])
+
+
+def delete_files(conn: Connection, paths: Sequence[str]) -> None:
+    """Remove files with their entities and the edges their parse produced."""
+    for chunk in _chunks(list(paths)):
+        conn.execute(delete(FILES).where(FILES.c.path.in_(chunk)))
+        conn.execute(delete(ENTITIES).where(ENTITIES.c.file_path.in_(chunk)))
+        conn.execute(delete(EDGES).where(EDGES.c.file_path.in_(chunk)))
+
+
+def mark_stale(conn: Connection, paths: Sequence[str]) -> None:
+    for chunk in _chunks(list(paths)):
+        conn.execute(update(FILES).where(FILES.c.path.in_(chunk)).values(stale=True))
+
+
+_ENTITY_SQL = (
+    "INSERT INTO graph_entities (id, type, name, qualified_name, file_path, line_number, "
+    "end_line, exported, package, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_EDGE_SQL = (
+    "INSERT INTO graph_relationships (from_entity, to_entity, type, file_path, to_file, "
+    "line_number, confidence, resolution, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _json(value: Any) -> str | None:
+    return None if value is None else json.dumps(value, separators=(",", ":"))
+
+
+def replace_rows(conn: Connection, results: dict[str, FileRows]) -> tuple[int, int]:
+    """Replace the entities and edges of the given files; returns (entities, edges) written.
+
+    Rows go through the driver's executemany as tuples: Core's per-row parameter
+    processing costs ~15 us a row, which is most of a cold parse's write time.
+    """
+    paths = list(results)
+    for chunk in _chunks(paths):
+        conn.execute(delete(ENTITIES).where(ENTITIES.c.file_path.in_(chunk)))
+        conn.execute(delete(EDGES).where(EDGES.c.file_path.in_(chunk)))
+    entities = [
+        (e["id"], e["type"], e["name"], e["qualified_name"], e["file_path"], e["line_number"],
+         e["end_line"], e["exported"], e["package"], _json(e["metadata"]))
+        for rows in results.values() for e in rows.entities
+    ]
+    edges = [
+        (e["from_entity"], e["to_entity"], e["type"], e["file_path"], e["to_file"],
+         e["line_number"], e["confidence"], e["resolution"], _json(e["metadata"]))
+        for rows in results.values() for e in rows.edges.values()
+    ]
+    # Sorted by key, index pages are filled in order: about a third less insert time.
+    if entities:
+        entities.sort()
+        conn.exec_driver_sql(_ENTITY_SQL, entities)
+    if edges:
+        edges.sort(key=lambda edge: (edge[0], edge[1]))
+        conn.exec_driver_sql(_EDGE_SQL, edges)
+    if results:
+        conn.execute(
+            update(FILES).where(FILES.c.path == bindparam("p")).values(
+                deps=bindparam("d"), stale=False),
+            [{"p": path, "d": rows.deps} for path, rows in results.items()],
+        )
+    return len(entities), len(edges)

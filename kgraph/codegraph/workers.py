@@ -1,0 +1,216 @@
+"""The work that runs in worker processes: parsing files, and resolving batches of files.
+
+Parsing is embarrassingly parallel. Resolution needs every summary: a resolve pool is
+forked *after* the parent holds them all, so workers share them copy-on-write; each worker
+opens its own database connection and writes its batches (short transactions, retried on
+lock). With ``jobs=1`` or little work everything runs in-process.
+"""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import os
+import sys
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kgraph.codegraph.build import FileRows, build_file
+from kgraph.codegraph.modules import ModuleIndex
+from kgraph.codegraph.resolve import Resolver
+from kgraph.codegraph.summary import Summary, content_hash, new_summary, to_json
+
+Progress = Callable[[str, int, int], None]
+PARSE_INLINE_LIMIT = 40  # fewer files than this are parsed in-process
+RESOLVE_INLINE_LIMIT = 150
+BATCH = 100
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A parsed file as a worker returns it: the summary is serialised once, in the worker."""
+
+    path: str
+    language: str
+    summary_json: str
+    errors: int
+    size: int
+    digest: str
+
+
+def parse_source(language: str, data: bytes) -> Summary:
+    """Summarise one file's bytes."""
+    if language == "python":
+        from kgraph.codegraph.parse_python import parse_python
+
+        return parse_python(data)
+    from kgraph.codegraph.parse_ts import parse_script
+
+    return parse_script(data, language)
+
+
+def parse_one(item: tuple[str, str, str]) -> Parsed | None:
+    path, absolute, language = item
+    try:
+        data = Path(absolute).read_bytes()
+    except OSError:
+        return None
+    try:
+        summary = parse_source(language, data)
+    except Exception as exc:  # a summariser bug must not stop a whole repository's parse
+        summary = new_summary(language)
+        summary["errors"] = 1
+        summary["failed"] = f"{type(exc).__name__}: {exc}"
+    return Parsed(path, summary["lang"], to_json(summary), summary["errors"], len(data),
+                  content_hash(data))
+
+
+@contextmanager
+def no_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector (then restore it as it was).
+
+    Parsing, decoding and resolving allocate millions of small lists and dicts and create
+    no reference cycles: the collector would keep re-scanning them for nothing (measured on
+    sqlalchemy: parsing 10.5 -> 5.8 CPU-s, resolving 5.2 -> 3.8). Memory is still freed by
+    reference counting.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _worker_start() -> None:
+    """Pool initializer: worker processes are short-lived and allocation-heavy."""
+    gc.disable()
+
+
+def pool_context() -> Any:
+    # fork starts workers in milliseconds and shares memory copy-on-write (the resolve pool
+    # depends on it); it is only safe on Linux. Elsewhere: spawn, and resolution in-process.
+    if sys.platform.startswith("linux"):
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+def can_fork() -> bool:
+    return sys.platform.startswith("linux")
+
+
+def parse_all(items: list[tuple[str, str, str]], jobs: int,
+              progress: Progress | None) -> Iterator[Parsed]:
+    if jobs <= 1 or len(items) < PARSE_INLINE_LIMIT:
+        for i, item in enumerate(items, 1):
+            result = parse_one(item)
+            if progress:
+                progress("parse", i, len(items))
+            if result is not None:
+                yield result
+        return
+    # Big files first so no worker is left with a long one at the end.
+    items = sorted(items, key=lambda item: -_size(item[1]))
+    chunk = max(1, min(8, len(items) // (jobs * 16)))
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=pool_context(),
+                             initializer=_worker_start) as pool:
+        for i, result in enumerate(pool.map(parse_one, items, chunksize=chunk), 1):
+            if progress and (i % 10 == 0 or i == len(items)):
+                progress("parse", i, len(items))
+            if result is not None:
+                yield result
+
+
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
+# -- resolution ---------------------------------------------------------------------------
+@dataclass
+class ResolveState:
+    """What resolving needs; a forked worker inherits it through the module global."""
+
+    db_url: str
+    all_paths: set[str]
+    summaries: dict[str, Summary]
+    writer: Callable[[dict[str, FileRows]], tuple[int, int]] | None = None
+    loader: Callable[[str], Summary | None] | None = None
+    resolver: Resolver | None = field(default=None, repr=False)
+
+    def get_resolver(self) -> Resolver:
+        if self.resolver is None:
+            def load(path: str) -> Summary | None:
+                found = self.summaries.get(path)
+                if found is None and self.loader is not None and path in self.all_paths:
+                    found = self.loader(path)
+                return found
+
+            self.resolver = Resolver(ModuleIndex(self.all_paths), load)
+        return self.resolver
+
+
+_STATE: ResolveState | None = None
+
+
+def resolve_batch(paths: list[str], state: ResolveState | None = None) -> tuple[int, int]:
+    """Resolve ``paths`` and write their rows; returns (entities, edges) written."""
+    state = state or _STATE
+    assert state is not None
+    if state.writer is None:  # in a forked worker: a connection of its own
+        from kgraph.codegraph import store
+        from kgraph.db import open_database
+
+        db = open_database(state.db_url)
+        state.writer = lambda batch: db.write(lambda c: store.replace_rows(c, batch))
+        state.loader = lambda path: db.read(lambda c: store.load_summaries(c, [path])).get(path)
+    resolver = state.get_resolver()
+    batch: dict[str, FileRows] = {}
+    for path in paths:
+        summary = resolver.summary(path)
+        if summary is not None:
+            batch[path] = build_file(path, summary, resolver)
+    return state.writer(batch) if batch else (0, 0)
+
+
+def resolve_all(paths: list[str], state: ResolveState, jobs: int,
+                progress: Progress | None) -> tuple[int, int]:
+    """Resolve and write ``paths`` in batches: in-process, or with ``jobs`` forked workers
+    (each keeps its resolver caches across the batches it takes)."""
+    global _STATE
+    batches = [paths[i : i + BATCH] for i in range(0, len(paths), BATCH)]
+    totals = [0, 0]
+    done = 0
+    if jobs <= 1 or len(paths) < RESOLVE_INLINE_LIMIT or not can_fork():
+        for batch in batches:
+            entities, edges = resolve_batch(batch, state)
+            totals[0] += entities
+            totals[1] += edges
+            done += len(batch)
+            if progress:
+                progress("resolve", done, len(paths))
+        return totals[0], totals[1]
+    _STATE = ResolveState(state.db_url, state.all_paths, state.summaries)
+    gc.freeze()  # forked workers never scan (nor copy-on-write touch) the parent's heap
+    try:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=pool_context(),
+                                 initializer=_worker_start) as pool:
+            futures = [(len(batch), pool.submit(resolve_batch, batch)) for batch in batches]
+            for size, future in futures:
+                entities, edges = future.result()
+                totals[0] += entities
+                totals[1] += edges
+                done += size
+                if progress:
+                    progress("resolve", done, len(paths))
+    finally:
+        _STATE = None
+        gc.unfreeze()
+    return totals[0], totals[1]

@@ -1,0 +1,8 @@
+class Plain:
+    def run(self):
+        return 1
+
+
+Plain().run()
+p = Plain()
+p.run()

@@ -1,0 +1,9 @@
+from utils import helper, other as o
+
+
+def run():
+    helper()
+    return o()
+
+
+run()

@@ -1,0 +1,8 @@
+from pkg import mod
+
+
+def run():
+    return mod.f()
+
+
+run()

@@ -1,0 +1,6 @@
+def f():
+    return g()
+
+
+def g():
+    return 1

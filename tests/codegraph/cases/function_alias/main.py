@@ -1,0 +1,13 @@
+def original():
+    return 1
+
+
+alias = original
+
+
+def use():
+    fn = alias
+    return fn()
+
+
+use()

@@ -1,0 +1,15 @@
+def helper():
+    return 1
+
+
+def editing():
+    value = helper()
+    result = value.
+    return result
+
+
+def fine():
+    return helper()
+
+
+fine()

@@ -1,0 +1,8 @@
+import utils as u
+
+
+def run():
+    return u.helper()
+
+
+run()

@@ -1,0 +1,8 @@
+import pkg.sub.mod
+
+
+def run():
+    return pkg.sub.mod.f()
+
+
+run()

@@ -1,0 +1,8 @@
+import pkg.sub.mod as m
+
+
+def run():
+    return m.f()
+
+
+run()

@@ -1,0 +1,9 @@
+import utils
+
+
+def run():
+    return utils.helper()
+
+
+run()
+utils.other()

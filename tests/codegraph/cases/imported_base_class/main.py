@@ -1,0 +1,9 @@
+from base import Base
+
+
+class Job(Base):
+    def go(self):
+        return self.run()
+
+
+Job().go()

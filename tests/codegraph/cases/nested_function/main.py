@@ -1,0 +1,12 @@
+def outer():
+    def inner():
+        return helper()
+
+    return inner()
+
+
+def helper():
+    return 1
+
+
+outer()

@@ -1,0 +1,4 @@
+import pkg
+
+m = pkg.Model()
+m.save()

@@ -1,0 +1,6 @@
+def helper():
+    return _inner()
+
+
+def _inner():
+    return 1

@@ -1,0 +1,11 @@
+import pkg
+from pkg import *
+
+
+def hidden():
+    return 3
+
+
+pkg.public()
+public()
+hidden()

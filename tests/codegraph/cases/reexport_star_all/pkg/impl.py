@@ -1,0 +1,9 @@
+__all__ = ["public"]
+
+
+def public():
+    return 1
+
+
+def hidden():
+    return 2

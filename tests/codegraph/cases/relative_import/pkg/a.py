@@ -1,0 +1,7 @@
+from .b import g
+from . import c
+
+
+def f():
+    g()
+    return c.h()

@@ -1,0 +1,2 @@
+def h():
+    return 2

@@ -1,0 +1,6 @@
+def u():
+    return 1
+
+
+def v():
+    return 2

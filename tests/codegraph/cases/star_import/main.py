@@ -1,0 +1,9 @@
+from utils import *
+
+
+def _private():
+    return 3
+
+
+helper()
+_private()

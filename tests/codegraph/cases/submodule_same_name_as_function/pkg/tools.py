@@ -1,0 +1,6 @@
+def tools():
+    return helper()
+
+
+def helper():
+    return 1

@@ -1,0 +1,105 @@
+"""``kgraph graph ...`` through the real CLI: output shapes, --json, errors, help."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.codegraph.conftest import CASES_DIR
+
+Run = Callable[..., Any]
+
+
+@pytest.fixture
+def parsed(run_kgraph: Run, app_repo: Path) -> Path:
+    result = run_kgraph("graph", "parse", str(app_repo), "--root", str(app_repo), "--json")
+    assert result.returncode == 0, result.stderr
+    report = result.json()
+    assert (report["scanned"], report["added"]) == (5, 5)
+    return app_repo
+
+
+def test_parse_twice_reports_nothing_to_do(run_kgraph: Run, parsed: Path) -> None:
+    result = run_kgraph("graph", "parse", str(parsed), "--root", str(parsed))
+    assert result.returncode == 0
+    assert "5 files: 0 added, 0 changed, 0 deleted, 5 unchanged; 0 resolved" in result.stdout
+
+
+def test_what_calls_and_callers_alias(run_kgraph: Run, parsed: Path) -> None:
+    for command in ("what-calls", "callers"):
+        result = run_kgraph("graph", command, "get_database", "--json", cwd=parsed)
+        assert result.returncode == 0, result.stderr
+        data = result.json()
+        assert data["target"]["id"] == "app/db.py::get_database"
+        assert {c["location"] for c in data["callers"]} == {"app/repo.py:6", "app/service.py:11"}
+    table = run_kgraph("graph", "what-calls", "get_database", cwd=parsed)
+    assert "Repo.__init__" in table.stdout and "app/repo.py:6" in table.stdout
+
+
+def test_blast_radius_json_groups_tests_apart(run_kgraph: Run, parsed: Path) -> None:
+    result = run_kgraph("graph", "blast-radius", "Database.query", "--depth", "2", "--json",
+                        cwd=parsed)
+    data = result.json()
+    assert set(data["files"]) == {"app/repo.py", "app/service.py"}
+    assert set(data["tests"]) == {"tests/test_service.py"}
+    text = run_kgraph("graph", "blast-radius", "Database.query", cwd=parsed).stdout
+    assert "Tests:" in text and "[1] health (function) calls Database.query:11" in text
+
+
+def test_find_exports_depends_summary_export(run_kgraph: Run, parsed: Path) -> None:
+    found = run_kgraph("graph", "find", "Repo", "--json", cwd=parsed).json()
+    assert found["match"] == "exact"
+    exported = run_kgraph("graph", "exports", "app/__init__.py", "--json", cwd=parsed).json()
+    assert exported[0]["kind"] == "re-export"
+    depends = run_kgraph("graph", "what-depends-on", "app/db.py", "--json", cwd=parsed).json()
+    assert {d["path"] for d in depends} == {"app/__init__.py", "app/repo.py", "app/service.py"}
+    summary = run_kgraph("graph", "summary", "--json", cwd=parsed).json()
+    assert summary["files"] == 5
+    graph = run_kgraph("graph", "export", "--format", "callgraph-json", "--root", "app",
+                       cwd=parsed).json()
+    assert graph["service.health"] == ["db.Database.query", "db.get_database"]
+
+
+def test_ambiguous_name_is_an_error_with_candidates(run_kgraph: Run, parsed: Path) -> None:
+    result = run_kgraph("graph", "what-calls", "save", cwd=parsed)
+    assert result.returncode == 2
+    assert result.stderr.startswith("Error: 'save' is ambiguous: 2 candidates")
+    assert "app/repo.py::CachedRepo.save" in result.stderr
+    as_json = run_kgraph("graph", "blast-radius", "save", "--json", cwd=parsed)
+    assert as_json.returncode == 2
+    assert {c["id"] for c in as_json.json()["candidates"]} == {
+        "app/repo.py::Repo.save", "app/repo.py::CachedRepo.save"}
+
+
+def test_errors_are_one_line(run_kgraph: Run, parsed: Path) -> None:
+    missing = run_kgraph("graph", "what-calls", "nothing_like_this", cwd=parsed)
+    assert missing.returncode == 1
+    assert missing.stderr.strip().startswith("Error: no code entity named 'nothing_like_this'")
+    assert len(missing.stderr.strip().splitlines()) == 1
+    not_parsed = run_kgraph("graph", "exports", "app/nope.py", cwd=parsed)
+    assert not_parsed.returncode == 1 and "Traceback" not in not_parsed.stderr
+    bad_path = run_kgraph("graph", "parse", str(parsed / "nope"))
+    assert bad_path.returncode == 2 and "Traceback" not in bad_path.stderr
+    bad_depth = run_kgraph("graph", "blast-radius", "Repo", "--depth", "0", cwd=parsed)
+    assert bad_depth.returncode == 2
+
+
+def test_export_of_a_case_matches_its_expectation(run_kgraph: Run) -> None:
+    assert run_kgraph("graph", "parse", str(CASES_DIR), "--root", str(CASES_DIR)).returncode == 0
+    result = run_kgraph("graph", "export", "--format", "callgraph-json", "--root", "super_call",
+                        cwd=CASES_DIR.parent)
+    expected = json.loads((CASES_DIR / "super_call" / "callgraph.json").read_text())
+    got = result.json()
+    assert {k: v for k, v in got.items() if v} == {k: v for k, v in expected.items() if v}
+
+
+def test_every_command_has_help_with_an_example(run_kgraph: Run) -> None:
+    for command in ("parse", "what-calls", "callers", "blast-radius", "find", "exports",
+                    "what-depends-on", "summary", "export"):
+        result = run_kgraph("graph", command, "--help")
+        assert result.returncode == 0
+        assert "Example" in result.stdout, command

@@ -1,0 +1,106 @@
+"""Run one call-graph case and write the call edges that really happened, as JSON.
+
+Usage: ``python trace_case.py CASE_DIR OUTPUT_JSON``. The case's ``main.py`` runs with the
+case folder as ``sys.path[0]`` under ``sys.setprofile``; every call between code of the
+case, and every call of a builtin function, is recorded (``edges``), and so is every
+function and module of the case that ran (``ran``), with the same naming as
+``callgraph.json`` (class bodies, comprehensions and lambdas belong to their enclosing
+function or module). Calls
+into other modules (the standard library) are not recorded: their names differ from the
+import paths the format uses. Used by the tests to check the hand-written expectations
+against what Python actually does.
+"""
+
+from __future__ import annotations
+
+import builtins
+import inspect
+import json
+import os
+import runpy
+import sys
+from types import CodeType, FrameType
+from typing import Any
+
+CASE = os.path.realpath(sys.argv[1])
+EDGES: set[tuple[str, str]] = set()
+RAN: set[str] = set()  # functions and modules of the case that executed
+
+
+def module_of(filename: str) -> str | None:
+    if filename.startswith("<") or not filename.endswith(".py"):
+        return None  # frozen/builtin modules
+    path = os.path.realpath(filename)
+    if not path.startswith(CASE + os.sep):
+        return None
+    relative = path[len(CASE) + 1 :][: -len(".py")]
+    if relative.endswith("__init__"):
+        relative = relative[: -len("__init__")].rstrip(os.sep)
+    return relative.replace(os.sep, ".")
+
+
+def is_function(code: CodeType) -> bool:
+    """A real function (not a module, class body, comprehension or lambda)."""
+    return bool(code.co_flags & inspect.CO_NEWLOCALS) and not code.co_name.startswith("<")
+
+
+def node_of(code: CodeType) -> str | None:
+    module = module_of(code.co_filename)
+    if module is None:
+        return None
+    if code.co_name == "<module>":
+        return module
+    tokens = code.co_qualname.split(".")
+    # (name, is_function): a name followed by <locals> is a function; the last one is a
+    # function unless this code object is a class body/comprehension/lambda; others: classes.
+    named: list[tuple[str, bool]] = []
+    for i, token in enumerate(tokens):
+        if token == "<locals>":
+            continue
+        last = i == len(tokens) - 1
+        named.append((token, is_function(code) if last else tokens[i + 1] == "<locals>"))
+    while named and not named[-1][1]:  # trailing classes/comprehensions: the enclosing scope
+        named.pop()
+    return ".".join([module, *(name for name, _ in named)])
+
+
+def caller_of(frame: FrameType | None) -> str | None:
+    while frame is not None:
+        name = node_of(frame.f_code)
+        if name is not None:
+            return name
+        frame = frame.f_back
+    return None
+
+
+def profile(frame: FrameType, event: str, arg: Any) -> None:
+    if event == "call":
+        callee = node_of(frame.f_code)
+        if callee is not None:
+            RAN.add(callee)
+        if not is_function(frame.f_code):
+            return
+        caller = caller_of(frame.f_back)
+        if callee is not None and caller is not None:
+            EDGES.add((caller, callee))
+    elif event == "c_call":
+        name = getattr(arg, "__name__", None)
+        # class statements call __build_class__: an implementation detail, not a call.
+        if name and not name.startswith("__") and getattr(builtins, name, None) is arg:
+            caller = node_of(frame.f_code)
+            if caller is not None:
+                EDGES.add((caller, f"<builtin>.{name}"))
+
+
+sys.path.insert(0, CASE)
+os.chdir(CASE)
+sys.setprofile(profile)
+try:
+    runpy.run_path(os.path.join(CASE, "main.py"), run_name="main")
+finally:
+    sys.setprofile(None)
+graph: dict[str, list[str]] = {}
+for caller, callee in sorted(EDGES):
+    graph.setdefault(caller, []).append(callee)
+with open(sys.argv[2], "w", encoding="utf-8") as handle:  # the case may print to stdout
+    json.dump({"edges": graph, "ran": sorted(RAN | {"main"})}, handle, indent=2)
