@@ -18,7 +18,15 @@ from kgraph.checkpoint.common import (
     next_stamp,
 )
 from kgraph.db import Database
-from kgraph.db.models import Baseline, Milestone, MilestoneWorkflow, Workflow, isoformat, table_of, utcnow
+from kgraph.db.models import (
+    Baseline,
+    Milestone,
+    MilestoneWorkflow,
+    Workflow,
+    isoformat,
+    table_of,
+    utcnow,
+)
 from kgraph.errors import InvalidValueError, NotFoundError
 
 MILESTONES = table_of(Milestone)
