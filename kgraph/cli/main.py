@@ -52,7 +52,7 @@ class LazyGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
         except KgraphError as exc:
             click.echo(f"Error: {exc}", err=True)
             ctx.exit(exc.exit_code)
@@ -70,6 +70,13 @@ class LazyGroup(click.Group):
                 err=True,
             )
             ctx.exit(1)
+        if isinstance(ctx.obj, dict) and ctx.obj.get("db") is not None:
+            # Only commands that opened the database (hooks never do: they must not import
+            # SQLAlchemy, which kgraph.cli.common does).
+            from kgraph.cli.common import refresh_context_snapshot
+
+            refresh_context_snapshot(ctx)
+        return result
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
