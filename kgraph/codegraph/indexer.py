@@ -110,35 +110,36 @@ def parse_repository(
     changed: set[str] = set()
     added: list[str] = []
     jobs = default_jobs() if jobs is None else max(1, jobs)
+    # One pause for the whole pipeline: between phases the decoded summaries (millions of
+    # small objects) are alive, and every collection would re-scan all of them.
     with no_gc():
         parsed_files = list(parse_all(to_parse, jobs, progress))
         decoded = [(parsed, json.loads(parsed.summary_json)) for parsed in parsed_files]
-    for parsed, summary in decoded:
-        summaries[parsed.path] = summary
-        old = states.get(parsed.path)
-        if old is None:
-            added.append(parsed.path)
-        else:
-            changed.add(parsed.path)
-        parsed_rows.append({
-            "path": parsed.path, "language": parsed.language, "content_hash": parsed.digest,
-            "size": parsed.size, "parse_errors": parsed.errors,
-            "summary": parsed.summary_json, "deps": None,
-        })
+        for parsed, summary in decoded:
+            summaries[parsed.path] = summary
+            old = states.get(parsed.path)
+            if old is None:
+                added.append(parsed.path)
+            else:
+                changed.add(parsed.path)
+            parsed_rows.append({
+                "path": parsed.path, "language": parsed.language, "content_hash": parsed.digest,
+                "size": parsed.size, "parse_errors": parsed.errors,
+                "summary": parsed.summary_json, "deps": None,
+            })
 
-    dependents = _dependents(db, summaries, changed, deleted, added)
-    stale = {p for p, (_c, is_stale) in states.items() if is_stale}
-    to_resolve = sorted((set(summaries) | dependents | stale) - set(deleted))
+        dependents = _dependents(db, summaries, changed, deleted, added)
+        stale = {p for p, (_c, is_stale) in states.items() if is_stale}
+        to_resolve = sorted((set(summaries) | dependents | stale) - set(deleted))
 
-    def write_parsed(conn: Connection) -> None:
-        store.delete_files(conn, deleted)
-        store.save_parsed(conn, parsed_rows, utcnow())
-        store.mark_stale(conn, sorted(dependents - set(summaries) - set(deleted)))
+        def write_parsed(conn: Connection) -> None:
+            store.delete_files(conn, deleted)
+            store.save_parsed(conn, parsed_rows, utcnow())
+            store.mark_stale(conn, sorted(dependents - set(summaries) - set(deleted)))
 
-    if parsed_rows or deleted or dependents:
-        db.write(write_parsed)
+        if parsed_rows or deleted or dependents:
+            db.write(write_parsed)
 
-    with no_gc():
         entity_count, edge_count = _resolve(db, states, summaries, deleted, to_resolve, jobs,
                                             progress)
     return ParseReport(
