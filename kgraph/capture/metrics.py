@@ -9,18 +9,18 @@ from __future__ import annotations
 import statistics
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Table, func, insert, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from kgraph.capture.sessions import get_session
 from kgraph.db import Database
-from kgraph.db.models import ContextMetric, GraphQuery, Session, isoformat, utcnow
+from kgraph.db.models import ContextMetric, GraphQuery, Session, isoformat, table_of, utcnow
 
-METRICS = cast(Table, ContextMetric.__table__)
-SESSIONS = cast(Table, Session.__table__)
-GRAPH_QUERIES = cast(Table, GraphQuery.__table__)
+METRICS = table_of(ContextMetric)
+SESSIONS = table_of(Session)
+GRAPH_QUERIES = table_of(GraphQuery)
 
 
 @dataclass(frozen=True)

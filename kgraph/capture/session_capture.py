@@ -20,9 +20,6 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.engine import Connection
-
 from kgraph.capture import commits as commit_parsing
 from kgraph.capture.candidates import Candidate
 from kgraph.capture.from_transcript import TranscriptFacts, transcript_facts
@@ -30,7 +27,7 @@ from kgraph.capture.junk import JunkGate
 from kgraph.capture.lock import session_lock
 from kgraph.capture.sessions import SessionRecord, find_session, update_session
 from kgraph.db import Database
-from kgraph.db.models import Entity, utcnow
+from kgraph.db.models import utcnow
 
 CARRY_ENTRIES = 150  # entries re-read from the previous batch
 MAX_REFS = 20_000
@@ -71,27 +68,6 @@ def _parse_time(value: Any) -> datetime | None:
     return parsed if parsed.tzinfo else None
 
 
-def _existing_by_source_ref(db: Database, source: str, source_ref: str) -> str | None:
-    """The id of a knowledge item already captured from this exact reference, else None."""
-    from kgraph.knowledge.model import KNOWLEDGE_TYPES
-
-    entities = Entity.__table__
-
-    def op(conn: Connection) -> str | None:
-        found = conn.scalars(
-            select(entities.c.id)
-            .where(
-                entities.c.source == source,
-                entities.c.source_ref == source_ref,
-                entities.c.type.in_(KNOWLEDGE_TYPES),
-            )
-            .limit(1)
-        ).first()
-        return None if found is None else str(found)
-
-    return db.read(op)
-
-
 @dataclass
 class _Writer:
     db: Database
@@ -109,15 +85,16 @@ class _Writer:
         A candidate captured before returns the id it was stored under (when that can be
         found) without writing anything.
         """
+        from kgraph.knowledge.query import find_by_source_ref
         from kgraph.knowledge.store import add_item
 
         source_ref = source_ref or f"{self.session_id}:{candidate.ref}"
         if candidate.ref in self.refs:
             self.skipped += 1
-            return _existing_by_source_ref(self.db, candidate.source, source_ref)
+            return find_by_source_ref(self.db, candidate.source, source_ref)
         if not self.gate.admit(candidate.content):
             return None
-        existing = _existing_by_source_ref(self.db, candidate.source, source_ref)
+        existing = find_by_source_ref(self.db, candidate.source, source_ref)
         if existing is not None:
             self.refs.add(candidate.ref)
             self.skipped += 1

@@ -12,16 +12,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Table, insert, select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection, RowMapping
 
 from kgraph.db import Database
-from kgraph.db.models import Session, isoformat, utcnow
+from kgraph.db.models import Session, isoformat, table_of, utcnow
 from kgraph.errors import NotFoundError
 
-SESSIONS = cast(Table, Session.__table__)
+SESSIONS = table_of(Session)
 MAX_INJECTED_IDS = 2_000
 
 

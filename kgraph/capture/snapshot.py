@@ -212,13 +212,12 @@ def _epoch(value: datetime | None) -> float | None:
 
 def _file_edges(db: Any) -> dict[str, list[str]]:
     """Reverse file-level dependencies from the code graph: file -> files that depend on it."""
-    from sqlalchemy import Table, select
+    from sqlalchemy import select
 
     from kgraph.codegraph.filedeps import DEPENDENCY_TYPES
-    from kgraph.db.models.codegraph import GraphRelationship
+    from kgraph.db.models import GraphRelationship, table_of
 
-    edges = GraphRelationship.__table__
-    assert isinstance(edges, Table)
+    edges = table_of(GraphRelationship)
     graph: dict[str, set[str]] = {}
 
     def read(conn: Any) -> None:

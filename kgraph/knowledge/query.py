@@ -12,11 +12,10 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import (
     ColumnElement,
-    Table,
     and_,
     case,
     exists,
@@ -29,15 +28,15 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection
 
 from kgraph.db import Database
-from kgraph.db.models import isoformat
+from kgraph.db.models import isoformat, table_of
 from kgraph.db.models.knowledge import Entity, Relationship
 from kgraph.errors import InvalidValueError, NotFoundError
 from kgraph.knowledge.areas import AreaRules, infer_code_area, normalise_path
-from kgraph.knowledge.model import content_hash, parse_types
+from kgraph.knowledge.model import KNOWLEDGE_TYPES, content_hash, parse_types
 
 # Core tables (kgraph never builds ORM instances, see kgraph/db/models/base.py).
-ENTITIES = cast(Table, Entity.__table__)
-RELATIONSHIPS = cast(Table, Relationship.__table__)
+ENTITIES = table_of(Entity)
+RELATIONSHIPS = table_of(Relationship)
 
 # Edges from an item to the CodeArea/File entities it is about.
 AREA_EDGES = ("ABOUT", "APPLIES_TO")
@@ -446,3 +445,25 @@ __all__ = [
     "resolve_id",
     "visible_clause",
 ]
+
+
+def find_by_source_ref(db: Database, source: str, source_ref: str) -> str | None:
+    """The id of a knowledge item stored from exactly this source and reference, else None.
+
+    Capture uses it to stay idempotent (a commit sha, a transcript position). Hidden and
+    superseded items count: what was captured once is not captured again.
+    """
+
+    def read(conn: Connection) -> str | None:
+        found = conn.scalars(
+            select(ENTITIES.c.id)
+            .where(
+                ENTITIES.c.source == source,
+                ENTITIES.c.source_ref == source_ref,
+                ENTITIES.c.type.in_(KNOWLEDGE_TYPES),
+            )
+            .limit(1)
+        ).first()
+        return None if found is None else str(found)
+
+    return db.read(read)
