@@ -59,6 +59,10 @@ def refresh_context_snapshot(ctx: click.Context) -> None:
         root = project_root(Path.cwd())
         if not snapshot_path(root).is_file() or _stamp(db) == obj.get("db_stamp"):
             return
+        # Only the database this project's hooks use: a worker started for `--db elsewhere`
+        # would drain the project's capture queue into the wrong file.
+        if db.url != resolve_database_url(cwd=root):
+            return
         db.close()  # let the worker's writes and checkpoint go ahead unhindered
         spawn_worker(root, db.url)
     except Exception:  # the command itself succeeded; a missed refresh only costs speed

@@ -75,3 +75,32 @@ def test_no_snapshot_no_spawn(tmp_repo: Path, run_kgraph: Callable[..., CliResul
     assert result.returncode == 0, result.stderr
     assert not (tmp_repo / ".claude" / "kgraph" / "worker.out").exists()
     assert not os.path.exists(snapshot_path(tmp_repo))
+
+
+def test_a_write_to_another_database_starts_no_worker(
+    tmp_repo: Path, tmp_path: Path, run_kgraph: Callable[..., CliResult]
+) -> None:
+    project_db = tmp_repo / ".claude" / "execution-state.db"
+    first = run_kgraph(
+        "learn",
+        "Cache keys include the schema version",
+        "--file",
+        "c.py",
+        cwd=tmp_repo,
+        env={"KGRAPH_DB": str(project_db)},
+    )
+    assert first.returncode == 0, first.stderr
+    assert refresh_snapshot(tmp_repo, f"sqlite:///{project_db}")
+    other = tmp_path / "other.db"
+    result = run_kgraph(
+        "--db",
+        str(other),
+        "learn",
+        "Unrelated note about deployment windows",
+        cwd=tmp_repo,
+        env={"KGRAPH_DB": str(project_db)},
+    )
+    assert result.returncode == 0, result.stderr
+    assert other.is_file()
+    assert not (tmp_repo / ".claude" / "kgraph" / "worker.out").exists()
+    assert load_snapshot(tmp_repo, project_db) is not None
