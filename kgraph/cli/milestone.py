@@ -125,9 +125,9 @@ def list_cmd(ctx: click.Context, status: str | None, as_json: bool) -> None:
     )
 
 
-@milestone.command("set-phase")
+@milestone.command("set-phase", epilog=f"PHASE: {', '.join(checkpoint.PHASES)}")
 @click.argument("milestone_id", metavar="ID")
-@click.argument("phase", type=click.Choice(checkpoint.PHASES))
+@click.argument("phase", type=click.Choice(checkpoint.PHASES), metavar="PHASE")
 @json_option
 @click.pass_context
 def set_phase_cmd(ctx: click.Context, milestone_id: str, phase: str, as_json: bool) -> None:
@@ -139,9 +139,9 @@ def set_phase_cmd(ctx: click.Context, milestone_id: str, phase: str, as_json: bo
     print_json(record.to_dict()) if as_json else click.echo(f"{record.id}: phase {record.phase}")
 
 
-@milestone.command("set-status")
+@milestone.command("set-status", epilog=f"STATUS: {', '.join(checkpoint.STATUSES)}")
 @click.argument("milestone_id", metavar="ID")
-@click.argument("status", type=click.Choice(checkpoint.STATUSES))
+@click.argument("status", type=click.Choice(checkpoint.STATUSES), metavar="STATUS")
 @json_option
 @click.pass_context
 def set_status_cmd(ctx: click.Context, milestone_id: str, status: str, as_json: bool) -> None:

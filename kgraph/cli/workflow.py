@@ -150,9 +150,9 @@ def list_cmd(
     )
 
 
-@workflow.command("set-phase")
+@workflow.command("set-phase", epilog=f"PHASE: {', '.join(checkpoint.PHASES)}")
 @click.argument("workflow_id", metavar="ID")
-@click.argument("phase", type=click.Choice(checkpoint.PHASES))
+@click.argument("phase", type=click.Choice(checkpoint.PHASES), metavar="PHASE")
 @json_option
 @click.pass_context
 def set_phase_cmd(ctx: click.Context, workflow_id: str, phase: str, as_json: bool) -> None:
@@ -164,9 +164,9 @@ def set_phase_cmd(ctx: click.Context, workflow_id: str, phase: str, as_json: boo
     print_json(record.to_dict()) if as_json else click.echo(f"{record.id}: phase {record.phase}")
 
 
-@workflow.command("set-status")
+@workflow.command("set-status", epilog=f"STATUS: {', '.join(checkpoint.STATUSES)}")
 @click.argument("workflow_id", metavar="ID")
-@click.argument("status", type=click.Choice(checkpoint.STATUSES))
+@click.argument("status", type=click.Choice(checkpoint.STATUSES), metavar="STATUS")
 @json_option
 @click.pass_context
 def set_status_cmd(ctx: click.Context, workflow_id: str, status: str, as_json: bool) -> None:
@@ -181,10 +181,10 @@ def set_status_cmd(ctx: click.Context, workflow_id: str, status: str, as_json: b
         click.echo(f"{record.id}: status {record.status} (retries {record.retry_count})")
 
 
-@workflow.command("log-action")
+@workflow.command("log-action", epilog=f"RESULT: {', '.join(checkpoint.ACTION_RESULTS)}")
 @click.argument("workflow_id", metavar="ID")
 @click.argument("action")
-@click.argument("result", type=click.Choice(checkpoint.ACTION_RESULTS))
+@click.argument("result", type=click.Choice(checkpoint.ACTION_RESULTS), metavar="RESULT")
 @click.option("--metadata", metavar="JSON", help="A JSON object stored with the action.")
 @json_option
 @click.pass_context
