@@ -10,6 +10,10 @@
    come from the database, not from re-parsing) and replace their entities and edges in
    batches of short transactions. A run interrupted after step 3 leaves files stale, and
    the next run finishes them.
+
+Runs on one database are serialised (a lock file next to it). A cold parse (empty graph
+tables) loads rows without the lookup indexes and builds them once at the end; a run
+that died before that rebuilds them when it next starts.
 """
 
 from __future__ import annotations
@@ -25,14 +29,21 @@ from sqlalchemy.engine import Connection
 
 from kgraph.codegraph import store
 from kgraph.codegraph.filedeps import normalise_path
+from kgraph.codegraph.gcpause import no_gc
 from kgraph.codegraph.modules import file_keys
 from kgraph.codegraph.summary import Summary, changed_names, content_hash, depends_on
 from kgraph.codegraph.walk import SourceFile, iter_source_files, language_of
-from kgraph.codegraph.workers import Progress, ResolveState, no_gc, parse_all, resolve_all
+from kgraph.codegraph.workers import Progress, ResolveState, parse_all, resolve_all
 from kgraph.db import Database
+from kgraph.db.core import file_lock
 from kgraph.db.location import project_root
 from kgraph.db.models import utcnow
 from kgraph.errors import InvalidValueError
+
+# Resolving at least this many files into empty graph tables is a bulk load: the lookup
+# indexes are dropped first and built once at the end (cold sqlalchemy: 2.3 -> 1.2 s of
+# inserts, and shorter write locks for the resolve workers).
+BULK_LOAD_MIN_FILES = 150
 
 
 @dataclass(frozen=True)
@@ -74,6 +85,12 @@ def parse_repository(
     or one outside ``root``.
     """
     started = time.perf_counter()
+    with file_lock(db.path, ".graph.lock"):
+        return _parse_repository(db, path, root, jobs, force, progress, started)
+
+
+def _parse_repository(db: Database, path: Path, root: Path | None, jobs: int | None,
+                      force: bool, progress: Progress | None, started: float) -> ParseReport:
     path = path.resolve()
     if not path.exists():
         raise InvalidValueError(f"no such file or folder: {path}")
@@ -89,6 +106,7 @@ def parse_repository(
     else:
         files = list(iter_source_files(root, path))
 
+    db.write(store.ensure_lookup_indexes)
     states = db.read(store.file_states)
     under = [p for p in states if not prefix or p == prefix or p.startswith(prefix + "/")]
     seen = {f.path for f in files}
@@ -191,9 +209,16 @@ def _resolve(db: Database, states: dict[str, Any], summaries: dict[str, Summary]
         wanted = [p for p in all_paths if p not in summaries]
     loaded: dict[str, Summary] = {**db.read(lambda c: store.load_summaries(c, wanted)),
                                   **summaries}
+    fresh = len(to_resolve) >= BULK_LOAD_MIN_FILES and db.read(store.graph_is_empty)
     state = ResolveState(
-        db.url, all_paths, loaded,
-        writer=lambda batch: db.write(lambda c: store.replace_rows(c, batch)),
+        db.url, all_paths, loaded, fresh,
+        writer=lambda batch: db.write(lambda c: store.replace_rows(c, batch, fresh)),
         loader=lambda path: db.read(lambda c: store.load_summaries(c, [path])).get(path),
     )
-    return resolve_all(to_resolve, state, jobs, progress)
+    if not fresh:
+        return resolve_all(to_resolve, state, jobs, progress)
+    db.write(store.drop_lookup_indexes)
+    try:
+        return resolve_all(to_resolve, state, jobs, progress)
+    finally:
+        db.write(store.ensure_lookup_indexes)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
@@ -24,6 +24,7 @@ from kgraph.codegraph.filedeps import (
     has_graph,
     normalise_path,
 )
+from kgraph.codegraph.gcpause import no_gc
 from kgraph.codegraph.records import (
     ENTITY_COLUMNS,
     EntityRecord,
@@ -98,24 +99,32 @@ _DEPENDENTS_SQL = (
     "SELECT r.from_entity, r.to_entity, r.type, r.line_number, r.confidence, r.resolution, "
     "e.type, e.name, e.qualified_name, e.file_path, e.line_number, e.end_line, e.exported "
     "FROM graph_relationships r JOIN graph_entities e ON e.id = r.from_entity "
-    "WHERE r.to_entity IN ({}) AND r.type IN ('calls', 'imports', 'extends', 'implements')"
+    # "+r.type": filter on the type, seek on to_entity alone (one index seek an id, not
+    # four: a third faster on the big levels of a blast radius).
+    "WHERE r.to_entity IN ({}) AND +r.type IN ('calls', 'imports', 'extends', 'implements')"
 )
 _BIG_CHUNK = 5000  # well under SQLite's 32766 host parameters
 
 
 def _dependents_of(conn: Connection, ids: Sequence[str],
                    include_unresolved: bool) -> list[tuple[Any, ...]]:
-    """Edges into ``ids`` joined with their source entity, one statement per 5,000 ids
-    (plain driver SQL: SQLAlchemy's expanding IN costs more than the query here)."""
+    """Edges into ``ids`` joined with their source entity, one statement per 5,000 ids.
+
+    Plain driver SQL on the transaction's own DBAPI connection: for the most-called
+    functions this returns ~10,000 rows, and SQLAlchemy's expanding IN and per-row result
+    processing cost more than the query.
+    """
     rows: list[tuple[Any, ...]] = []
     ordered = sorted(set(ids))
-    for i in range(0, len(ordered), _BIG_CHUNK):
-        chunk = ordered[i : i + _BIG_CHUNK]
-        statement = _DEPENDENTS_SQL.format(",".join("?" * len(chunk)))
-        for row in conn.exec_driver_sql(statement, tuple(chunk)):
-            if include_unresolved or row[5] != "name-only":
-                rows.append((row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7],
-                             row[8], row[9], row[10], row[11], bool(row[12])))
+    cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    try:
+        for i in range(0, len(ordered), _BIG_CHUNK):
+            chunk = ordered[i : i + _BIG_CHUNK]
+            cursor.execute(_DEPENDENTS_SQL.format(",".join("?" * len(chunk))), chunk)
+            found = cursor.fetchall()
+            rows += found if include_unresolved else [r for r in found if r[5] != "name-only"]
+    finally:
+        cursor.close()
     return rows
 
 
@@ -156,10 +165,10 @@ def what_calls(db: Database, name: str, *, include_unresolved: bool = False,
     return target, callers
 
 
-@dataclass(frozen=True)
-class Impact:
+class Impact(NamedTuple):
     """An entity in a blast radius: reached at ``depth`` through an edge of ``via_type`` from
-    ``entity`` to ``via`` (the entity one level closer to the target), at ``line``."""
+    ``entity`` to ``via`` (the entity one level closer to the target), at ``line``. A
+    NamedTuple, like EntityRecord: the worst blast radius holds about 9,000."""
 
     entity: EntityRecord
     depth: int
@@ -223,13 +232,18 @@ def blast_radius(db: Database, name: str, *, depth: int = 3, include_unresolved:
             for level in range(1, max(depth, 0) + 1):
                 ids = list(frontier) + [UNRESOLVED_PREFIX + n for n in names]
                 frontier, names = set(), set()
-                for row in sorted(_dependents_of(conn, ids, include_unresolved),
-                                  key=lambda r: (-r[4], r[0])):
+                # Each new source once, through its most confident edge (first one on ties).
+                best: dict[str, tuple[Any, ...]] = {}
+                for row in _dependents_of(conn, ids, include_unresolved):
                     source = row[0]
-                    if source in seen:
-                        continue
-                    seen.add(source)
-                    entity = EntityRecord(source, *row[6:])
+                    if source not in seen:
+                        kept = best.get(source)
+                        if kept is None or row[4] > kept[4]:
+                            best[source] = row
+                seen.update(best)
+                for source, row in best.items():
+                    entity = EntityRecord(source, row[6], row[7], row[8], row[9], row[10],
+                                          row[11], bool(row[12]))
                     impacts.append(Impact(entity, level, row[1], row[2], row[3], row[4]))
                     # A module (file entity) that imports or calls the target is shown but
                     # not expanded: every importer of it does not depend on the target.
@@ -240,10 +254,11 @@ def blast_radius(db: Database, name: str, *, depth: int = 3, include_unresolved:
                              for i in frontier if "::" in i}
                 if not frontier:
                     break
-            impacts.sort(key=lambda x: (x.depth, x.entity.file_path, x.line or 0))
+            impacts.sort(key=lambda x: (x.depth, x.entity.file_path, x.line or 0, x.entity.id))
             return BlastRadius(target, depth, tuple(impacts))
 
-        result = db.read(query)
+        with no_gc():
+            result = db.read(query)
         done(len(result.impacts))
     return result
 

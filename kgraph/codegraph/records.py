@@ -7,8 +7,7 @@ import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Row, and_, insert, or_, select
 from sqlalchemy.engine import Connection
@@ -31,8 +30,10 @@ def is_test_path(path: str) -> bool:
     return bool(_TEST_PATH.search(path))
 
 
-@dataclass(frozen=True)
-class EntityRecord:
+class EntityRecord(NamedTuple):
+    """A code graph entity. A NamedTuple rather than a frozen dataclass: a blast radius
+    builds thousands of them, and a tuple is built about 3x faster."""
+
     id: str
     type: str
     name: str
@@ -47,7 +48,7 @@ class EntityRecord:
         return f"{self.file_path}:{self.line_number}" if self.line_number else self.file_path
 
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "location": self.location}
+        return {**self._asdict(), "location": self.location}
 
 
 ENTITY_COLUMNS = (ENTITIES.c.id, ENTITIES.c.type, ENTITIES.c.name, ENTITIES.c.qualified_name,

@@ -14,7 +14,6 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,7 @@ from kgraph.codegraph.summary import Summary, content_hash, new_summary, to_json
 Progress = Callable[[str, int, int], None]
 PARSE_INLINE_LIMIT = 40  # fewer files than this are parsed in-process
 RESOLVE_INLINE_LIMIT = 150
-BATCH = 100
+BATCH = 100  # files a batch (one write transaction) at most
 
 
 @dataclass(frozen=True)
@@ -67,30 +66,6 @@ def parse_one(item: tuple[str, str, str]) -> Parsed | None:
         summary["failed"] = f"{type(exc).__name__}: {exc}"
     return Parsed(path, summary["lang"], to_json(summary), summary["errors"], len(data),
                   content_hash(data))
-
-
-@contextmanager
-def no_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector (then restore it as it was).
-
-    Parsing, decoding and resolving allocate millions of small lists and dicts and create
-    no reference cycles: the collector would keep re-scanning them for nothing (measured on
-    sqlalchemy: parsing 10.5 -> 5.8 CPU-s, resolving 5.2 -> 3.8). Memory is still freed by
-    reference counting.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            # The allocation count kept growing while paused: re-enabling as is would start a
-            # full collection over everything alive now (~1.8 s on sqlalchemy's summaries,
-            # freed by reference counting moments later). Freezing first resets the counts;
-            # unfreezing moves those objects to the oldest generation without a scan.
-            gc.freeze()
-            gc.enable()
-            gc.unfreeze()
 
 
 def _worker_start() -> None:
@@ -147,6 +122,7 @@ class ResolveState:
     db_url: str
     all_paths: set[str]
     summaries: dict[str, Summary]
+    fresh: bool = False  # the files to resolve have no rows yet: nothing to delete
     writer: Callable[[dict[str, FileRows]], tuple[int, int]] | None = None
     loader: Callable[[str], Summary | None] | None = None
     resolver: Resolver | None = field(default=None, repr=False)
@@ -175,7 +151,8 @@ def resolve_batch(paths: list[str], state: ResolveState | None = None) -> tuple[
         from kgraph.db import open_database
 
         db = open_database(state.db_url)
-        state.writer = lambda batch: db.write(lambda c: store.replace_rows(c, batch))
+        fresh = state.fresh
+        state.writer = lambda batch: db.write(lambda c: store.replace_rows(c, batch, fresh))
         state.loader = lambda path: db.read(lambda c: store.load_summaries(c, [path])).get(path)
     resolver = state.get_resolver()
     batch: dict[str, FileRows] = {}
@@ -186,15 +163,32 @@ def resolve_batch(paths: list[str], state: ResolveState | None = None) -> tuple[
     return state.writer(batch) if batch else (0, 0)
 
 
+def _cost(summary: Summary | None) -> int:
+    """A file's resolution work, roughly: its calls, definitions and imports."""
+    if summary is None:
+        return 0
+    return (sum(len(refs) for refs in summary["calls"].values()) // 2 + len(summary["defs"])
+            + len(summary["imports"]))
+
+
+def _balanced_batches(paths: list[str], summaries: dict[str, Summary],
+                      jobs: int) -> list[list[str]]:
+    """Batches for ``jobs`` workers, heaviest first: costs vary a hundredfold between files,
+    and path-ordered batches left one worker busy for seconds after the other was done."""
+    ordered = sorted(paths, key=lambda path: -_cost(summaries.get(path)))
+    size = max(10, min(BATCH, len(paths) // (jobs * 8)))
+    return [ordered[i : i + size] for i in range(0, len(ordered), size)]
+
+
 def resolve_all(paths: list[str], state: ResolveState, jobs: int,
                 progress: Progress | None) -> tuple[int, int]:
     """Resolve and write ``paths`` in batches: in-process, or with ``jobs`` forked workers
     (each keeps its resolver caches across the batches it takes)."""
     global _STATE
-    batches = [paths[i : i + BATCH] for i in range(0, len(paths), BATCH)]
     totals = [0, 0]
     done = 0
     if jobs <= 1 or len(paths) < RESOLVE_INLINE_LIMIT or not can_fork():
+        batches = [paths[i : i + BATCH] for i in range(0, len(paths), BATCH)]
         for batch in batches:
             entities, edges = resolve_batch(batch, state)
             totals[0] += entities
@@ -203,7 +197,8 @@ def resolve_all(paths: list[str], state: ResolveState, jobs: int,
             if progress:
                 progress("resolve", done, len(paths))
         return totals[0], totals[1]
-    _STATE = ResolveState(state.db_url, state.all_paths, state.summaries)
+    batches = _balanced_batches(paths, state.summaries, jobs)
+    _STATE = ResolveState(state.db_url, state.all_paths, state.summaries, state.fresh)
     gc.freeze()  # forked workers never scan (nor copy-on-write touch) the parent's heap
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=pool_context(),

@@ -80,8 +80,9 @@ def make_engine(url: str) -> Engine:
 
 
 @contextlib.contextmanager
-def _init_lock(path: Path | None) -> Iterator[None]:
-    """Serialise first-time creation and upgrades of one database file across processes."""
+def file_lock(path: Path | None, suffix: str = ".lock") -> Iterator[None]:
+    """Hold an exclusive lock on ``<path><suffix>`` (blocking): serialises work on one
+    database file across processes. A no-op without a file (or without ``fcntl``)."""
     if path is None:
         yield
         return
@@ -90,7 +91,7 @@ def _init_lock(path: Path | None) -> Iterator[None]:
     except ImportError:  # Windows: SQLite's own locking and the retry cover it
         yield
         return
-    lock_path = path.with_name(path.name + ".lock")
+    lock_path = path.with_name(path.name + suffix)
     with lock_path.open("a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
@@ -114,7 +115,7 @@ def _ensure_schema(engine: Engine, path: Path | None, had_content: bool) -> None
     """Upgrade to head if needed; a file that held anything is copied first."""
     if migrate.current_revision(engine) == HEAD_REVISION:
         return
-    with _init_lock(path):
+    with file_lock(path):  # first-time creation and upgrades, one process at a time
         revision = with_retry(lambda: migrate.current_revision(engine))
         if revision == HEAD_REVISION:
             return

@@ -1,0 +1,36 @@
+"""How resolution work is split between worker processes."""
+
+from __future__ import annotations
+
+from kgraph.codegraph import workers
+from kgraph.codegraph.summary import Summary, new_summary
+
+
+def _summary(calls: int) -> Summary:
+    summary = new_summary("python")
+    summary["calls"] = {"": ["f", 1] * calls}
+    return summary
+
+
+def test_batches_hold_every_file_once_heaviest_first() -> None:
+    summaries = {f"m{i}.py": _summary(i) for i in range(200)}
+    batches = workers._balanced_batches(sorted(summaries), summaries, jobs=2)
+    flat = [path for batch in batches for path in batch]
+    assert sorted(flat) == sorted(summaries)
+    assert flat[0] == "m199.py" and flat[-1] == "m0.py"
+    # Enough batches for the workers to even out the tail (about eight each).
+    assert len(batches) == 17 and {len(b) for b in batches[:-1]} == {12}
+
+
+def test_batches_are_never_tiny_nor_bigger_than_the_limit() -> None:
+    few = {f"m{i}.py": _summary(1) for i in range(30)}
+    assert [len(b) for b in workers._balanced_batches(list(few), few, jobs=8)] == [10, 10, 10]
+    many = {f"m{i}.py": _summary(1) for i in range(5000)}
+    sizes = {len(b) for b in workers._balanced_batches(list(many), many, jobs=2)}
+    assert sizes == {workers.BATCH}
+
+
+def test_a_file_without_a_summary_costs_nothing() -> None:
+    summaries = {"a.py": _summary(3)}
+    batches = workers._balanced_batches(["gone.py", "a.py"], summaries, jobs=1)
+    assert batches == [["a.py", "gone.py"]]
