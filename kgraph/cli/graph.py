@@ -44,11 +44,15 @@ def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]
                   console=Console(stderr=True), transient=True) as bar:
         tasks: dict[str, Any] = {}
 
+        labels = {"parse": "Parsing", "resolve": "Resolving",
+                  "wait": "Waiting for another parse of this database"}
+
         def update(stage: str, done: int, total: int) -> None:
+            if stage != "wait" and "wait" in tasks:
+                bar.remove_task(tasks.pop("wait"))
             if stage not in tasks:
-                label = "Parsing" if stage == "parse" else "Resolving"
-                tasks[stage] = bar.add_task(label, total=total)
-            bar.update(tasks[stage], completed=done, total=total)
+                tasks[stage] = bar.add_task(labels.get(stage, stage), total=total or None)
+            bar.update(tasks[stage], completed=done, total=total or None)
 
         yield update
 

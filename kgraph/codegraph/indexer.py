@@ -85,7 +85,11 @@ def parse_repository(
     or one outside ``root``.
     """
     started = time.perf_counter()
-    with file_lock(db.path, ".graph.lock"):
+    def waiting() -> None:
+        if progress:
+            progress("wait", 0, 0)
+
+    with file_lock(db.path, ".graph.lock", on_wait=waiting):
         return _parse_repository(db, path, root, jobs, force, progress, started)
 
 
@@ -131,10 +135,9 @@ def _parse_repository(db: Database, path: Path, root: Path | None, jobs: int | N
     # One pause for the whole pipeline: between phases the decoded summaries (millions of
     # small objects) are alive, and every collection would re-scan all of them.
     with no_gc():
-        parsed_files = list(parse_all(to_parse, jobs, progress))
-        decoded = [(parsed, json.loads(parsed.summary_json)) for parsed in parsed_files]
-        for parsed, summary in decoded:
-            summaries[parsed.path] = summary
+        # Decoded as they arrive: the main process works while the workers parse.
+        for parsed in parse_all(to_parse, jobs, progress):
+            summaries[parsed.path] = json.loads(parsed.summary_json)
             old = states.get(parsed.path)
             if old is None:
                 added.append(parsed.path)

@@ -23,6 +23,7 @@ from kgraph.codegraph.modules import ModuleIndex
 from kgraph.codegraph.resolve import Resolver
 from kgraph.codegraph.summary import Summary, content_hash, new_summary, to_json
 
+# progress(stage, done, total); stages: "wait" (for another parse, total 0), "parse", "resolve"
 Progress = Callable[[str, int, int], None]
 PARSE_INLINE_LIMIT = 40  # fewer files than this are parsed in-process
 RESOLVE_INLINE_LIMIT = 150

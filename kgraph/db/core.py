@@ -80,9 +80,11 @@ def make_engine(url: str) -> Engine:
 
 
 @contextlib.contextmanager
-def file_lock(path: Path | None, suffix: str = ".lock") -> Iterator[None]:
-    """Hold an exclusive lock on ``<path><suffix>`` (blocking): serialises work on one
-    database file across processes. A no-op without a file (or without ``fcntl``)."""
+def file_lock(path: Path | None, suffix: str = ".lock",
+              on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+    """Hold an exclusive lock on ``<path><suffix>``: serialises work on one database file
+    across processes. Blocks while another process holds it, calling ``on_wait`` first.
+    A no-op without a file (or without ``fcntl``)."""
     if path is None:
         yield
         return
@@ -93,7 +95,12 @@ def file_lock(path: Path | None, suffix: str = ".lock") -> Iterator[None]:
         return
     lock_path = path.with_name(path.name + suffix)
     with lock_path.open("a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if on_wait is not None:
+                on_wait()
+            fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
         finally:

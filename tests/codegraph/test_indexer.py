@@ -143,3 +143,32 @@ def test_concurrent_cold_parses_of_one_database_are_serialised(
     assert [child.exitcode for child in children] == [0, 0, 0]
     assert _edges(db) == expected
     assert db.read(_indexes) == LOOKUP_INDEXES
+
+
+def _hold_parse_lock(path: str, held: Any, release: Any) -> None:
+    from kgraph.db.core import file_lock
+
+    with file_lock(Path(path), ".graph.lock"):
+        held.set()
+        release.wait(10)
+
+
+def test_a_parse_waiting_for_another_says_so_first(db: Database, chain_repo: Path) -> None:
+    assert db.path is not None
+    context = multiprocessing.get_context("fork")
+    held, release = context.Event(), context.Event()
+    holder = context.Process(target=_hold_parse_lock, args=(str(db.path), held, release))
+    holder.start()
+    assert held.wait(10)
+    stages: list[tuple[str, int, int]] = []
+
+    def progress(stage: str, done: int, total: int) -> None:
+        if not stages:  # the first word: the lock is still held
+            release.set()
+        stages.append((stage, done, total))
+
+    report = parse_repository(db, chain_repo, root=chain_repo, jobs=1, progress=progress)
+    holder.join(10)
+    assert stages[0] == ("wait", 0, 0)
+    assert {stage for stage, _done, _total in stages[1:]} == {"parse", "resolve"}
+    assert report.added == 21
