@@ -24,7 +24,7 @@ EDGES = table_of(GraphRelationship)
 Parse = Callable[..., ParseReport]
 LOOKUP_INDEXES = {
     "ix_graph_entities_file_path", "ix_graph_entities_name", "ix_graph_entities_qualified_name",
-    "ix_graph_relationships_file_path", "ix_graph_relationships_to_entity_type",
+    "ix_graph_relationships_callers", "ix_graph_relationships_file_path",
     "ix_graph_relationships_to_file",
 }
 

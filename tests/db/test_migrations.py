@@ -11,7 +11,10 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from sqlalchemy import create_engine
 
+from alembic import command
+from kgraph.codegraph.query import blast_radius
 from kgraph.db import open_database
 from kgraph.db.fts import is_fts_object
 from kgraph.db.migrate import alembic_config, migrations_dir
@@ -124,3 +127,35 @@ def test_opening_an_up_to_date_database_does_not_import_alembic(db_path: Path) -
 
 def test_migrations_found_in_source_tree() -> None:
     assert (migrations_dir() / "versions").is_dir()
+
+
+def test_a_0001_database_with_a_code_graph_upgrades_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    engine = create_engine(f"sqlite:///{path}")
+    command.upgrade(alembic_config(engine), "0001")
+    engine.dispose()
+    with sqlite3.connect(path) as conn:  # a graph as the first release stored it
+        conn.executemany(
+            "INSERT INTO graph_entities (id, type, name, qualified_name, file_path, line_number,"
+            " exported) VALUES (?, 'function', ?, ?, ?, ?, 1)",
+            [("a.py::f", "f", "f", "a.py", 1), ("a.py::g", "g", "g", "a.py", 4),
+             ("b.py::h", "h", "h", "b.py", 3)])
+        conn.executemany(
+            "INSERT INTO graph_relationships (from_entity, to_entity, type, file_path, to_file,"
+            " line_number, confidence, resolution) VALUES (?, ?, 'calls', ?, ?, ?, 1.0, ?)",
+            [("a.py::g", "a.py::f", "a.py", "a.py", 5, "local"),
+             ("b.py::h", "a.py::g", "b.py", "a.py", 4, "import")])
+
+    db = open_database(f"sqlite:///{path}")
+    radius = blast_radius(db, "f", depth=3, record=False)
+    db.close()
+    assert [(i.entity.id, i.depth, i.line) for i in radius.impacts] == [
+        ("a.py::g", 1, 5), ("b.py::h", 2, 4)]
+    assert len(list(tmp_path.glob("old.db.bak-0001-*"))) == 1
+    with sqlite3.connect(path) as conn:
+        indexes = {r[0] for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE tbl_name = 'graph_relationships'")}
+        version = conn.execute("SELECT version_num FROM alembic_version").fetchone()[0]
+    assert "ix_graph_relationships_callers" in indexes
+    assert "ix_graph_relationships_to_entity_type" not in indexes
+    assert version == HEAD_REVISION

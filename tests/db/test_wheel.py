@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from kgraph.db.schema_version import HEAD_REVISION
 from tests.conftest import PROJECT_ROOT
 
 
@@ -81,7 +82,7 @@ def test_wheel_install_creates_database_outside_source_tree(tmp_path: Path) -> N
     ).stdout.splitlines()
     assert out[0].startswith(str(venv_site))
     assert out[1] == str(venv_site / "kgraph" / "_migrations")
-    assert out[2] == "0001"
+    assert out[2] == HEAD_REVISION
     # The console script works from the installed wheel too.
     cli = subprocess.run(
         [

@@ -78,7 +78,9 @@ class GraphRelationship(Base):
 
     __table_args__ = (
         UniqueConstraint("from_entity", "to_entity", "type"),
-        Index(None, "to_entity", "type"),
+        # Covering: callers and blast radius read edges by target from the index alone.
+        Index("ix_graph_relationships_callers", "to_entity", "type", "from_entity",
+              "line_number", "confidence", "resolution"),
         Index(None, "file_path"),
         Index(None, "to_file"),
     )
