@@ -15,7 +15,9 @@ them, and for each (in a scratch copy, so edits never touch the cache) measures:
   most-imported file (depth 2).
 
 Each number is the median of ``--repeat`` runs; the machine's CPU count and load are
-printed with them because parse timings scale with free cores.
+printed with them because parse timings scale with free cores. So is the time of a fixed
+pure-Python reference workload before and after: on a shared VM the same work can take a
+third longer from one minute to the next, and this shows which kind of minute it was.
 """
 
 from __future__ import annotations
@@ -73,6 +75,18 @@ def fetch(name: str, version: str) -> Path:
     with tarfile.open(archive) as tar:
         tar.extractall(CACHE / "src", filter="data")
     return target
+
+
+def reference_workload_s(runs: int = 5) -> float:
+    """Median seconds of a fixed CPU- and memory-bound workload (sort + JSON round trip)."""
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        data = [((i * 7919) % 100003, str(i)) for i in range(100_000)]
+        data.sort()
+        json.loads(json.dumps(data))
+        times.append(time.perf_counter() - started)
+    return round(statistics.median(times), 3)
 
 
 def fresh_db(folder: Path) -> Database:
@@ -181,6 +195,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     load_before = round(os.getloadavg()[0], 2)
+    reference_before = reference_workload_s()
     results = []
     for name, version in PACKAGES.items():
         if args.only and name != args.only:
@@ -188,7 +203,8 @@ def main() -> None:
         results.append(bench(name, fetch(name, version), args.repeat, args.jobs))
     machine = {"cpus": os.cpu_count(), "load_1m_before": load_before,
                "load_1m_after": round(os.getloadavg()[0], 2), "jobs": args.jobs or "cpus",
-               "repeat": args.repeat}
+               "repeat": args.repeat, "reference_workload_s_before": reference_before,
+               "reference_workload_s_after": reference_workload_s()}
     if args.json:
         print(json.dumps({"machine": machine, "results": results}, indent=2))
         return
