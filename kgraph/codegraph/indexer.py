@@ -85,6 +85,7 @@ def parse_repository(
     or one outside ``root``.
     """
     started = time.perf_counter()
+
     def waiting() -> None:
         if progress:
             progress("wait", 0, 0)
