@@ -12,9 +12,12 @@ import posixpath
 from dataclasses import dataclass, field
 from typing import Any
 
+from kgraph.codegraph.hierarchy import bases, class_member
+from kgraph.codegraph.imports import import_module, module_attr
 from kgraph.codegraph.modules import PY_SUFFIXES, python_module_path
-from kgraph.codegraph.resolve import Resolver, Result, Value
+from kgraph.codegraph.resolve import Resolver
 from kgraph.codegraph.summary import Summary, iter_calls, split_ref
+from kgraph.codegraph.values import Result, Value
 
 BUILTIN_PREFIX = "<builtin>::"
 EXTERNAL_PREFIX = "<external>::"
@@ -124,7 +127,7 @@ def call_targets(resolver: Resolver, path: str, scope: str, ref: str,
         kind = value[0]
         if kind == "def" and resolver.def_kind(value) == "class":
             init = "__init__" if resolver._lang(value[1]) == "python" else "constructor"
-            found = [r for r in resolver.class_member(value[1], value[2], init, False)
+            found = [r for r in class_member(resolver, value[1], value[2], init, False)
                      if r[0][0] == "def"]
             for (_k, init_path, init_name), conf, _m in found:
                 out.append((f"{init_path}::{init_name}", init_path, min(conf, confidence),
@@ -135,7 +138,7 @@ def call_targets(resolver: Resolver, path: str, scope: str, ref: str,
             out.append((f"{value[1]}::{value[2]}", value[1], confidence, method))
         elif kind == "inst":
             for (_k, call_path, call_name), conf, _m in (
-                    r for r in resolver.class_member(value[1], value[2], "__call__", True)
+                    r for r in class_member(resolver, value[1], value[2], "__call__", True)
                     if r[0][0] == "def"):
                 out.append((f"{call_path}::{call_name}", call_path, min(conf, confidence),
                             method))
@@ -157,7 +160,7 @@ def call_targets(resolver: Resolver, path: str, scope: str, ref: str,
 def _imports(path: str, summary: Summary, resolver: Resolver, rows: FileRows) -> None:
     python = summary["lang"] == "python"
     for _scope, module, level, names, line in summary["imports"]:
-        modules = resolver.import_module(path, module, level)
+        modules = import_module(resolver, path, module, level)
         for value, _conf, _method in modules:
             target = value_target(value)
             if target is not None:
@@ -181,7 +184,7 @@ def _classes(path: str, summary: Summary, resolver: Resolver, rows: FileRows) ->
         if info["k"] not in ("class", "interface"):
             continue
         source = f"{path}::{qname}"
-        for value, conf, method in resolver.bases(path, qname):
+        for value, conf, method in bases(resolver, path, qname):
             target = value_target(value)
             if target is not None and value[0] in ("def", "ext", "builtin"):
                 rows.edge(source, target[0], "extends", path, target[1], info["l"], conf, method)
@@ -206,12 +209,12 @@ def _exports(path: str, summary: Summary, resolver: Resolver, rows: FileRows) ->
     else:
         names = list(summary["exports"])
         for module in summary["estar"]:
-            for value, _c, _m in resolver.import_module(path, module):
+            for value, _c, _m in import_module(resolver, path, module):
                 target = value_target(value)
                 if target is not None:
                     rows.edge(path, target[0], "exports", path, target[1], None, 1.0, "import")
     for name in names:
-        results: list[Result] = resolver.module_attr(path, name)
+        results: list[Result] = module_attr(resolver, path, name)
         for value, conf, method in results:
             target = value_target(value)
             if target is not None and value[0] in ("def", "file", "ext"):

@@ -1,20 +1,32 @@
 """Python source -> :mod:`summary` with tree-sitter (any Python version's syntax, tolerant).
 
 One tree-sitter query collects every node of interest in document order (the traversal
-runs in C); the byte ranges of ``def``/``class`` bodies give each node its scope. Half-
-edited files parse into ERROR nodes, which are counted; everything around them is kept.
+runs in C); the byte ranges of ``def``/``class`` bodies give each node its scope
+(:mod:`~kgraph.codegraph.spans`). Half-edited files parse into ERROR nodes, which are
+counted; everything around them is kept. Expressions, annotations, targets and parameters
+are read by :mod:`~kgraph.codegraph.python_nodes`.
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from functools import lru_cache
 from operator import attrgetter
 from typing import Any
 
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
+from kgraph.codegraph.python_nodes import (
+    annotation_refs,
+    bind_parameters,
+    decorator_names,
+    expr_ref,
+    identifiers,
+    node_text,
+    set_source,
+    string_items,
+)
+from kgraph.codegraph.spans import Spans
 from kgraph.codegraph.summary import (
     UNKNOWN,
     Summary,
@@ -36,17 +48,10 @@ _OTHERS = {
     "typealias": "type_alias_statement", "with": "with_item",
 }
 _START = attrgetter("start_byte")
-_DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 _DOTTED_ASCII = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 # Decorators that only wrap a method; not recorded as calls (noise in every class).
 _PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod", "property", "abstractmethod",
                                "abc.abstractmethod", "overload", "typing.overload", "override"})
-_LITERALS = {
-    "string": "<str>", "concatenated_string": "<str>", "list": "<list>",
-    "list_comprehension": "<list>", "dictionary": "<dict>", "dictionary_comprehension": "<dict>",
-    "set": "<set>", "set_comprehension": "<set>", "tuple": "<tuple>", "integer": "<int>",
-    "float": "<float>", "true": "<bool>", "false": "<bool>",
-}
 
 
 @lru_cache(maxsize=1)
@@ -60,122 +65,16 @@ def _language() -> tuple[Parser, Query, Query]:
     return Parser(language), query, Query(language, "(ERROR) @error")
 
 
-# The source of the file being summarised (set per parse; one parse at a time per process).
-_source = b""
-
-
-def _text(node: Node | None) -> str:
-    # Slicing the source is ~6x faster than Node.text.
-    if node is None:
-        return ""
-    return _source[node.start_byte : node.end_byte].decode("utf-8", "replace")
-
-
-def expr_ref(node: Node | None) -> str:
-    """The compact ref of an expression (see :mod:`summary`); ``?`` when unknowable."""
-    if node is None:
-        return UNKNOWN
-    kind = node.type
-    if kind == "identifier":
-        return _text(node)
-    if kind == "attribute":
-        text = _text(node)
-        if _DOTTED.fullmatch(text):  # the common case, without walking the chain
-            return text
-        base = expr_ref(node.child_by_field_name("object"))
-        return f"{base}.{_text(node.child_by_field_name('attribute'))}"
-    if kind == "call":
-        return expr_ref(node.child_by_field_name("function")) + "()"
-    if kind in ("parenthesized_expression", "await"):
-        inner = node.named_children
-        return expr_ref(inner[0]) if inner else UNKNOWN
-    if kind == "subscript":
-        return UNKNOWN
-    return _LITERALS.get(kind, UNKNOWN)
-
-
-def annotation_refs(node: Node | None) -> list[str]:
-    """Class refs an annotation names: ``Optional[A]``, ``A | None``, ``"A"`` -> ``["A"]``."""
-    if node is None:
-        return []
-    kind = node.type
-    if kind == "type":
-        return [r for child in node.named_children for r in annotation_refs(child)]
-    if kind in ("identifier", "attribute"):
-        ref = expr_ref(node)
-        return [] if ref in ("None", UNKNOWN) else [ref]
-    if kind == "string":
-        content = "".join(_text(c) for c in node.named_children if c.type == "string_content")
-        content = content.strip()
-        if content.replace(".", "").replace("_", "").isalnum():
-            return [content]
-        return []
-    if kind == "binary_operator":
-        return annotation_refs(node.child_by_field_name("left")) + annotation_refs(
-            node.child_by_field_name("right")
-        )
-    if kind in ("generic_type", "subscript"):
-        head = node.named_children[0] if node.named_children else None
-        name = _text(head).rsplit(".", 1)[-1]
-        if name in ("Optional", "Union", "Annotated", "Final", "ClassVar"):
-            args = node.named_children[1:]
-            refs = [r for a in args for r in annotation_refs(a)]
-            return refs[:1] if name in ("Annotated", "Final", "ClassVar") else refs
-        return []
-    if kind == "type_parameter":
-        return [r for child in node.named_children for r in annotation_refs(child)]
-    return []
-
-
-def _identifiers(node: Node) -> list[str]:
-    """Names bound by a target pattern (``a``, ``a, (b, *c)``); attributes/subscripts skipped."""
-    if node.type == "identifier":
-        return [_text(node)]
-    if node.type in ("pattern_list", "tuple_pattern", "list_pattern", "list_splat_pattern",
-                     "as_pattern_target", "parenthesized_expression", "tuple", "list"):
-        return [name for child in node.named_children for name in _identifiers(child)]
-    return []
-
-
 class _PythonSummariser:
     def __init__(self) -> None:
         self.summary = new_summary("python")
         self.scopes: dict[str, dict[str, Any]] = self.summary["scopes"]
-        # Scope intervals in start order: starts, (end, qname, body_start, parent index).
-        self.starts: list[int] = [-1]
-        self.intervals: list[tuple[int, str, int, int]] = [(1 << 62, "", 0, -1)]
-        self.open: list[int] = [0]  # indexes of intervals enclosing the current definition
-
-    def scope_for(self, node: Node) -> str:
-        """The qualified name of the innermost def/class whose body holds ``node``."""
-        start = node.start_byte
-        index = bisect_right(self.starts, start) - 1
-        intervals = self.intervals
-        while True:
-            end, qname, body_start, parent = intervals[index]
-            if start < end:
-                if start < body_start:  # decorators, parameters, bases: the parent evaluates
-                    return intervals[parent][1]
-                return qname
-            index = parent
-
-    def _enter(self, node: Node, qname: str, body_start: int) -> None:
-        while node.start_byte >= self.intervals[self.open[-1]][0]:
-            self.open.pop()
-        self.starts.append(node.start_byte)
-        self.intervals.append((node.end_byte, qname, body_start, self.open[-1]))
-        self.open.append(len(self.intervals) - 1)
-
-    def _enclosing(self, node: Node) -> str:
-        while node.start_byte >= self.intervals[self.open[-1]][0]:
-            self.open.pop()
-        index = self.open[-1]
-        _end, qname, body_start, parent = self.intervals[index]
-        return self.intervals[parent][1] if node.start_byte < body_start else qname
+        self.spans = Spans()
+        self.source = b""
 
     def run(self, source: bytes) -> Summary:
-        global _source
-        _source = source
+        self.source = source
+        set_source(source)
         parser, query, error_query = _language()
         tree = parser.parse(source)
         captures = QueryCursor(query).captures(tree.root_node)
@@ -184,7 +83,7 @@ class _PythonSummariser:
             key=lambda item: item[0],
         )
         for _start, name, node in definitions:
-            scope = self._enclosing(node)
+            scope = self.spans.enclosing(node)
             if name == "def":
                 self.on_def(node, scope, name)
             else:
@@ -196,7 +95,7 @@ class _PythonSummariser:
             "for": self.on_for, "as": self.on_as, "walrus": self.on_walrus,
             "return": self.on_return, "typealias": self.on_typealias, "with": self.on_with,
         }
-        scope_for = self.scope_for
+        scope_for = self.spans.scope_for
         for name, handler in handlers.items():
             nodes = captures.get(name, [])
             if name != "callee":  # capture lists come in match-completion order: bindings
@@ -207,7 +106,7 @@ class _PythonSummariser:
             errors = QueryCursor(error_query).captures(tree.root_node).get("error", [])
             self.summary["errors"] = max(len(errors), 1)
         self.finish()
-        _source = b""
+        set_source(b"")
         return self.summary
 
     # -- definitions --------------------------------------------------------------------
@@ -215,17 +114,17 @@ class _PythonSummariser:
         return f"{parent}.{name}" if parent else name
 
     def on_def(self, node: Node, parent: str, _kind: str) -> None:
-        name = _text(node.child_by_field_name("name"))
+        name = node_text(node.child_by_field_name("name"))
         body = node.child_by_field_name("body")
         if not name or body is None:
             return
         qname = self._qname(parent, name)
         parent_scope = self.scopes[parent]
         line = node.start_point[0] + 1
-        decorators = self._decorators(node)
+        decorators = decorator_names(node)
         is_method = parent_scope["k"] == "class"
         add_binding(parent_scope, name, ["def", qname, line])
-        self._enter(node, qname, body.start_byte)
+        self.spans.enter(node, qname, body.start_byte)
         if qname in self.summary["defs"]:  # redefinition / property setter: same entity
             scope = self.scopes[qname]
         else:
@@ -236,63 +135,12 @@ class _PythonSummariser:
             scope = self.scopes[qname] = new_scope("function", parent)
         if is_method and ("staticmethod" in decorators or "classmethod" in decorators):
             scope["m"] = "static" if "staticmethod" in decorators else "class"
-        self._parameters(node.child_by_field_name("parameters"), scope, is_method, line)
+        bind_parameters(node.child_by_field_name("parameters"), scope, is_method, line)
         for ref in annotation_refs(node.child_by_field_name("return_type")):
             scope.setdefault("r", []).append(["ann", ref, line])
 
-    def _decorators(self, node: Node) -> list[str]:
-        parent = node.parent
-        if parent is None or parent.type != "decorated_definition":
-            return []
-        names = []
-        for child in parent.named_children:
-            if child.type == "decorator" and child.named_children:
-                expr = child.named_children[0]
-                if expr.type == "call":
-                    expr = expr.child_by_field_name("function") or expr
-                names.append(_text(expr))
-        return names
-
-    def _parameters(self, params: Node | None, scope: dict[str, Any], is_method: bool,
-                    line: int) -> None:
-        if params is None:
-            return
-        index = 0
-        for child in params.named_children:
-            kind = child.type
-            if kind == "identifier":
-                name, annotation = _text(child), None
-            elif kind == "typed_parameter":
-                first = child.named_children[0]
-                if first.type != "identifier":  # *args: T / **kw: T
-                    for n in _identifiers(first.named_children[0] if first.named_children
-                                          else first):
-                        add_binding(scope, n, ["unk", line])
-                    index += 1
-                    continue
-                name, annotation = _text(first), child.child_by_field_name("type")
-            elif kind in ("typed_default_parameter", "default_parameter"):
-                name_node = child.child_by_field_name("name")
-                name, annotation = _text(name_node), child.child_by_field_name("type")
-            elif kind in ("list_splat_pattern", "dictionary_splat_pattern"):
-                for n in _identifiers(child.named_children[0]) if child.named_children else []:
-                    add_binding(scope, n, ["unk", line])
-                index += 1
-                continue
-            else:
-                continue
-            if index == 0 and is_method and scope.get("m") != "static":
-                scope["s"] = name
-            refs = annotation_refs(annotation)
-            if refs:
-                for ref in refs:
-                    add_binding(scope, name, ["ann", ref, line])
-            else:
-                add_binding(scope, name, ["param", index, line])
-            index += 1
-
     def on_class(self, node: Node, parent: str, _kind: str) -> None:
-        name = _text(node.child_by_field_name("name"))
+        name = node_text(node.child_by_field_name("name"))
         body = node.child_by_field_name("body")
         if not name or body is None:
             return
@@ -309,11 +157,11 @@ class _PythonSummariser:
             ref = expr_ref(child)
             if ref != UNKNOWN:
                 bases.append(ref)
-        self._enter(node, qname, body.start_byte)
+        self.spans.enter(node, qname, body.start_byte)
         if qname not in self.summary["defs"]:
             self.summary["defs"][qname] = {
                 "k": "class", "l": line, "e": node.end_point[0] + 1, "b": bases,
-                "d": self._decorators(node),
+                "d": decorator_names(node),
             }
             self.scopes[qname] = new_scope("class", parent)
 
@@ -321,7 +169,7 @@ class _PythonSummariser:
         left = node.child_by_field_name("left")
         while left is not None and left.type in ("type", "generic_type") and left.named_children:
             left = left.named_children[0]  # `type Vector[T] = ...` -> Vector
-        name = _text(left)
+        name = node_text(left)
         if name.isidentifier():
             qname = self._qname(scope, name)
             line = node.start_point[0] + 1
@@ -334,9 +182,9 @@ class _PythonSummariser:
         """``node`` is the called expression of a call (captured directly: no field lookup)."""
         kind = node.type
         if kind == "identifier":
-            ref = _source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+            ref = self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
         elif kind == "attribute":
-            raw = _source[node.start_byte : node.end_byte]
+            raw = self.source[node.start_byte : node.end_byte]
             ref = raw.decode() if _DOTTED_ASCII.fullmatch(raw) else expr_ref(node)
         else:
             ref = expr_ref(node)
@@ -347,7 +195,7 @@ class _PythonSummariser:
         if not node.named_children:
             return
         expr = node.named_children[0]
-        name = _text(expr.child_by_field_name("function") if expr.type == "call" else expr)
+        name = node_text(expr.child_by_field_name("function") if expr.type == "call" else expr)
         if name in _PLAIN_DECORATORS or name.endswith((".setter", ".getter", ".deleter")):
             return
         ref = expr_ref(expr)  # the decorator (or what dec(...) returns) is called with the def
@@ -367,23 +215,23 @@ class _PythonSummariser:
         target = self.scopes[scope]
         for child in node.children_by_field_name("name"):
             if child.type == "aliased_import":
-                dotted = _text(child.child_by_field_name("name"))
-                add_binding(target, _text(child.child_by_field_name("alias")),
+                dotted = node_text(child.child_by_field_name("name"))
+                add_binding(target, node_text(child.child_by_field_name("alias")),
                             ["mod", dotted, line])
             else:
-                dotted = _text(child)
+                dotted = node_text(child)
                 add_binding(target, dotted.split(".")[0], ["mod", dotted.split(".")[0], line])
             self.summary["imports"].append([scope, dotted, 0, [], line])
 
     def on_from(self, node: Node, scope: str, _kind: str) -> None:
         line = node.start_point[0] + 1
         module_node = node.child_by_field_name("module_name")
-        level, module = 0, _text(module_node)
+        level, module = 0, node_text(module_node)
         if module_node is not None and module_node.type == "relative_import":
             prefix = next((c for c in module_node.children if c.type == "import_prefix"), None)
-            level = len(_text(prefix))
+            level = len(node_text(prefix))
             dotted = next((c for c in module_node.named_children if c.type == "dotted_name"), None)
-            module = _text(dotted)
+            module = node_text(dotted)
         target = self.scopes[scope]
         names: list[str] = []
         if any(c.type == "wildcard_import" for c in node.named_children):
@@ -392,10 +240,10 @@ class _PythonSummariser:
             names.append("*")
         for child in node.children_by_field_name("name"):
             if child.type == "aliased_import":
-                name = _text(child.child_by_field_name("name"))
-                alias = _text(child.child_by_field_name("alias"))
+                name = node_text(child.child_by_field_name("name"))
+                alias = node_text(child.child_by_field_name("alias"))
             else:
-                name = alias = _text(child)
+                name = alias = node_text(child)
             names.append(name)
             add_binding(target, alias, ["from", module, level, name, line])
         self.summary["imports"].append([scope, module, level, names, line])
@@ -433,19 +281,19 @@ class _PythonSummariser:
                      scope: str, line: int) -> None:
         scope_data = self.scopes[scope]
         if target.type == "identifier":
-            name = _text(target)
+            name = node_text(target)
             if name == "__all__" and scope == "" and right is not None:
-                self.summary["all"] = _string_items(right)
+                self.summary["all"] = string_items(right)
             for value in values or [["unk", line]]:
                 self._bind(scope, name, value)
         elif target.type == "attribute":
             obj = target.child_by_field_name("object")
             self_name = scope_data.get("s")
-            is_self = obj is not None and obj.type == "identifier" and _text(obj) == self_name
+            is_self = obj is not None and obj.type == "identifier" and node_text(obj) == self_name
             if self_name and is_self:
                 class_scope = self.scopes.get(scope_data["p"] or "")
                 if class_scope is not None and class_scope["k"] == "class":
-                    attr = _text(target.child_by_field_name("attribute"))
+                    attr = node_text(target.child_by_field_name("attribute"))
                     attrs = class_scope.setdefault("ia", {})
                     for value in values:
                         attrs.setdefault(attr, []).append([scope, value])
@@ -458,18 +306,18 @@ class _PythonSummariser:
                     value = ["val", ref, line] if ref != UNKNOWN else ["unk", line]
                     self._bind_target(item, value_node, [value], scope, line)
             else:
-                for name in _identifiers(target):
+                for name in identifiers(target):
                     self._bind(scope, name, ["unk", line])
 
     def on_augassign(self, node: Node, scope: str, _kind: str) -> None:
         left = node.child_by_field_name("left")
         right = node.child_by_field_name("right")
-        if scope == "" and _text(left) == "__all__" and right is not None:
-            self.summary["all"] = (self.summary["all"] or []) + _string_items(right)
+        if scope == "" and node_text(left) == "__all__" and right is not None:
+            self.summary["all"] = (self.summary["all"] or []) + string_items(right)
 
     def on_for(self, node: Node, scope: str, _kind: str) -> None:
         left = node.child_by_field_name("left")
-        for name in _identifiers(left) if left is not None else []:
+        for name in identifiers(left) if left is not None else []:
             self._bind(scope, name, ["unk", node.start_point[0] + 1])
 
     def on_as(self, node: Node, scope: str, _kind: str) -> None:
@@ -484,7 +332,7 @@ class _PythonSummariser:
             ref = expr_ref(node.named_children[0])
             if ref != UNKNOWN:
                 values = [["val", ref, line], ["val", f"{ref}.__enter__()", line]]
-        for name in _identifiers(alias):
+        for name in identifiers(alias):
             for value in values:
                 self._bind(scope, name, value)
 
@@ -500,7 +348,7 @@ class _PythonSummariser:
             add_call(self.summary, scope, f"{ref}.__exit__", line)
 
     def on_walrus(self, node: Node, scope: str, _kind: str) -> None:
-        name = _text(node.child_by_field_name("name"))
+        name = node_text(node.child_by_field_name("name"))
         ref = expr_ref(node.child_by_field_name("value"))
         line = node.start_point[0] + 1
         self._bind(scope, name, ["val", ref, line] if ref != UNKNOWN else ["unk", line])
@@ -508,7 +356,7 @@ class _PythonSummariser:
     def on_global(self, node: Node, scope: str, kind: str) -> None:
         key = "g" if kind == "global" else "n"
         self.scopes[scope].setdefault(key, []).extend(
-            _text(c) for c in node.named_children if c.type == "identifier")
+            node_text(c) for c in node.named_children if c.type == "identifier")
 
     # -- finishing ------------------------------------------------------------------------
     def finish(self) -> None:
@@ -527,16 +375,6 @@ class _PythonSummariser:
                 visible = defs.get(head, {}).get("k") == "class" and all(
                     not part.startswith("_") or part == "__init__" for part in rest.split("."))
             info["x"] = visible
-
-
-def _string_items(node: Node) -> list[str]:
-    """String literals in a list/tuple expression (``__all__ = ["a", "b"]``)."""
-    items = []
-    for child in node.named_children:
-        if child.type == "string":
-            items.append("".join(_text(c) for c in child.named_children
-                                 if c.type == "string_content"))
-    return items
 
 
 def parse_python(source: bytes) -> Summary:

@@ -2,22 +2,30 @@
 
 Same shape as the Python summariser: one query, definitions first (they open scopes:
 functions, classes, methods, and arrow/function expressions bound to a name), then every
-other node by byte offset. ES modules (named, default, namespace imports; ``export``
-declarations, lists, ``export ... from``, ``export *``) and ``require`` are recorded as
-bindings so the resolver can follow them; ``this.m()`` and ``super.m()`` resolve through
-``extends``; ``new C()`` calls C's constructor.
+other node by byte offset (:mod:`~kgraph.codegraph.spans`). ES modules (named, default,
+namespace imports; ``export`` declarations, lists, ``export ... from``, ``export *``) and
+``require`` are recorded as bindings so the resolver can follow them (the module
+statements: :mod:`~kgraph.codegraph.script_modules`); ``this.m()`` and ``super.m()``
+resolve through ``extends``; ``new C()`` calls C's constructor.
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from functools import lru_cache
+from collections.abc import Callable
+from functools import lru_cache, partial
 from operator import attrgetter
 from typing import Any
 
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
+from kgraph.codegraph.script_modules import (
+    commonjs_export,
+    on_export,
+    on_import,
+    require_source,
+)
+from kgraph.codegraph.spans import Spans
 from kgraph.codegraph.summary import (
     UNKNOWN,
     Summary,
@@ -73,40 +81,19 @@ def _language(dialect: str) -> tuple[Parser, Query, Query]:
     return Parser(language), Query(language, "\n".join(lines)), Query(language, "(ERROR) @e")
 
 
-class _ScriptSummariser:
+class ScriptSummariser:
+    """Builds one file's summary (one instance a parse): handlers for each captured node."""
+
     def __init__(self, source: bytes, dialect: str) -> None:
         self.source = source
         self.summary = new_summary(dialect)
         self.scopes: dict[str, dict[str, Any]] = self.summary["scopes"]
-        self.starts: list[int] = [-1]
-        self.intervals: list[tuple[int, str, int, int]] = [(1 << 62, "", 0, -1)]
-        self.open: list[int] = [0]
+        self.spans = Spans()
 
     def text(self, node: Node | None) -> str:
         if node is None:
             return ""
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
-
-    # -- scopes (same interval scheme as parse_python) ----------------------------------
-    def scope_for(self, node: Node) -> str:
-        start = node.start_byte
-        index = bisect_right(self.starts, start) - 1
-        while True:
-            end, qname, body_start, parent = self.intervals[index]
-            if start < end:
-                return self.intervals[parent][1] if start < body_start else qname
-            index = parent
-
-    def _enclosing(self, node: Node) -> str:
-        while node.start_byte >= self.intervals[self.open[-1]][0]:
-            self.open.pop()
-        _end, qname, body_start, parent = self.intervals[self.open[-1]]
-        return self.intervals[parent][1] if node.start_byte < body_start else qname
-
-    def _enter(self, node: Node, qname: str, body_start: int) -> None:
-        self.starts.append(node.start_byte)
-        self.intervals.append((node.end_byte, qname, body_start, self.open[-1]))
-        self.open.append(len(self.intervals) - 1)
 
     def run(self) -> Summary:
         parser, query, error_query = _language(self.summary["lang"])
@@ -115,13 +102,18 @@ class _ScriptSummariser:
         definitions = sorted(((n.start_byte, name, n) for name in _DEFINITIONS
                               for n in captures.get(name, ())), key=lambda item: item[0])
         for _start, name, node in definitions:
-            getattr(self, f"on_{name}")(node, self._enclosing(node))
-        for name in ("import", "export", "assign", "return", "decorator", "callee", "new"):
-            handler = getattr(self, f"on_{name}")
+            getattr(self, f"on_{name}")(node, self.spans.enclosing(node))
+        handlers: dict[str, Callable[[Node, str], None]] = {
+            "import": partial(on_import, self), "export": partial(on_export, self),
+            "assign": self.on_assign, "return": self.on_return, "decorator": self.on_decorator,
+            "callee": self.on_callee, "new": self.on_new,
+        }
+        scope_for = self.spans.scope_for
+        for name, handler in handlers.items():
             nodes = captures.get(name, [])
             nodes.sort(key=attrgetter("start_byte"))  # captures come in completion order
             for node in nodes:
-                handler(node, self.scope_for(node))
+                handler(node, scope_for(node))
         if tree.root_node.has_error:
             errors = QueryCursor(error_query).captures(tree.root_node).get("e", [])
             self.summary["errors"] = max(len(errors), 1)
@@ -183,7 +175,7 @@ class _ScriptSummariser:
             self.summary["defs"][qname] = {"k": kind, "l": line, "e": node.end_point[0] + 1,
                                            "x": exported}
         if body is not None:
-            self._enter(node, qname, body.start_byte)
+            self.spans.enter(node, qname, body.start_byte)
             if qname not in self.scopes:
                 scope_kind = "class" if kind in ("class", "interface") else "function"
                 self.scopes[qname] = new_scope(scope_kind, scope)
@@ -278,7 +270,7 @@ class _ScriptSummariser:
         if name_node is None:
             return
         if name_node.type == "object_pattern":  # const { a, b: c } = require("./m")
-            module = self._require(value)
+            module = require_source(self, value)
             if module is not None:
                 names = [self.text(p.child_by_field_name("key") if p.type == "pair_pattern"
                                    else p) for p in name_node.named_children]
@@ -300,11 +292,11 @@ class _ScriptSummariser:
             self.summary["defs"].setdefault(qname, {"k": kind, "l": line,
                                                    "e": node.end_point[0] + 1, "x": exported})
             add_binding(self.scopes[scope], name, ["def", qname, line])
-            self._enter(value, qname, (value.child_by_field_name("body") or value).start_byte)
+            self.spans.enter(value, qname, (value.child_by_field_name("body") or value).start_byte)
             self.scopes.setdefault(qname, new_scope("function", scope))
             self._function(value, qname)
         else:
-            module = self._require(value)
+            module = require_source(self, value)
             bindings: list[list[Any]] = [["ann", r, line] for r in self.type_refs(
                 node.child_by_field_name("type"))]
             if module is not None:
@@ -320,20 +312,6 @@ class _ScriptSummariser:
                                                       "e": node.end_point[0] + 1, "x": True})
         if exported and scope == "":
             self.summary["exports"][name] = ["val", name, line]
-
-    def _require(self, value: Node | None) -> str | None:
-        """``require("./m")`` -> ``"./m"``."""
-        if value is None or value.type != "call_expression":
-            return None
-        function = value.child_by_field_name("function")
-        arguments = value.child_by_field_name("arguments")
-        if self.text(function) != "require" or arguments is None or not arguments.named_children:
-            return None
-        first = arguments.named_children[0]
-        return self._string(first) if first.type == "string" else None
-
-    def _string(self, node: Node | None) -> str:
-        return self.text(node).strip("'\"`") if node is not None else ""
 
     def on_iface(self, node: Node, scope: str) -> None:
         name = self.text(node.child_by_field_name("name"))
@@ -354,60 +332,6 @@ class _ScriptSummariser:
             self._define(node, scope, name, "enum", None)
 
     # -- other nodes ----------------------------------------------------------------------
-    def on_import(self, node: Node, scope: str) -> None:
-        module = self._string(node.child_by_field_name("source"))
-        line = node.start_point[0] + 1
-        target = self.scopes[scope]
-        names: list[str] = []
-        for clause in (c for c in node.named_children if c.type == "import_clause"):
-            for part in clause.named_children:
-                if part.type == "identifier":
-                    add_binding(target, self.text(part), ["from", module, 0, "default", line])
-                    names.append("default")
-                elif part.type == "namespace_import":
-                    for ident in part.named_children:
-                        add_binding(target, self.text(ident), ["mod", module, line])
-                elif part.type == "named_imports":
-                    for spec in part.named_children:
-                        name = self.text(spec.child_by_field_name("name"))
-                        alias = self.text(spec.child_by_field_name("alias")) or name
-                        add_binding(target, alias, ["from", module, 0, name, line])
-                        names.append(name)
-        self.summary["imports"].append([scope, module, 0, names, line])
-
-    def on_export(self, node: Node, scope: str) -> None:
-        if scope != "":
-            return
-        line = node.start_point[0] + 1
-        source = node.child_by_field_name("source")
-        module = self._string(source) if source is not None else None
-        exports = self.summary["exports"]
-        clause = next((c for c in node.named_children if c.type == "export_clause"), None)
-        namespace = next((c for c in node.named_children if c.type == "namespace_export"), None)
-        if clause is not None:
-            names = []
-            for spec in clause.named_children:
-                name = self.text(spec.child_by_field_name("name"))
-                alias = self.text(spec.child_by_field_name("alias")) or name
-                exports[alias] = (["from", module, 0, name, line] if module is not None
-                                  else ["val", name, line])
-                names.append(name)
-            if module is not None:
-                self.summary["imports"].append(["", module, 0, names, line])
-        elif namespace is not None and module is not None:
-            for ident in namespace.named_children:
-                exports[self.text(ident)] = ["mod", module, line]
-            self.summary["imports"].append(["", module, 0, [], line])
-        elif module is not None:
-            self.summary["estar"].append(module)
-            self.summary["imports"].append(["", module, 0, [], line])
-        elif any(c.type == "default" for c in node.children):
-            value = node.child_by_field_name("value")
-            if value is not None and node.child_by_field_name("declaration") is None:
-                ref = self.ref(value)
-                if ref != UNKNOWN:
-                    exports["default"] = ["val", ref, line]
-
     def on_assign(self, node: Node, scope: str) -> None:
         left = node.child_by_field_name("left")
         right = node.child_by_field_name("right")
@@ -419,7 +343,7 @@ class _ScriptSummariser:
         target = self.text(left)
         if scope == "" and (target in ("module.exports", "exports") or target.startswith(
                 ("module.exports.", "exports."))):
-            self._commonjs_export(target, right, line)
+            commonjs_export(self, target, right, line)
         elif left.type == "identifier":
             add_binding(self.scopes[scope], target, value)
         elif left.type == "member_expression":
@@ -429,30 +353,6 @@ class _ScriptSummariser:
                 if found is not None:
                     attr = self.text(left.child_by_field_name("property"))
                     found.setdefault("ia", {}).setdefault(attr, []).append([scope, value])
-
-    def _commonjs_export(self, target: str, right: Node, line: int) -> None:
-        """``module.exports = {a, b: c}`` / ``exports.a = f`` / ``module.exports = X``."""
-        exports = self.summary["exports"]
-        name = target.rsplit(".", 1)[-1] if target.count(".") >= (
-            2 if target.startswith("module.") else 1) else None
-        if name is not None:
-            ref = self.ref(right)
-            if ref != UNKNOWN:
-                exports[name] = ["val", ref, line]
-            return
-        if right.type == "object":
-            for prop in right.named_children:
-                if prop.type == "shorthand_property_identifier":
-                    exports[self.text(prop)] = ["val", self.text(prop), line]
-                elif prop.type == "pair":
-                    key = self.text(prop.child_by_field_name("key")).strip("'\"")
-                    ref = self.ref(prop.child_by_field_name("value"))
-                    if ref != UNKNOWN:
-                        exports[key] = ["val", ref, line]
-        else:
-            ref = self.ref(right)
-            if ref != UNKNOWN:
-                exports["default"] = ["val", ref, line]
 
     def _class_of(self, scope: str) -> dict[str, Any] | None:
         while scope:
@@ -493,4 +393,4 @@ class _ScriptSummariser:
 def parse_script(source: bytes, dialect: str) -> Summary:
     """Summarise one TS/TSX/JS file (``dialect``: typescript|tsx|javascript). Never raises
     on bad syntax: ERROR nodes are counted."""
-    return _ScriptSummariser(source, dialect).run()
+    return ScriptSummariser(source, dialect).run()

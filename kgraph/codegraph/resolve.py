@@ -1,54 +1,45 @@
 """Static evaluation of names and expressions over the summaries of all files.
 
-A *value* is what an expression may denote: a module (``("file", path)``, ``("dir",
-folder)`` for namespace packages), a definition (``("def", path, qname)``: function, method
-or class), an instance of a class (``("inst", path, qname)``), an external dotted name
-(``("ext", "os.path")``), a builtin (``("builtin", "len")``), a literal of a builtin type
-(``("lit", "<str>")``) or a ``super()`` proxy (``("super", path, class qname, instance)``).
-Every result carries a confidence and the resolution method of its weakest step.
-
-Names follow LEGB (class bodies are skipped from nested functions; ``global``/``nonlocal``
-honoured); inside the scope of the use, only bindings made on or before the line of the use
-count (all of them, so both arms of an ``if`` are kept). Modules follow ``import``s, star
-imports (``__all__``), ``__init__`` re-exports and submodules. Attributes of classes and
-instances follow the C3 MRO, instance attributes (``self.x = Cls()``) and annotations.
+The :class:`Resolver` evaluates refs to values (see :mod:`kgraph.codegraph.values`), caching
+its results along with what each one read. Names follow LEGB (class bodies are skipped from
+nested functions; ``global``/``nonlocal`` honoured); inside the scope of the use, only
+bindings made on or before the line of the use count (all of them, so both arms of an
+``if`` are kept). Modules follow ``import``s, star imports (``__all__``), ``__init__``
+re-exports and submodules (:mod:`kgraph.codegraph.imports`). Attributes of classes and
+instances follow the C3 MRO, instance attributes (``self.x = Cls()``) and annotations
+(:mod:`kgraph.codegraph.hierarchy`).
 """
 
 from __future__ import annotations
 
-import builtins
 import posixpath
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from kgraph.codegraph.hierarchy import class_member
+from kgraph.codegraph.imports import from_import, import_module, module_attr
 from kgraph.codegraph.modules import ModuleIndex
 from kgraph.codegraph.summary import Summary, split_ref
+from kgraph.codegraph.values import (
+    CONF_BUILTIN,
+    CONF_EXTERNAL,
+    CONF_IMPORT,
+    CONF_INFERRED,
+    CONF_LOCAL,
+    CONF_SELF,
+    JS_GLOBALS,
+    PY_BUILTIN_TYPES,
+    PY_BUILTINS,
+    Result,
+    Value,
+    unique,
+    weaken,
+)
 
-Value = tuple[Any, ...]
-Result = tuple[Value, float, str]
 Read = tuple[str, str]  # (file, top-level name) an evaluation depended on
 
-PY_BUILTINS = frozenset(n for n in dir(builtins) if not n.startswith("_"))
-PY_BUILTIN_TYPES = frozenset(
-    n for n in PY_BUILTINS if isinstance(getattr(builtins, n), type)
-)
-JS_GLOBALS = frozenset({
-    "console", "Math", "JSON", "Object", "Array", "String", "Number", "Boolean", "Promise",
-    "Date", "RegExp", "Error", "Map", "Set", "WeakMap", "WeakSet", "Symbol", "Reflect", "Proxy",
-    "parseInt", "parseFloat", "isNaN", "isFinite", "setTimeout", "clearTimeout", "setInterval",
-    "clearInterval", "fetch", "require", "process", "Buffer", "document", "window", "globalThis",
-    "structuredClone", "encodeURIComponent", "decodeURIComponent", "URL", "BigInt",
-})
-
-CONF_LOCAL, CONF_IMPORT, CONF_BUILTIN, CONF_EXTERNAL = 1.0, 0.95, 0.95, 0.9
-CONF_SELF, CONF_INFERRED = 0.9, 0.8
 _MAX_DEPTH = 40
-_MAX_VALUES = 12
 _MAX_EXTERNAL_DOTS = 5
-
-
-def _weaken(results: Iterable[Result], confidence: float, method: str) -> list[Result]:
-    return [(v, c, m) if c <= confidence else (v, confidence, method) for v, c, m in results]
 
 
 class Resolver:
@@ -65,6 +56,7 @@ class Resolver:
         self._load = load
         self._summaries: dict[str, Summary | None] = {}
         self._cache: dict[tuple[Any, ...], tuple[list[Result], tuple[Read, ...]]] = {}
+        # hierarchy.mro's cache (linearisations, not results), with the reads they made.
         self._mro: dict[tuple[str, str], tuple[list[tuple[str, str]], tuple[Read, ...]]] = {}
         # Every (file, top-level name) read since begin(), in order, duplicates included: a
         # computation's reads are the slice of the log it appended (cheaper than a stack of
@@ -105,6 +97,8 @@ class Resolver:
         self._mro.clear()
 
     def _cached(self, key: tuple[Any, ...], compute: Callable[[], list[Result]]) -> list[Result]:
+        """``compute()``, memoised under ``key`` with the reads it made (replayed into the log
+        on a hit); ``[]`` for a key already being computed (a cycle) or too deep a chain."""
         hit = self._cache.get(key)
         if hit is not None:
             if hit[1]:
@@ -148,7 +142,7 @@ class Resolver:
                     if not bindings:
                         return []
                 if not first and current == "":
-                    return self.module_attr(path, name, local_only=True)
+                    return module_attr(self, path, name, local_only=True)
                 return self.eval_bindings(path, current, bindings)
             if scope["k"] == "module":
                 break
@@ -156,7 +150,7 @@ class Resolver:
             scope = scopes.get(current, scopes[""])
             first = False
         if summary["lang"] == "python":
-            found = self.module_attr(path, name, local_only=False, star_only=True)
+            found = module_attr(self, path, name, local_only=False, star_only=True)
             if found:
                 return found
             if name in PY_BUILTINS:
@@ -169,16 +163,16 @@ class Resolver:
         results: list[Result] = []
         for binding in bindings:
             results.extend(self.eval_binding(path, scope_name, binding))
-        return _unique(results)
+        return unique(results)
 
     def eval_binding(self, path: str, scope_name: str, binding: list[Any]) -> list[Result]:
         kind = binding[0]
         if kind == "def":
             return [(("def", path, binding[1]), CONF_LOCAL, "local")]
         if kind == "mod":
-            return _weaken(self.import_module(path, binding[1]), CONF_IMPORT, "import")
+            return weaken(import_module(self, path, binding[1]), CONF_IMPORT, "import")
         if kind == "from":
-            return self.from_import(path, binding[1], binding[2], binding[3])
+            return from_import(self, path, binding[1], binding[2], binding[3])
         key: tuple[Any, ...]
         if kind == "val":
             key = ("val", path, scope_name, binding[1], binding[-1])
@@ -216,109 +210,6 @@ class Resolver:
         summary = self.summary(value[1], value[2])
         info = summary["defs"].get(value[2]) if summary is not None else None
         return info["k"] if info is not None else None
-
-    # -- imports ------------------------------------------------------------------------
-    def import_module(self, importer: str, spec: str, level: int = 0) -> list[Result]:
-        """The module an import names: ``("file", path)``/``("dir", folder)``/``("ext", spec)``."""
-        summary = self.summary(importer)
-        lang = summary["lang"] if summary is not None else "python"
-        if lang == "python":
-            if level:
-                target = self.index.python_relative(importer, spec, level)
-                key = posixpath.normpath(posixpath.join(posixpath.dirname(importer),
-                                                        "../" * (level - 1), *spec.split(".")))
-            else:
-                target = self.index.python_absolute(importer, spec)
-                key = spec
-        else:
-            target = self.index.script_module(importer, spec)
-            key = posixpath.normpath(posixpath.join(posixpath.dirname(importer), spec)) \
-                if spec.startswith(".") else spec
-        if target is None:
-            self.missing.add(key)
-            if level or spec.startswith("."):
-                return []
-            if lang == "python" and "." in spec and self.index.python_absolute(
-                    importer, spec.split(".", 1)[0]) is not None:
-                return []  # a module missing from a package of the repository: not external
-            return [(("ext", spec), CONF_EXTERNAL, "external")]
-        self.note(target.rstrip("/"), "")
-        if target.endswith("/"):
-            return [(("dir", target.rstrip("/")), CONF_LOCAL, "import")]
-        return [(("file", target), CONF_LOCAL, "import")]
-
-    def from_import(self, importer: str, module: str, level: int, name: str) -> list[Result]:
-        results: list[Result] = []
-        for value, _conf, _method in self.import_module(importer, module, level):
-            if value[0] == "ext":
-                dotted = f"{module}.{name}" if name != "default" else module
-                results.append((("ext", dotted), CONF_EXTERNAL, "external"))
-                continue
-            # `from . import x` inside the package's own __init__ names the submodule.
-            found = self.attr(value, name) if value[1] != importer else []
-            if not found and value[0] in ("file", "dir"):
-                folder = value[1] if value[0] == "dir" else posixpath.dirname(value[1])
-                if value[0] == "dir" or value[1].endswith(("__init__.py", "__init__.pyi")):
-                    sub = self.index.python_path(f"{folder}/{name}" if folder else name)
-                    if sub is not None:
-                        self.note(sub.rstrip("/"), "")
-                        kind = "dir" if sub.endswith("/") else "file"
-                        found = [((kind, sub.rstrip("/")), CONF_LOCAL, "import")]
-            results.extend(_weaken(found, CONF_IMPORT, "import"))
-        return results
-
-    def module_attr(self, path: str, name: str, local_only: bool = False,
-                    star_only: bool = False) -> list[Result]:
-        """``name`` in module ``path``'s namespace (Python) or exports (TS/JS)."""
-        key = ("modattr", path, name, local_only, star_only)
-        return self._cached(key, lambda: self._module_attr(path, name, local_only, star_only))
-
-    def _module_attr(self, path: str, name: str, local_only: bool,
-                     star_only: bool) -> list[Result]:
-        summary = self.summary(path, name)
-        if summary is None:
-            return []
-        python = summary["lang"] == "python"
-        if not star_only:
-            if python:
-                bindings = summary["scopes"][""]["b"].get(name)
-            else:
-                exported = summary["exports"].get(name)
-                bindings = [exported] if exported is not None else None
-                if local_only:
-                    bindings = summary["scopes"][""]["b"].get(name) or bindings
-            if bindings:
-                if not python and not local_only:
-                    # An export names a module-level binding, whatever line it is on.
-                    return _unique([r for b in bindings for r in (
-                        self.eval_ref(path, "", b[1], None) if b[0] == "val"
-                        else self.eval_binding(path, "", b))])
-                return self.eval_bindings(path, "", bindings)
-            if local_only:
-                return []
-        stars = summary["star"] if python else [[m, 0] for m in summary["estar"]]
-        if stars:
-            self.note(path, "*")
-        for module, level in stars:
-            for value, _c, _m in self.import_module(path, module, level):
-                if value[0] != "file":
-                    continue
-                target = self.summary(value[1], "__all__")
-                public = target.get("all") if target is not None else None
-                if public is not None and name not in public:
-                    continue
-                if public is None and name.startswith("_"):
-                    continue
-                found = self.module_attr(value[1], name)
-                if found:
-                    return _weaken(found, CONF_IMPORT, "import")
-        if python and not star_only:
-            sub = self.index.submodule(path, name)
-            if sub is not None:
-                self.note(sub.rstrip("/"), "")
-                kind = "dir" if sub.endswith("/") else "file"
-                return [((kind, sub.rstrip("/")), CONF_LOCAL, "import")]
-        return []
 
     # -- expressions --------------------------------------------------------------------
     def eval_ref(self, path: str, scope_name: str, ref: str, line: int | None) -> list[Result]:
@@ -370,8 +261,8 @@ class Resolver:
     def _flat(self, values: list[Result], step: Callable[[Value], list[Result]]) -> list[Result]:
         out: list[Result] = []
         for value, conf, method in values:
-            out.extend(_weaken(step(value), conf, method))
-        return _unique(out)
+            out.extend(weaken(step(value), conf, method))
+        return unique(out)
 
     def enclosing_class(self, path: str, scope_name: str) -> tuple[str, bool] | None:
         """(class qname, inside an instance method) for a method scope, else None."""
@@ -425,14 +316,14 @@ class Resolver:
             if scope is None:
                 return []
             results = self.eval_bindings(path, qname, scope.get("r", []))
-            return _weaken(results, CONF_INFERRED, "inferred")
+            return weaken(results, CONF_INFERRED, "inferred")
 
         return self._cached(("returns", path, qname), compute)
 
     def attr(self, value: Value, name: str) -> list[Result]:
         kind = value[0]
         if kind == "file":
-            return self.module_attr(value[1], name)
+            return module_attr(self, value[1], name)
         if kind == "dir":
             sub = self.index.python_path(posixpath.join(value[1], name) if value[1] else name)
             if sub is None:
@@ -441,12 +332,12 @@ class Resolver:
             return [(("dir" if sub.endswith("/") else "file", sub.rstrip("/")), 1.0, "import")]
         if kind == "def":
             if self.def_kind(value) in ("class", "interface", "enum"):
-                return self.class_member(value[1], value[2], name, instance=False)
+                return class_member(self, value[1], value[2], name, instance=False)
             return []
         if kind == "inst":
-            return self.class_member(value[1], value[2], name, instance=True)
+            return class_member(self, value[1], value[2], name, instance=True)
         if kind == "super":
-            return self.class_member(value[1], value[2], name, instance=value[3], skip_first=True)
+            return class_member(self, value[1], value[2], name, instance=value[3], skip_first=True)
         if kind == "ext":
             if value[1].count(".") >= _MAX_EXTERNAL_DOTS:
                 return []
@@ -454,102 +345,3 @@ class Resolver:
         if kind == "builtin" and value[1] in JS_GLOBALS:  # console.log, Math.max: one level
             return [(("builtin", f"{value[1]}.{name}"), CONF_BUILTIN, "builtin")]
         return []
-
-    # -- classes ------------------------------------------------------------------------
-    def bases(self, path: str, qname: str) -> list[Result]:
-        """Resolved base classes (and TS ``implements``) of a class, in order."""
-        def compute() -> list[Result]:
-            summary = self.summary(path, qname)
-            info = summary["defs"].get(qname) if summary is not None else None
-            if summary is None or info is None:
-                return []
-            parent = summary["scopes"].get(qname, {}).get("p") or ""
-            results: list[Result] = []
-            for ref in info.get("b", ()):
-                results.extend(self.eval_ref(path, parent, ref, info["l"]))
-            return results
-
-        return self._cached(("bases", path, qname), compute)
-
-    def mro(self, path: str, qname: str) -> list[tuple[str, str]]:
-        """C3 linearisation over in-repo classes (external bases end the chain)."""
-        key = (path, qname)
-        hit = self._mro.get(key)
-        if hit is not None:
-            self._log.extend(hit[1])
-            return hit[0]
-        if ("mro", *key) in self._active:
-            return [key]
-        self._active.add(("mro", *key))
-        start = len(self._log)
-        try:
-            parents = [(v[1], v[2]) for v, _c, _m in self.bases(path, qname)
-                       if v[0] == "def" and self.def_kind(v) in ("class", "interface")]
-            linear = _c3([key], [self.mro(*p) for p in parents] + [parents])
-        finally:
-            self._active.discard(("mro", *key))
-        self._mro[key] = (linear, tuple(set(self._log[start:])))
-        return linear
-
-    def class_member(self, path: str, qname: str, name: str, instance: bool,
-                     skip_first: bool = False) -> list[Result]:
-        key = ("member", path, qname, name, instance, skip_first)
-        return self._cached(key, lambda: self._class_member(path, qname, name, instance,
-                                                            skip_first))
-
-    def _class_member(self, path: str, qname: str, name: str, instance: bool,
-                      skip_first: bool) -> list[Result]:
-        order = self.mro(path, qname)
-        for class_path, class_name in order[1:] if skip_first else order:
-            summary = self.summary(class_path, class_name)
-            if summary is None:
-                continue
-            member = f"{class_name}.{name}"
-            if member in summary["defs"]:
-                return [(("def", class_path, member), CONF_LOCAL, "mro")]
-            scope = summary["scopes"].get(class_name, {})
-            results: list[Result] = []
-            bindings = scope.get("b", {}).get(name)
-            if bindings:
-                results.extend(self.eval_bindings(class_path, class_name, bindings))
-            if instance:
-                for scope_name, binding in scope.get("ia", {}).get(name, ()):
-                    results.extend(self.eval_binding(class_path, scope_name, binding))
-            if bindings or (instance and name in scope.get("ia", {})):
-                return _unique(results)
-        return []
-
-
-def _unique(results: list[Result]) -> list[Result]:
-    """Distinct values (best confidence kept), at most _MAX_VALUES of them: an expression
-    that may denote more than that is, for a call graph, unknown."""
-    if len(results) < 2:
-        return results
-    best: dict[Value, Result] = {}
-    for result in results:
-        old = best.get(result[0])
-        if old is None or result[1] > old[1]:
-            best[result[0]] = result
-    if len(best) > _MAX_VALUES:
-        return []
-    return list(best.values())
-
-
-def _c3(head: list[tuple[str, str]], sequences: list[list[tuple[str, str]]]) -> list[
-        tuple[str, str]]:
-    result = list(head)
-    seqs = [list(s) for s in sequences if s]
-    while seqs:
-        for seq in seqs:
-            candidate = seq[0]
-            if not any(candidate in s[1:] for s in seqs):
-                break
-        else:  # inconsistent hierarchy: fall back to depth-first, left to right
-            for seq in seqs:
-                result.extend(c for c in seq if c not in result)
-            return result
-        if candidate not in result:
-            result.append(candidate)
-        seqs = [s[1:] if s[0] == candidate else s for s in seqs]
-        seqs = [s for s in seqs if s]
-    return result

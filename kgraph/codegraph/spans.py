@@ -1,0 +1,53 @@
+"""Which scope a syntax node is in, by byte offset: shared by both tree-sitter summarisers.
+
+Each definition with a body (function, class, method) is entered as a byte interval, in
+document order; every other node then finds the innermost interval holding it with a
+binary search. A node inside a definition but before its body (decorators, parameters,
+bases) belongs to the enclosing scope: that is where it is evaluated.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from tree_sitter import Node
+
+
+class Spans:
+    """The definitions entered so far; interval 0 is the module (qualified name "")."""
+
+    def __init__(self) -> None:
+        # Intervals in start order: starts, (end, qname, body_start, parent index).
+        self.starts: list[int] = [-1]
+        self.intervals: list[tuple[int, str, int, int]] = [(1 << 62, "", 0, -1)]
+        self.open: list[int] = [0]  # indexes of intervals enclosing the current definition
+
+    def scope_for(self, node: Node) -> str:
+        """The qualified name of the innermost def/class whose body holds ``node``."""
+        start = node.start_byte
+        index = bisect_right(self.starts, start) - 1
+        intervals = self.intervals
+        while True:
+            end, qname, body_start, parent = intervals[index]
+            if start < end:
+                if start < body_start:  # decorators, parameters, bases: the parent evaluates
+                    return intervals[parent][1]
+                return qname
+            index = parent
+
+    def enclosing(self, node: Node) -> str:
+        """:meth:`scope_for` for definitions, which are visited in document order while the
+        intervals are being entered."""
+        while node.start_byte >= self.intervals[self.open[-1]][0]:
+            self.open.pop()
+        index = self.open[-1]
+        _end, qname, body_start, parent = self.intervals[index]
+        return self.intervals[parent][1] if node.start_byte < body_start else qname
+
+    def enter(self, node: Node, qname: str, body_start: int) -> None:
+        """Open the scope ``qname`` over ``node`` (its body starts at ``body_start``)."""
+        while node.start_byte >= self.intervals[self.open[-1]][0]:
+            self.open.pop()
+        self.starts.append(node.start_byte)
+        self.intervals.append((node.end_byte, qname, body_start, self.open[-1]))
+        self.open.append(len(self.intervals) - 1)
