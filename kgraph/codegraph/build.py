@@ -15,7 +15,7 @@ from typing import Any
 from kgraph.codegraph.hierarchy import bases, class_member
 from kgraph.codegraph.imports import import_module, module_attr
 from kgraph.codegraph.modules import PY_SUFFIXES, python_module_path
-from kgraph.codegraph.resolve import Resolver
+from kgraph.codegraph.resolve import MISSING_IMPORT, Resolver
 from kgraph.codegraph.summary import Summary, iter_calls, split_ref
 from kgraph.codegraph.values import Result, Value
 
@@ -111,11 +111,14 @@ def build_file(path: str, summary: Summary, resolver: Resolver) -> FileRows:
     _classes(path, summary, resolver, rows)
     _exports(path, summary, resolver, rows)
     names: dict[str, set[str]] = {}
+    missing: set[str] = set()
     for other, name in resolver.consulted:
-        if other != path:
+        if other == MISSING_IMPORT:
+            missing.add(name)
+        elif other != path:
             names.setdefault(other, set()).add(name)
     rows.deps = {"files": {other: sorted(n) for other, n in sorted(names.items())},
-                 "missing": sorted(resolver.missing)}
+                 "missing": sorted(missing)}
     return rows
 
 

@@ -42,7 +42,7 @@ def import_module(resolver: Resolver, importer: str, spec: str, level: int = 0) 
         key = posixpath.normpath(posixpath.join(posixpath.dirname(importer), spec)) \
             if spec.startswith(".") else spec
     if target is None:
-        resolver.missing.add(key)
+        resolver.note_missing(key)
         if level or spec.startswith("."):
             return []
         if lang == "python" and "." in spec and resolver.index.python_absolute(

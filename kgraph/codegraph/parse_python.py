@@ -97,9 +97,10 @@ class _PythonSummariser:
         }
         scope_for = self.spans.scope_for
         for name, handler in handlers.items():
-            nodes = captures.get(name, [])
-            if name != "callee":  # capture lists come in match-completion order: bindings
-                nodes.sort(key=_START)  # must be in document order (stable summaries)
+            # Capture lists come in match-completion order, which varies from run to run:
+            # in document order, bindings apply in order and an edge met twice keeps its
+            # first line, so the same file always gives the same summary and edges.
+            nodes = sorted(captures.get(name, ()), key=_START)
             for node in nodes:
                 handler(node, scope_for(node), name)
         if tree.root_node.has_error:

@@ -37,6 +37,9 @@ from kgraph.codegraph.values import (
 )
 
 Read = tuple[str, str]  # (file, top-level name) an evaluation depended on
+# The "file" of a read recording an import that matched no file (the name is its key):
+# kept in the same log, so a cache hit replays it like any other read.
+MISSING_IMPORT = "\0missing"
 
 _MAX_DEPTH = 40
 _MAX_EXTERNAL_DOTS = 5
@@ -48,7 +51,9 @@ class Resolver:
     ``consulted`` (per :meth:`begin`) collects every (file, top-level name) an evaluation
     read, cached work included: a file needs re-resolving when one of the names it read in
     another file changes (``""``: only the file's existence; ``"*"``: its star imports).
-    ``missing`` collects import keys that matched no file.
+    Imports that matched no file are reads of :data:`MISSING_IMPORT` (see
+    :meth:`note_missing`), so a file whose resolution reused cached work through such an
+    import still learns of it, and is re-resolved when a new file provides it.
     """
 
     def __init__(self, index: ModuleIndex, load: Callable[[str], Summary | None]) -> None:
@@ -63,12 +68,10 @@ class Resolver:
         # sets); a cache hit appends the reads its computation made.
         self._log: list[Read] = []
         self._active: set[tuple[Any, ...]] = set()
-        self.missing: set[str] = set()
 
     # -- bookkeeping --------------------------------------------------------------------
     def begin(self) -> None:
         self._log = []
-        self.missing = set()
 
     @property
     def consulted(self) -> set[Read]:
@@ -77,6 +80,10 @@ class Resolver:
     def note(self, path: str, name: str) -> None:
         """Record that the current evaluation depends on ``name`` of file ``path``."""
         self._log.append((path, name.partition(".")[0]))
+
+    def note_missing(self, key: str) -> None:
+        """Record that the current evaluation met an import of ``key`` that matched no file."""
+        self._log.append((MISSING_IMPORT, key))
 
     def summary(self, path: str, name: str | None = None) -> Summary | None:
         """A file's summary; ``name``: the (qualified) name being read, for dependencies

@@ -120,6 +120,24 @@ def test_added_file_satisfies_a_missing_import(db: Database, app_repo: Path,
     assert _callers(db, "app/extra.py::helper") == {"app/service.py::later"}
 
 
+def test_every_file_reading_through_a_missing_import_is_re_resolved(
+        db: Database, tmp_path: Path, parse: Parse) -> None:
+    # Both files reach `thing` through the package, whose import of it finds no file: the
+    # second one reuses the first one's cached evaluation, and must still learn of the miss.
+    repo = write_tree(tmp_path / "miss", {
+        "pkg/__init__.py": "from pkg.gone import thing\n",
+        "a.py": "from pkg import thing\n\n\ndef fa():\n    return thing()\n",
+        "b.py": "from pkg import thing\n\n\ndef fb():\n    return thing()\n",
+    })
+    parse(repo)
+    missing = db.read(lambda c: dict(c.execute(select(FILES.c.path, FILES.c.deps)).all()))
+    assert all("pkg.gone" in missing[path]["missing"] for path in ("a.py", "b.py"))
+    write_tree(repo, {"pkg/gone.py": "def thing():\n    return 1\n"})
+    report = parse(repo)
+    assert report.added == 1
+    assert _callers(db, "pkg/gone.py::thing") == {"a.py::fa", "b.py::fb"}
+
+
 def test_deleted_file_is_removed_and_dependents_re_resolved(db: Database, app_repo: Path,
                                                             parse: Parse) -> None:
     parse(app_repo)

@@ -125,3 +125,11 @@ export function editing( {
     tsx = parse_script(b'export const App = () => <div>{render()}</div>;\n', "tsx")
     assert tsx["errors"] == 0
     assert ("App", "render", 1) in iter_calls(tsx)
+
+
+def test_calls_are_in_document_order_whatever_order_the_query_returns_them() -> None:
+    source = b"outer(\n    inner(\n        deepest()\n    )\n)\nlast(first_arg(), second_arg())\n"
+    calls = parse_python(source)["calls"][""]
+    assert calls == ["outer", 1, "inner", 2, "deepest", 3, "last", 6, "first_arg", 6,
+                     "second_arg", 6]
+    assert all(to_json(parse_python(source)) == to_json(parse_python(source)) for _ in range(5))
