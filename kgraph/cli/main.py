@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from typing import Any
 
 import click
@@ -61,6 +62,12 @@ class LazyGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("Aborted.", err=True)
             ctx.exit(130)
+        except BrokenPipeError:
+            # The reader went away (`kgraph ... | head`): stop quietly, as Unix tools do.
+            # Python would report the failed flush of stdout at exit: point it at devnull.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            ctx.exit(141)
         except Exception as exc:
             if os.environ.get("KGRAPH_DEBUG"):
                 raise
