@@ -16,13 +16,16 @@ them, and for each (in a scratch copy, so edits never touch the cache) measures:
 
 Each number is the median of ``--repeat`` runs; the machine's CPU count and load are
 printed with them because parse timings scale with free cores. So is the time of a fixed
-pure-Python reference workload before and after: on a shared VM the same work can take a
-third longer from one minute to the next, and this shows which kind of minute it was.
+pure-Python reference workload before and after, alone and in two processes at once: on a
+shared VM the same work can take a third longer from one minute to the next, and a second
+process can run 1.4x slower than the first (the two vCPUs are not always two cores); this
+shows which kind of minute it was.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import shutil
@@ -78,15 +81,38 @@ def fetch(name: str, version: str) -> Path:
 
 
 def reference_workload_s(runs: int = 5) -> float:
-    """Median seconds of a fixed CPU- and memory-bound workload (sort + JSON round trip)."""
+    """Median seconds of a fixed CPU- and memory-bound workload (sort + JSON round trip),
+    with the garbage collector paused: the process's own heap must not weigh on it."""
     times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        data = [((i * 7919) % 100003, str(i)) for i in range(100_000)]
-        data.sort()
-        json.loads(json.dumps(data))
-        times.append(time.perf_counter() - started)
+    gc.disable()
+    try:
+        for _ in range(runs):
+            started = time.perf_counter()
+            data = [((i * 7919) % 100003, str(i)) for i in range(100_000)]
+            data.sort()
+            json.loads(json.dumps(data))
+            times.append(time.perf_counter() - started)
+    finally:
+        gc.enable()
     return round(statistics.median(times), 3)
+
+
+def _reference_in_child(_: int) -> float:
+    return reference_workload_s(3)
+
+
+def two_process_slowdown() -> float:
+    """The reference workload run in two processes at once, against one alone: ~1.0 when
+    the two vCPUs are two real cores, more when the host shares them (the parse runs on
+    both: its wall time moves with this number)."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")  # fresh interpreters, alike both times
+    with context.Pool(1) as pool:
+        alone = pool.map(_reference_in_child, [0])[0]
+    with context.Pool(2) as pool:
+        together = max(pool.map(_reference_in_child, [0, 1]))
+    return round(together / alone, 2)
 
 
 def fresh_db(folder: Path) -> Database:
@@ -196,6 +222,7 @@ def main() -> None:
     args = parser.parse_args()
     load_before = round(os.getloadavg()[0], 2)
     reference_before = reference_workload_s()
+    slowdown_before = two_process_slowdown()
     results = []
     for name, version in PACKAGES.items():
         if args.only and name != args.only:
@@ -204,7 +231,9 @@ def main() -> None:
     machine = {"cpus": os.cpu_count(), "load_1m_before": load_before,
                "load_1m_after": round(os.getloadavg()[0], 2), "jobs": args.jobs or "cpus",
                "repeat": args.repeat, "reference_workload_s_before": reference_before,
-               "reference_workload_s_after": reference_workload_s()}
+               "reference_workload_s_after": reference_workload_s(),
+               "two_process_slowdown_before": slowdown_before,
+               "two_process_slowdown_after": two_process_slowdown()}
     if args.json:
         print(json.dumps({"machine": machine, "results": results}, indent=2))
         return
