@@ -111,7 +111,8 @@ def _parse_repository(db: Database, path: Path, root: Path | None, jobs: int | N
     else:
         files = list(iter_source_files(root, path))
 
-    db.write(store.ensure_lookup_indexes)
+    if db.read(store.missing_lookup_indexes):  # read first: most runs need no write lock
+        db.write(store.ensure_lookup_indexes)
     states = db.read(store.file_states)
     under = [p for p in states if not prefix or p == prefix or p.startswith(prefix + "/")]
     seen = {f.path for f in files}

@@ -35,6 +35,7 @@ from kgraph.codegraph.records import (
 )
 from kgraph.db import Database
 from kgraph.db.models import GraphEntity, GraphFile, GraphRelationship, table_of
+from kgraph.db.sqlite import fetch_raw_sql
 from kgraph.errors import NotFoundError
 
 __all__ = [
@@ -116,15 +117,10 @@ def _dependents_of(conn: Connection, ids: Sequence[str],
     """
     rows: list[tuple[Any, ...]] = []
     ordered = sorted(set(ids))
-    cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-    try:
-        for i in range(0, len(ordered), _BIG_CHUNK):
-            chunk = ordered[i : i + _BIG_CHUNK]
-            cursor.execute(_DEPENDENTS_SQL.format(",".join("?" * len(chunk))), chunk)
-            found = cursor.fetchall()
-            rows += found if include_unresolved else [r for r in found if r[5] != "name-only"]
-    finally:
-        cursor.close()
+    for i in range(0, len(ordered), _BIG_CHUNK):
+        chunk = ordered[i : i + _BIG_CHUNK]
+        found = fetch_raw_sql(conn, _DEPENDENTS_SQL.format(",".join("?" * len(chunk))), chunk)
+        rows += found if include_unresolved else [r for r in found if r[5] != "name-only"]
     return rows
 
 
