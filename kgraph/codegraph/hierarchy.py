@@ -38,19 +38,20 @@ def mro(resolver: Resolver, path: str, qname: str) -> list[tuple[str, str]]:
     key = (path, qname)
     hit = resolver._mro.get(key)
     if hit is not None:
-        resolver._log.extend(hit[1])
+        resolver.replay(hit[1])
         return hit[0]
     if ("mro", *key) in resolver._active:
         return [key]
     resolver._active.add(("mro", *key))
-    start = len(resolver._log)
+    resolver.start_reads()
     try:
         parents = [(v[1], v[2]) for v, _c, _m in bases(resolver, path, qname)
                    if v[0] == "def" and resolver.def_kind(v) in ("class", "interface")]
         linear = _c3([key], [mro(resolver, *p) for p in parents] + [parents])
     finally:
         resolver._active.discard(("mro", *key))
-    resolver._mro[key] = (linear, tuple(set(resolver._log[start:])))
+        reads = resolver.finish_reads()
+    resolver._mro[key] = (linear, reads)
     return linear
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
+from functools import partial
 from typing import Any
 
 from kgraph.codegraph.hierarchy import class_member
@@ -40,9 +42,28 @@ Read = tuple[str, str]  # (file, top-level name) an evaluation depended on
 # The "file" of a read recording an import that matched no file (the name is its key):
 # kept in the same log, so a cache hit replays it like any other read.
 MISSING_IMPORT = "\0missing"
+Reads = AbstractSet[Read]  # a finished computation's reads (never changed once cached)
+_NO_READS: Reads = frozenset()
 
 _MAX_DEPTH = 40
 _MAX_EXTERNAL_DOTS = 5
+
+
+# Heads whose meaning depends on the function they are used in (``super()`` finds its
+# class from there; TS/JS ``this``).
+_SCOPED_HEADS = frozenset({"super", "this"})
+
+
+def _outer_scope(scopes: dict[str, Any], scope: dict[str, Any]) -> str:
+    """Where the LEGB walk from a function goes once its own scope is passed: the parent,
+    past class bodies (skipped from nested scopes) that declare no ``global``."""
+    current = scope["p"] or ""
+    while current:
+        parent = scopes.get(current)
+        if parent is None or parent["k"] != "class" or parent.get("g"):
+            break
+        current = parent["p"] or ""
+    return current
 
 
 class Resolver:
@@ -60,36 +81,55 @@ class Resolver:
         self.index = index
         self._load = load
         self._summaries: dict[str, Summary | None] = {}
-        self._cache: dict[tuple[Any, ...], tuple[list[Result], tuple[Read, ...]]] = {}
+        self._cache: dict[tuple[Any, ...], tuple[list[Result], Reads]] = {}
         # hierarchy.mro's cache (linearisations, not results), with the reads they made.
-        self._mro: dict[tuple[str, str], tuple[list[tuple[str, str]], tuple[Read, ...]]] = {}
-        # Every (file, top-level name) read since begin(), in order, duplicates included: a
-        # computation's reads are the slice of the log it appended (cheaper than a stack of
-        # sets); a cache hit appends the reads its computation made.
-        self._log: list[Read] = []
+        self._mro: dict[tuple[str, str], tuple[list[tuple[str, str]], Reads]] = {}
+        # What was read since begin(): a set per computation in progress, the file's at the
+        # bottom. A finished computation's set is cached with its result and merged into its
+        # caller's; a cache hit merges the cached set (set-to-set merges reuse the stored
+        # hashes, so replaying big read sets costs little).
+        self._reads: list[set[Read]] = [set()]
         self._active: set[tuple[Any, ...]] = set()
 
     # -- bookkeeping --------------------------------------------------------------------
     def begin(self) -> None:
-        self._log = []
+        self._reads = [set()]
 
     @property
     def consulted(self) -> set[Read]:
-        return set(self._log)
+        return self._reads[0]
 
     def note(self, path: str, name: str) -> None:
         """Record that the current evaluation depends on ``name`` of file ``path``."""
-        self._log.append((path, name.partition(".")[0]))
+        self._reads[-1].add((path, name.partition(".")[0]))
 
     def note_missing(self, key: str) -> None:
         """Record that the current evaluation met an import of ``key`` that matched no file."""
-        self._log.append((MISSING_IMPORT, key))
+        self._reads[-1].add((MISSING_IMPORT, key))
+
+    def replay(self, reads: Reads) -> None:
+        """Record the reads of a cached computation being reused."""
+        if reads:
+            self._reads[-1] |= reads
+
+    def start_reads(self) -> None:
+        """Open the read set of a computation (paired with :meth:`finish_reads`)."""
+        self._reads.append(set())
+
+    def finish_reads(self) -> Reads:
+        """Close the innermost computation's read set (kept, never changed again), merging
+        it into its caller's."""
+        reads = self._reads.pop()
+        if not reads:
+            return _NO_READS
+        self._reads[-1] |= reads
+        return reads
 
     def summary(self, path: str, name: str | None = None) -> Summary | None:
         """A file's summary; ``name``: the (qualified) name being read, for dependencies
         (None: nothing that can change, such as the file's language)."""
         if name is not None:
-            self._log.append((path, name.partition(".")[0]))
+            self._reads[-1].add((path, name.partition(".")[0]))
         try:
             return self._summaries[path]
         except KeyError:
@@ -109,19 +149,22 @@ class Resolver:
         hit = self._cache.get(key)
         if hit is not None:
             if hit[1]:
-                self._log.extend(hit[1])
+                self._reads[-1] |= hit[1]
             return hit[0]
         active = self._active
         if key in active or len(active) > _MAX_DEPTH:
             return []
         active.add(key)
-        start = len(self._log)
+        stack = self._reads
+        stack.append(set())
         try:
             result = compute()
         finally:
             active.discard(key)
-        reads = self._log[start:]
-        self._cache[key] = (result, tuple(set(reads)) if len(reads) > 1 else tuple(reads))
+            reads = stack.pop()  # finish_reads(), inline: this is the resolver's hottest path
+            if reads:
+                stack[-1] |= reads
+        self._cache[key] = (result, reads or _NO_READS)
         return result
 
     # -- names --------------------------------------------------------------------------
@@ -132,10 +175,14 @@ class Resolver:
             self.note(path, scope_name)
         if summary is None:
             return []
+        current = scope_name if scope_name in summary["scopes"] else ""
+        return self._lookup_from(path, summary, current, name, line, True)
+
+    def _lookup_from(self, path: str, summary: Summary, current: str, name: str,
+                     line: int | None, first: bool) -> list[Result]:
+        """The LEGB walk from scope ``current`` (``first``: it is the scope of the use)."""
         scopes = summary["scopes"]
-        current = scope_name if scope_name in scopes else ""
-        scope = scopes[current]
-        first = True
+        scope = scopes.get(current, scopes[""])
         while True:
             if name in scope.get("g", ()):
                 current, scope, first = "", scopes[""], False
@@ -220,14 +267,47 @@ class Resolver:
 
     # -- expressions --------------------------------------------------------------------
     def eval_ref(self, path: str, scope_name: str, ref: str, line: int | None) -> list[Result]:
-        """The values ``ref`` may denote in ``scope_name`` at ``line`` (cached per visible
-        bindings of its first name, so repeated calls in one function are evaluated once)."""
-        head = ref.split(".", 1)[0].split("(", 1)[0]
+        """The values ``ref`` may denote in ``scope_name`` at ``line``, cached by what its
+        first name can mean there: the bindings visible at ``line``; in a function that does
+        not bind it, the enclosing scopes (shared by sibling functions: a third of all refs);
+        for an unrebound ``self``/``cls``, the method's class (shared by its methods)."""
+        head = split_ref(ref)[0][0]
         summary = self.summary(path, scope_name or head)
         if summary is None:
             return []
-        scope = summary["scopes"].get(scope_name)
+        scopes = summary["scopes"]
+        scope = scopes.get(scope_name)
         bindings = scope["b"].get(head) if scope is not None else None
+        key: tuple[Any, ...]
+        compute: Callable[[], list[Result]]
+        if scope is None or scope["k"] != "function" or head in _SCOPED_HEADS:
+            key, compute = self._ref_at_line(path, scope_name, ref, line, bindings)
+        elif not bindings:
+            if head in scope.get("g", ()) or head in scope.get("n", ()) or head.startswith("<"):
+                key, compute = self._ref_at_line(path, scope_name, ref, line, bindings)
+            else:
+                outer = _outer_scope(scopes, scope)
+                key = ("outer", path, outer, ref)
+                compute = partial(self._eval_ref, path, outer, ref, None, True)
+        elif (scope.get("s") == head and scopes.get(scope["p"] or "", {}).get("k") == "class"
+              and all(b[0] == "param" and b[1] == 0 for b in bindings)):
+            cls = scope["p"]
+            kind = "def" if scope.get("m") == "class" else "inst"
+            key = ("self", path, cls, kind, ref)
+            compute = partial(self._eval_self_ref, path, cls, kind, ref)
+        else:
+            key, compute = self._ref_at_line(path, scope_name, ref, line, bindings)
+        hit = self._cache.get(key)
+        if hit is not None:  # _cached's hit path, inline: most refs are met more than once
+            if hit[1]:
+                self._reads[-1] |= hit[1]
+            return hit[0]
+        return self._cached(key, compute)
+
+    def _ref_at_line(self, path: str, scope_name: str, ref: str, line: int | None,
+                     bindings: list[Any] | None,
+                     ) -> tuple[tuple[Any, ...], Callable[[], list[Result]]]:
+        """The cache key of ``ref`` by the bindings of its head visible at ``line``."""
         marker: tuple[Any, ...] = ()
         if bindings and line is not None:
             if line < 0:
@@ -236,12 +316,15 @@ class Resolver:
                 marker = (sum(1 for b in bindings if b[-1] <= line), False)
             if marker[0] == 0:
                 marker = (*marker, abs(line))
-        key = ("ref", path, scope_name, ref, marker)
-        return self._cached(key, lambda: self._eval_ref(path, scope_name, ref, line))
+        return (("ref", path, scope_name, ref, marker),
+                partial(self._eval_ref, path, scope_name, ref, line))
 
-    def _eval_ref(self, path: str, scope_name: str, ref: str, line: int | None) -> list[Result]:
+    def _eval_ref(self, path: str, scope_name: str, ref: str, line: int | None,
+                  outer: bool = False) -> list[Result]:
+        """Evaluate ``ref`` (``outer``: its head is looked up from the enclosing scope
+        ``scope_name`` on, as for a name the function using it does not bind)."""
         parts = split_ref(ref)
-        head, calls = parts[0]
+        head = parts[0][0]
         if head == "?" or not head:
             return []
         values: list[Result]
@@ -249,8 +332,26 @@ class Resolver:
             values = [(("lit", head), CONF_LOCAL, "literal")]
         elif head in ("this", "super") and self._lang(path) != "python":
             values = self._this(path, scope_name, head == "super")
+        elif outer:
+            summary = self.summary(path, head)
+            values = ([] if summary is None
+                      else self._lookup_from(path, summary, scope_name, head, None, False))
         else:
             values = self.lookup(path, scope_name, head, line)
+        return self._eval_chain(path, scope_name, parts, values)
+
+    def _eval_self_ref(self, path: str, cls: str, kind: str, ref: str) -> list[Result]:
+        """Evaluate ``ref`` whose head is the ``self`` (``kind`` "inst") or ``cls`` ("def")
+        parameter of a method of class ``cls``."""
+        parts = split_ref(ref)
+        self.summary(path, parts[0][0])  # the read looking the parameter up would make
+        values: list[Result] = [((kind, path, cls), CONF_SELF, "self")]
+        return self._eval_chain(path, cls, parts, values)
+
+    def _eval_chain(self, path: str, scope_name: str, parts: tuple[tuple[str, int], ...],
+                    values: list[Result]) -> list[Result]:
+        """Apply the calls and attributes of a ref's ``parts`` to its head's ``values``."""
+        calls = parts[0][1]
         for _ in range(calls):
             values = self._flat(values, lambda v: self.call_result(v, path, scope_name))
         for name, calls in parts[1:]:
