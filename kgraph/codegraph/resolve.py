@@ -40,7 +40,7 @@ from kgraph.codegraph.values import (
 
 Read = tuple[str, str]  # (file, top-level name) an evaluation depended on
 # The "file" of a read recording an import that matched no file (the name is its key):
-# kept in the same log, so a cache hit replays it like any other read.
+# kept with the other reads, so a cache hit replays it like any other read.
 MISSING_IMPORT = "\0missing"
 Reads = AbstractSet[Read]  # a finished computation's reads (never changed once cached)
 _NO_READS: Reads = frozenset()
