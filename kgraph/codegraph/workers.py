@@ -86,6 +86,22 @@ def can_fork() -> bool:
     return sys.platform.startswith("linux")
 
 
+def trim_heap() -> None:
+    """Give the C heap's free memory back to the OS before forking (glibc; elsewhere a
+    no-op). Forked workers would otherwise reuse the parent's pages that held a previous
+    run's freed data, copying each on first write: in one process, a second cold parse of
+    sqlalchemy took ~20% more CPU than the first."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    try:
+        trim = ctypes.CDLL(None).malloc_trim  # the process's own C library
+    except (OSError, AttributeError):  # not glibc (musl has no malloc_trim)
+        return
+    trim(0)
+
+
 def parse_all(items: list[tuple[str, str, str]], jobs: int,
               progress: Progress | None) -> Iterator[Parsed]:
     if jobs <= 1 or len(items) < PARSE_INLINE_LIMIT:
@@ -99,6 +115,7 @@ def parse_all(items: list[tuple[str, str, str]], jobs: int,
     # Big files first so no worker is left with a long one at the end.
     items = sorted(items, key=lambda item: -_size(item[1]))
     chunk = max(1, min(8, len(items) // (jobs * 16)))
+    trim_heap()
     with ProcessPoolExecutor(max_workers=jobs, mp_context=pool_context(),
                              initializer=_worker_start) as pool:
         for i, result in enumerate(pool.map(parse_one, items, chunksize=chunk), 1):
@@ -201,6 +218,7 @@ def resolve_all(paths: list[str], state: ResolveState, jobs: int,
     batches = _balanced_batches(paths, state.summaries, jobs)
     _STATE = ResolveState(state.db_url, state.all_paths, state.summaries, state.fresh)
     gc.freeze()  # forked workers never scan (nor copy-on-write touch) the parent's heap
+    trim_heap()
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=pool_context(),
                                  initializer=_worker_start) as pool:

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import platform
+import sys
+
+import pytest
+
 from kgraph.codegraph import workers
 from kgraph.codegraph.summary import Summary, new_summary
 
@@ -34,3 +40,24 @@ def test_a_file_without_a_summary_costs_nothing() -> None:
     summaries = {"a.py": _summary(3)}
     batches = workers._balanced_batches(["gone.py", "a.py"], summaries, jobs=1)
     assert batches == [["a.py", "gone.py"]]
+
+
+def _resident_bytes() -> int:
+    with open("/proc/self/statm") as handle:
+        return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc",
+                    reason="malloc_trim is glibc's")
+def test_trim_heap_gives_freed_memory_back_before_a_fork() -> None:
+    # Interleave kept and dropped blocks, so the freed ones are holes inside the heap that
+    # free() alone does not return (only a free top of the heap goes back by itself).
+    kept, dropped = [], []
+    for _ in range(20_000):
+        dropped.append(bytearray(4000))
+        kept.append(bytearray(64))
+    dropped.clear()
+    before = _resident_bytes()
+    workers.trim_heap()
+    assert before - _resident_bytes() > 40_000_000
+    assert len(kept) == 20_000
