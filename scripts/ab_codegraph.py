@@ -1,0 +1,84 @@
+"""Cold-parse two checkouts of kgraph against each other, interleaved.
+
+This shared VM's speed drifts by a third from one minute to the next, so two benchmark runs
+minutes apart cannot tell a 10 % change from noise. This script alternates the two
+checkouts run by run (a fresh process each: one cold parse of the source into a new
+database) and reports each one's median wall and CPU time, and their ratio.
+
+    git worktree add /tmp/kgraph-before <commit>
+    python scripts/ab_codegraph.py /tmp/kgraph-before . --rounds 8
+
+The source defaults to sqlalchemy's, as unpacked by ``scripts/bench_codegraph.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+DEFAULT_SOURCE = Path(__file__).parent / ".cache" / "src" / "sqlalchemy-2.0.36"
+
+# Runs in the child, with the checkout first on sys.path: one cold parse, timed inside.
+_CHILD = """
+import json, os, sys, tempfile, time
+from pathlib import Path
+from kgraph.codegraph.indexer import parse_repository
+from kgraph.db import open_database
+source = Path(sys.argv[1])
+with tempfile.TemporaryDirectory() as folder:
+    db = open_database(f"sqlite:///{folder}/graph.db")
+    before, started = os.times(), time.perf_counter()
+    report = parse_repository(db, source, root=source)
+    wall, after = time.perf_counter() - started, os.times()
+    db.close()
+cpu = sum(after[:4]) - sum(before[:4])
+print(json.dumps({"wall": wall, "cpu": cpu, "files": report.scanned}))
+"""
+
+
+def run_once(checkout: Path, source: Path) -> dict[str, float]:
+    env = {**os.environ, "PYTHONPATH": str(checkout.resolve())}
+    done = subprocess.run([sys.executable, "-c", _CHILD, str(source)], env=env, check=True,
+                          capture_output=True, text=True, cwd=Path(source).parent)
+    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("before", type=Path, help="checkout measured first in each round")
+    parser.add_argument("after", type=Path, help="checkout measured second in each round")
+    parser.add_argument("--source", type=Path, default=DEFAULT_SOURCE,
+                        help="folder to parse (default: sqlalchemy 2.0.36's sources)")
+    parser.add_argument("--rounds", type=int, default=8, help="runs of each (default 8)")
+    args = parser.parse_args()
+    for checkout in (args.before, args.after):
+        if not (checkout / "kgraph" / "codegraph" / "indexer.py").is_file():
+            parser.error(f"{checkout} is not a kgraph checkout")
+    if not args.source.is_dir():
+        parser.error(f"no such folder: {args.source} (run scripts/bench_codegraph.py once)")
+    runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+    for round_number in range(1, args.rounds + 1):
+        for name in ("before", "after"):
+            runs[name].append(run_once(getattr(args, name), args.source))
+        print(f"round {round_number}/{args.rounds}: "
+              + ", ".join(f"{n} {runs[n][-1]['wall']:.2f} s" for n in runs), file=sys.stderr)
+    summary = {name: {"wall_median_s": round(statistics.median(r["wall"] for r in rs), 3),
+                      "cpu_median_s": round(statistics.median(r["cpu"] for r in rs), 2),
+                      "wall_runs_s": sorted(round(r["wall"], 2) for r in rs),
+                      "files": int(rs[0]["files"])}
+               for name, rs in runs.items()}
+    summary["after_over_before"] = {
+        "wall": round(summary["after"]["wall_median_s"] / summary["before"]["wall_median_s"], 3),
+        "cpu": round(summary["after"]["cpu_median_s"] / summary["before"]["cpu_median_s"], 3),
+    }
+    print(json.dumps(summary, indent=2))
+
+
+if __name__ == "__main__":
+    main()
