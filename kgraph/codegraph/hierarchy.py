@@ -4,7 +4,7 @@ the C3 MRO, and member lookup along it.
 Attributes of classes and instances follow the C3 MRO (over in-repository classes: external
 bases end the chain), instance attributes (``self.x = Cls()``) and annotations. These are
 plain functions taking the resolver: they are part of its evaluation (they record what they
-read in its dependency log, and cache in its caches).
+read in its read sets, and cache in its caches).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ the names a module makes visible.
 Modules follow ``import``s, star imports (``__all__``), ``__init__`` re-exports and
 submodules; TS/JS modules their exports and ``export * from``. These are plain functions
 taking the resolver: they are part of its evaluation (they record what they read in its
-dependency log, and cache in its cache).
+read sets, and cache in its cache).
 """
 
 from __future__ import annotations

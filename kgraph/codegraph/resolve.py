@@ -144,8 +144,9 @@ class Resolver:
         self._mro.clear()
 
     def _cached(self, key: tuple[Any, ...], compute: Callable[[], list[Result]]) -> list[Result]:
-        """``compute()``, memoised under ``key`` with the reads it made (replayed into the log
-        on a hit); ``[]`` for a key already being computed (a cycle) or too deep a chain."""
+        """``compute()``, memoised under ``key`` with the reads it made (replayed into the
+        caller's reads on a hit); ``[]`` for a key already being computed (a cycle) or too
+        deep a chain."""
         hit = self._cache.get(key)
         if hit is not None:
             if hit[1]:
@@ -330,7 +331,7 @@ class Resolver:
         values: list[Result]
         if head.startswith("<"):
             values = [(("lit", head), CONF_LOCAL, "literal")]
-        elif head in ("this", "super") and self._lang(path) != "python":
+        elif head in _SCOPED_HEADS and self._lang(path) != "python":
             values = self._this(path, scope_name, head == "super")
         elif outer:
             summary = self.summary(path, head)

@@ -74,16 +74,14 @@ def _worker_start() -> None:
     gc.disable()
 
 
+def can_fork() -> bool:
+    return sys.platform.startswith("linux")
+
+
 def pool_context() -> Any:
     # fork starts workers in milliseconds and shares memory copy-on-write (the resolve pool
     # depends on it); it is only safe on Linux. Elsewhere: spawn, and resolution in-process.
-    if sys.platform.startswith("linux"):
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context("spawn")
-
-
-def can_fork() -> bool:
-    return sys.platform.startswith("linux")
+    return multiprocessing.get_context("fork" if can_fork() else "spawn")
 
 
 def trim_heap() -> None:
@@ -91,7 +89,7 @@ def trim_heap() -> None:
     no-op). Forked workers would otherwise reuse the parent's pages that held a previous
     run's freed data, copying each on first write: in one process, a second cold parse of
     sqlalchemy took ~20% more CPU than the first."""
-    if not sys.platform.startswith("linux"):
+    if not can_fork():  # workers are spawned, not forked: nothing to share
         return
     import ctypes
 
