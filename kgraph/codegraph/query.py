@@ -308,7 +308,8 @@ def exports(db: Database, file: str, *, record: bool = True) -> list[dict[str, A
                 .order_by(ENTITIES.c.line_number)).all()
             result = [{"kind": "defined", "entity": entity_record(r).to_dict()} for r in own]
             edges = conn.execute(select(EDGES.c.to_entity).where(
-                EDGES.c.from_entity == path, EDGES.c.type == "exports")).scalars().all()
+                EDGES.c.file_path == path, EDGES.c.from_entity == path,
+                EDGES.c.type == "exports")).scalars().all()
             others = _entities(conn, [e for e in edges if not e.startswith(path + "::")])
             for target in sorted(set(edges)):
                 if target in others:

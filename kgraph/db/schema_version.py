@@ -4,4 +4,4 @@ Kept as a constant so that opening an up-to-date database never imports Alembic 
 A test checks it equals the head of the shipped migrations.
 """
 
-HEAD_REVISION = "0002"
+HEAD_REVISION = "0003"

@@ -153,9 +153,12 @@ def test_a_0001_database_with_a_code_graph_upgrades_in_place(tmp_path: Path) -> 
         ("a.py::g", 1, 5), ("b.py::h", 2, 4)]
     assert len(list(tmp_path.glob("old.db.bak-0001-*"))) == 1
     with sqlite3.connect(path) as conn:
-        indexes = {r[0] for r in conn.execute(
-            "SELECT name FROM sqlite_master WHERE tbl_name = 'graph_relationships'")}
+        indexes = dict(conn.execute(
+            "SELECT name, sql FROM sqlite_master WHERE tbl_name = 'graph_relationships'"))
         version = conn.execute("SELECT version_num FROM alembic_version").fetchone()[0]
-    assert "ix_graph_relationships_callers" in indexes
+    assert "ix_graph_relationships_callers" in indexes  # 0002
     assert "ix_graph_relationships_to_entity_type" not in indexes
+    assert "UNIQUE" not in indexes["graph_relationships"]  # 0003
+    assert not any(name.startswith("sqlite_autoindex") for name in indexes)
+    assert indexes["ix_graph_relationships_to_file"].endswith("WHERE to_file IS NOT NULL")
     assert version == HEAD_REVISION

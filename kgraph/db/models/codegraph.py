@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Float, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Float, Index, Integer, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from kgraph.db.models.base import Base, UTCDateTime, utcnow
@@ -77,11 +77,14 @@ class GraphRelationship(Base):
     resolution: Mapped[str | None] = mapped_column(String(32))
     metadata_: Mapped[dict[str, Any] | None] = mapped_column("metadata", JSON)
 
+    # No unique (from_entity, to_entity, type) constraint: a file's edges are unique by
+    # construction (FileRows keys them so) and replaced whole, and that index cost more than
+    # a third of a cold parse's inserts and a quarter of the table's size on disk.
     __table_args__ = (
-        UniqueConstraint("from_entity", "to_entity", "type"),
         # Covering: callers and blast radius read edges by target from the index alone.
         Index("ix_graph_relationships_callers", "to_entity", "type", "from_entity",
               "line_number", "confidence", "resolution"),
         Index(None, "file_path"),
-        Index(None, "to_file"),
+        # Only edges into the repository have a target file; the rest need no entry.
+        Index(None, "to_file", sqlite_where=text("to_file IS NOT NULL")),
     )
