@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
@@ -18,7 +17,6 @@ from sqlalchemy.schema import CreateIndex, DropIndex
 from kgraph.codegraph.build import FileRows
 from kgraph.codegraph.summary import Summary
 from kgraph.db.models import GraphEntity, GraphFile, GraphRelationship, table_of
-from kgraph.db.sqlite import use_sorter_threads
 
 FILES = table_of(GraphFile)
 ENTITIES = table_of(GraphEntity)
@@ -125,10 +123,7 @@ def missing_lookup_indexes(conn: Connection) -> list[Index]:
 
 def ensure_lookup_indexes(conn: Connection) -> None:
     """Create the missing lookup indexes (after a bulk load, or one a crash interrupted)."""
-    missing = missing_lookup_indexes(conn)
-    if missing:
-        use_sorter_threads(conn, min(4, os.cpu_count() or 1))
-    for index in missing:
+    for index in missing_lookup_indexes(conn):
         conn.execute(CreateIndex(index))
 
 

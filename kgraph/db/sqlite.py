@@ -137,10 +137,3 @@ def use_mmap(conn: Connection, size: int) -> None:
     assert raw is not None
     raw.execute(f"PRAGMA mmap_size = {int(size)}")
 
-
-def use_sorter_threads(conn: Connection, threads: int) -> None:
-    """Let this connection's big sorts (an index build) use up to ``threads`` helper threads
-    (~15% faster index builds on 2 cores). The setting stays with the pooled connection."""
-    raw = conn.connection.driver_connection
-    assert raw is not None
-    raw.execute(f"PRAGMA threads = {int(threads)}")
