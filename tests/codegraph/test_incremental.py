@@ -11,9 +11,9 @@ import pytest
 from sqlalchemy import select, update
 
 from kgraph.codegraph import workers
-from kgraph.codegraph.indexer import ParseReport
+from kgraph.codegraph.indexer import ParseReport, parse_repository
 from kgraph.codegraph.query import what_calls
-from kgraph.db import Database
+from kgraph.db import Database, open_database
 from kgraph.db.models import GraphFile, GraphRelationship, table_of
 from tests.codegraph.conftest import write_tree
 
@@ -197,3 +197,36 @@ def test_worker_processes_give_the_same_graph(db: Database, tmp_path: Path, pars
     assert report.resolved == 31
     assert _edges(db) == single
     assert _callers(db, "f0") == {"pkg/m1.py::f1"}
+
+
+def _edge_rows(db: Database) -> list[tuple[Any, ...]]:
+    """Every stored edge, duplicates kept (nothing in the schema forbids them)."""
+    rows = db.read(lambda c: c.execute(select(
+        EDGES.c.from_entity, EDGES.c.to_entity, EDGES.c.type, EDGES.c.file_path,
+        EDGES.c.to_file, EDGES.c.line_number, EDGES.c.confidence, EDGES.c.resolution)).all())
+    return sorted(tuple(r) for r in rows)
+
+
+def test_incremental_runs_store_what_a_cold_parse_does_once(db: Database, app_repo: Path,
+                                                            parse: Parse,
+                                                            tmp_path: Path) -> None:
+    parse(app_repo)
+    db_file, service = app_repo / "app/db.py", app_repo / "app/service.py"
+    edits = [
+        lambda: db_file.write_text(db_file.read_text() + "\n\ndef extra():\n    return 1\n"),
+        lambda: db_file.write_text(db_file.read_text().replace("def query(", "def execute(")),
+        lambda: service.write_text(service.read_text() + "\nfrom app.db import extra\n"),
+        lambda: (app_repo / "app/repo.py").unlink(),
+    ]
+    for edit in edits:
+        edit()
+        parse(app_repo)
+        parse(app_repo, force=True)  # every file's rows replaced over existing ones
+        stored = _edge_rows(db)
+        assert len(stored) == len(set(stored))
+        cold = open_database(f"sqlite:///{tmp_path / f'cold-{len(stored)}.db'}")
+        try:
+            parse_repository(cold, app_repo, root=app_repo, jobs=1)
+            assert stored == _edge_rows(cold)
+        finally:
+            cold.close()
