@@ -307,7 +307,7 @@ def exports(db: Database, file: str, *, record: bool = True) -> list[dict[str, A
                 ENTITIES.c.type != "file", ~ENTITIES.c.qualified_name.contains("."))
                 .order_by(ENTITIES.c.line_number)).all()
             result = [{"kind": "defined", "entity": entity_record(r).to_dict()} for r in own]
-            edges = conn.execute(select(EDGES.c.to_entity).where(
+            edges = conn.execute(select(EDGES.c.to_entity).where(  # file_path: indexed
                 EDGES.c.file_path == path, EDGES.c.from_entity == path,
                 EDGES.c.type == "exports")).scalars().all()
             others = _entities(conn, [e for e in edges if not e.startswith(path + "::")])
