@@ -6,7 +6,7 @@ Fetches ``flask==3.1.0`` and ``sqlalchemy==2.0.36`` once with
 ``pip download --no-binary :all: --no-deps`` into ``scripts/.cache/`` (gitignored), unpacks
 them, and for each (in a scratch copy, so edits never touch the cache) measures:
 
-- cold parse (fresh database): seconds, files/s, MB/s;
+- cold parse (fresh database): seconds, files/s, MB/s, and the database's size after it;
 - no-change re-parse (walk + hash, nothing to do) and its ratio to cold;
 - a 2-file body edit (content changes, interface unchanged: only those 2 files re-resolved);
 - a 2-file interface edit (a function added: every file that read them is re-resolved);
@@ -149,12 +149,15 @@ def bench(name: str, source: Path, repeat: int, jobs: int | None) -> dict[str, A
         shutil.copytree(source, work)
         cold: list[float] = []
         report = None
+        db_bytes = 0
         for _ in range(repeat):
             db = fresh_db(scratch)
             seconds, report = timed(lambda db=db: parse_repository(db, work, root=work,
                                                                    jobs=jobs))
             cold.append(seconds)
-            db.close()
+            db.close()  # the last connection out checkpoints the WAL into the file
+            assert db.path is not None
+            db_bytes = db.path.stat().st_size
         assert report is not None
         db = fresh_db(scratch)
         parse_repository(db, work, root=work, jobs=jobs)
@@ -195,6 +198,7 @@ def bench(name: str, source: Path, repeat: int, jobs: int | None) -> dict[str, A
             "cold_s": round(cold_median, 2), "cold_runs_s": [round(c, 2) for c in cold],
             "cold_files_per_s": round(files / cold_median, 1),
             "cold_mb_per_s": round(size_mb / cold_median, 2),
+            "database_mb": round(db_bytes / 1e6, 1),
             "no_change_s": round(statistics.median(no_change), 3),
             "no_change_ratio": round(statistics.median(no_change) / cold_median, 3),
             "two_file_body_edit_s": round(statistics.median(body), 3),
@@ -243,6 +247,7 @@ def main() -> None:
               f"entities, {r['relationships']} relationships")
         print(f"  cold parse            {r['cold_s']:8.2f} s  ({r['cold_files_per_s']} files/s, "
               f"{r['cold_mb_per_s']} MB/s; runs {r['cold_runs_s']})")
+        print(f"  database after it     {r['database_mb']:8.1f} MB")
         print(f"  no-change re-parse    {r['no_change_s']:8.3f} s  "
               f"({r['no_change_ratio']:.1%} of cold)")
         print(f"  2-file body edit      {r['two_file_body_edit_s']:8.3f} s")
