@@ -279,24 +279,23 @@ class Resolver:
         scopes = summary["scopes"]
         scope = scopes.get(scope_name)
         bindings = scope["b"].get(head) if scope is not None else None
-        key: tuple[Any, ...]
+        key: tuple[Any, ...] | None = None
         compute: Callable[[], list[Result]]
-        if scope is None or scope["k"] != "function" or head in _SCOPED_HEADS:
-            key, compute = self._ref_at_line(path, scope_name, ref, line, bindings)
-        elif not bindings:
-            if head in scope.get("g", ()) or head in scope.get("n", ()) or head.startswith("<"):
-                key, compute = self._ref_at_line(path, scope_name, ref, line, bindings)
-            else:
-                outer = _outer_scope(scopes, scope)
-                key = ("outer", path, outer, ref)
-                compute = partial(self._eval_ref, path, outer, ref, None, True)
-        elif (scope.get("s") == head and scopes.get(scope["p"] or "", {}).get("k") == "class"
-              and all(b[0] == "param" and b[1] == 0 for b in bindings)):
-            cls = scope["p"]
-            kind = "def" if scope.get("m") == "class" else "inst"
-            key = ("self", path, cls, kind, ref)
-            compute = partial(self._eval_self_ref, path, cls, kind, ref)
-        else:
+        if scope is not None and scope["k"] == "function" and head not in _SCOPED_HEADS:
+            if not bindings:
+                if not (head in scope.get("g", ()) or head in scope.get("n", ())
+                        or head.startswith("<")):
+                    outer = _outer_scope(scopes, scope)
+                    key = ("outer", path, outer, ref)
+                    compute = partial(self._eval_ref, path, outer, ref, None, True)
+            elif (scope.get("s") == head
+                  and scopes.get(scope["p"] or "", {}).get("k") == "class"
+                  and all(b[0] == "param" and b[1] == 0 for b in bindings)):
+                cls = scope["p"]
+                kind = "def" if scope.get("m") == "class" else "inst"
+                key = ("self", path, cls, kind, ref)
+                compute = partial(self._eval_self_ref, path, cls, kind, ref)
+        if key is None:
             key, compute = self._ref_at_line(path, scope_name, ref, line, bindings)
         hit = self._cache.get(key)
         if hit is not None:  # _cached's hit path, inline: most refs are met more than once

@@ -136,4 +136,3 @@ def use_mmap(conn: Connection, size: int) -> None:
     raw = conn.connection.driver_connection
     assert raw is not None
     raw.execute(f"PRAGMA mmap_size = {int(size)}")
-
