@@ -164,8 +164,14 @@ def sync_claude_md(db: Database, project_root: Path) -> SyncResult:
         item = existing.get(section.ref)
         if item is None:
             added = add_item(
-                db, section.content, type=ITEM_TYPE, source=SOURCE, source_ref=section.ref,
-                confidence=0.9, data={"file": section.file, "line": section.line}, bump=False,
+                db,
+                section.content,
+                type=ITEM_TYPE,
+                source=SOURCE,
+                source_ref=section.ref,
+                confidence=0.9,
+                data={"file": section.file, "line": section.line},
+                bump=False,
             )
             if added.created:
                 result.added += 1
@@ -177,8 +183,14 @@ def sync_claude_md(db: Database, project_root: Path) -> SyncResult:
         except InvalidValueError:
             # Another item already holds this text: retire this one, bump that one.
             set_hidden(db, item.id, True, reason="CLAUDE.md section now duplicates another item")
-            add_item(db, section.content, type=ITEM_TYPE, source=SOURCE, source_ref=section.ref,
-                     bump=False)
+            add_item(
+                db,
+                section.content,
+                type=ITEM_TYPE,
+                source=SOURCE,
+                source_ref=section.ref,
+                bump=False,
+            )
             changed = True
         if changed:
             result.updated += 1

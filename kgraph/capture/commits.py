@@ -136,6 +136,42 @@ def commit_content(commit: CommitInfo) -> str:
     return text
 
 
+_HEREDOC = re.compile(r"<<-?\s*['\"]?(?P<tag>\w+)['\"]?\s*\n(?P<body>.*?)\n\s*(?P=tag)\b", re.S)
+_MESSAGE_ARG = re.compile(
+    r"(?:-m|--message)[ =](?P<q>[\"'])(?P<body>(?:\\.|(?!(?P=q)).)*)(?P=q)", re.S
+)
+_COMMITTED = re.compile(
+    r"^\[(?P<branch>[^\]\s]+)(?: \(root-commit\))? (?P<sha>[0-9a-f]{7,40})\]", re.M
+)
+_GIT_ADD = re.compile(r"\bgit add\s+(?P<args>[^&|;\n]+)")
+
+
+def commit_from_command(command: str, result: str) -> tuple[str, str, tuple[str, ...]] | None:
+    """(sha, message, paths added) of a ``git commit -m …`` the agent ran and git accepted.
+
+    The message is the heredoc of ``-m "$(cat <<'EOF' … EOF)"`` or the quoted ``-m`` value(s);
+    paths are the ``git add`` arguments of the same command (as written). None for an amend
+    without a message, a failed commit, or anything else.
+    """
+    if "git commit" not in command:
+        return None
+    done = _COMMITTED.search(result or "")
+    if done is None:
+        return None
+    heredoc = _HEREDOC.search(command)
+    if heredoc:
+        message = heredoc.group("body")
+    else:
+        parts = [m.group("body") for m in _MESSAGE_ARG.finditer(command)]
+        message = "\n\n".join(p.replace('\\"', '"') for p in parts)
+    if not message.strip():
+        return None
+    added: list[str] = []
+    for match in _GIT_ADD.finditer(command):
+        added += [a for a in match.group("args").split() if not a.startswith("-")]
+    return done.group("sha"), message, tuple(added)
+
+
 def issue_reference(commit: CommitInfo) -> int | None:
     """An issue the message refers to (``#123`` in subject or body), else None."""
     match = _ISSUE_REF.search(commit.subject + "\n" + commit.body)

@@ -130,7 +130,12 @@ def extract_candidates(
         return []
     return [
         Candidate(
-            ref=f"llm:{text_hash(text)}", type=kind, content=text, confidence=0.6, source="llm"
+            ref=f"llm:{text_hash(text)}",
+            type=kind,
+            content=text,
+            confidence=0.6,
+            source="llm",
+            stated=True,
         )
         for kind, text in parse_items(content)
     ]

@@ -1,14 +1,29 @@
-"""The junk gate every automatic capture passes before it writes.
+"""The quality gate every automatic capture passes before it writes.
 
-The previous tool of this kind stored 74% noise ("Worked on Testing: modified 12 file(s)").
-An item is rejected when it is empty or a word or two, reads like an activity log, is mostly
-symbols (a hash, a path, a dump), or repeats an item already taken in this capture.
+The previous tool of this kind stored 74% noise ("Worked on Testing: modified 12 file(s)"),
+and kgraph's own first release stored "Bash `X` succeeded after this change: …" by the
+dozen. The rubric, enforced here on every captured item before it is written:
+
+**An item states a cause, a rule, a decision with its reason, or a reusable way of doing
+something, in sentences that stand alone without the transcript (≤ 600 characters).**
+
+Never stored: empty or one-word text; activity logs ("modified 12 files"); symbol dumps
+(hashes, paths, pastes); questions; status ("tests pass now", "0 issues"); narration of
+what the agent is about to do ("Let me check…"); greetings and chatter; bare commands;
+version bumps; text about the session itself ("as discussed in this session"); and, for
+text taken from a conversation, anything that carries no marker of knowledge at all (no
+cause, fix, rule, behaviour or decision). Commit messages are trusted sources and skip only
+that last test: their subject and body were written to explain. Anything already taken in
+the same capture is a duplicate.
 """
 
 from __future__ import annotations
 
 import re
 
+from kgraph.capture import prose
+
+MAX_CHARS = prose.MAX_ITEM_CHARS
 MIN_WORDS = 3
 MIN_CHARS = 15
 MIN_LETTER_RATIO = 0.45
@@ -22,6 +37,25 @@ _PLACEHOLDER = re.compile(
     r"^\s*(?:wip|fixup!?|squash!?|tmp|temp|todo|test|update|misc)\b[\s.:!]*$", re.IGNORECASE
 )
 _WHITESPACE = re.compile(r"\s+")
+_GREETING = re.compile(
+    r"^\W*(?:hi|hello|hey|how can i help|thanks|thank you|see ya|bye|good (?:morning|night))\b",
+    re.IGNORECASE,
+)
+_COMMAND = re.compile(
+    r"^\W*(?:git|npm|npx|pnpm|yarn|go|pip|python3?|uv|mise|make|cd|ls|cat|grep|rg|cargo|docker|"
+    r"kubectl|gh|curl)\s+\S+[^.!?]*$"
+)
+_VERSION_BUMP = re.compile(
+    r"^\W*(?:bump(?:ed)?\b|release\b|chore\(release\)|v?\d+\.\d+\.\d+\W*$|"
+    r"update (?:version|changelog)\b)",
+    re.IGNORECASE,
+)
+_SESSION_TALK = re.compile(
+    r"\b(?:this (?:session|conversation|chat)|the conversation|as (?:discussed|mentioned) "
+    r"(?:above|earlier)|earlier in this|in the summary)\b",
+    re.IGNORECASE,
+)
+_MAX_LINES = 8
 _WORD = re.compile(r"^[\"'(`]*[A-Za-z][A-Za-z'-]*[\"'`).,;:!?]*$")
 
 
@@ -48,6 +82,42 @@ def junk_reason(text: str | None) -> str | None:
     return None
 
 
+def rubric_reason(text: str | None, *, trusted: bool = False, stated: bool = False) -> str | None:
+    """Why ``text`` fails the rubric (see module docstring), or None when it may be stored.
+
+    ``trusted``: a commit message, which only needs to pass the basic checks. ``stated``: a
+    rule the user stated in so many words ("remember this: …"), which needs no marker.
+    """
+    reason = junk_reason(text)
+    if reason is not None or trusted:
+        return reason
+    assert text is not None
+    flat = " ".join(text.split())
+    if len(flat) > MAX_CHARS:
+        return "too long"
+    if text.count("\n") > _MAX_LINES:
+        return "paste"
+    if flat.endswith("?"):
+        return "question"
+    if flat.endswith((":", ",", "—", "-")):
+        return "incomplete"
+    if _GREETING.match(flat):
+        return "chatter"
+    if _COMMAND.match(flat):
+        return "bare command"
+    if _VERSION_BUMP.match(flat):
+        return "version bump"
+    if _SESSION_TALK.search(flat):
+        return "about the session"
+    if prose.is_narration(flat):
+        return "narration"
+    if not stated and not prose.knowledge_markers(flat):
+        return "no knowledge"
+    if prose.STATUS.search(flat) and not (prose.CAUSE.search(flat) or prose.ISSUE.search(flat)):
+        return "status"
+    return None
+
+
 class JunkGate:
     """Stateful gate for one capture run: rejects junk and anything seen earlier in the run."""
 
@@ -55,8 +125,8 @@ class JunkGate:
         self.seen: set[str] = set()
         self.rejected: dict[str, int] = {}
 
-    def admit(self, text: str | None) -> bool:
-        reason = junk_reason(text)
+    def admit(self, text: str | None, *, trusted: bool = False, stated: bool = False) -> bool:
+        reason = rubric_reason(text, trusted=trusted, stated=stated)
         if reason is None:
             assert text is not None
             key = _key(text)

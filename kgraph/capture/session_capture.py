@@ -1,15 +1,21 @@
-"""Capturing one session: its commits and transcript into knowledge, its facts into ``sessions``.
+"""Capturing one session: read what is new → extract candidate items (pure) → write them.
 
 :func:`capture_session` runs under the session's lock and is incremental and idempotent:
 
-- the transcript is read from the stored byte watermark (re-reading a short overlap, so an
-  error whose fix lands in the next batch is still paired); every candidate has a ref, and
-  refs already stored for the session — or ``(source, source_ref)`` already in the knowledge
-  store — are skipped, so capturing the same session again adds nothing;
-- commits come from ``git log <HEAD at start>..<HEAD at end>``; for a session kgraph never
-  saw start, from the transcript's time span;
-- everything passes the junk gate; the knowledge store redacts what it stores, and the free
-  text kept on the session (commit subjects, compaction summary) is redacted here.
+- **read**: the transcript from the stored byte watermark (re-reading the turn still in
+  progress, so an explanation is read with the turn it belongs to), and the session's
+  commits from ``git log <HEAD at start>..<HEAD at end>`` (for a session kgraph never saw
+  start, from the transcript's time span);
+- **extract**: :func:`kgraph.capture.extract.extract_candidates` — no database, no git;
+- **write**: one transaction stores the new items, the session's Topic with PART_OF edges,
+  and the session row with its watermark, so a crash leaves either all of it or none and a
+  re-run never counts an item twice. Every candidate has a content-based ref; refs already
+  stored for the session, or ``(source, source_ref)`` already in the store, are skipped.
+  An item that says nearly the same as a stored one about the same file (most of its words)
+  reinforces that one instead of repeating it.
+
+Free text kept on the session (commit subjects, compaction summary) is redacted thoroughly
+here; the knowledge store redacts items itself.
 """
 
 from __future__ import annotations
@@ -25,15 +31,16 @@ from kgraph.capture.candidates import Candidate
 from kgraph.capture.from_transcript import TranscriptFacts, transcript_facts
 from kgraph.capture.junk import JunkGate
 from kgraph.capture.lock import session_lock
-from kgraph.capture.sessions import SessionRecord, find_session, update_session
+from kgraph.capture.sessions import SessionRecord, find_session
 from kgraph.db import Database
 from kgraph.db.models import utcnow
 
-CARRY_ENTRIES = 150  # entries re-read from the previous batch
+CARRY_ENTRIES = 150  # entries re-read from the previous batch at least
 MAX_REFS = 20_000
 MAX_SUMMARY_CHARS = 20_000
 MAX_FACTS = 500
 UNTIL_SLACK = timedelta(minutes=10)
+NEAR_DUPLICATE = 0.75  # share of words two items about the same file must have in common
 
 
 @dataclass(frozen=True)
@@ -58,6 +65,16 @@ class CaptureResult:
         }
 
 
+@dataclass
+class _Batch:
+    """What one capture read: transcript entries to extract from, and the new watermark."""
+
+    entries: list[Any] = field(default_factory=list)
+    facts: TranscriptFacts | None = None
+    offset: int = 0
+    carry: int = 0
+
+
 def _parse_time(value: Any) -> datetime | None:
     if not isinstance(value, str) or not value:
         return None
@@ -68,39 +85,92 @@ def _parse_time(value: Any) -> datetime | None:
     return parsed if parsed.tzinfo else None
 
 
+def _turn_start(entries: list[Any]) -> int | None:
+    """Index of the entry where the last turn began (the last prompt the user typed)."""
+    from kgraph.transcript.conversation import is_prompt_entry, prompt_text
+
+    for index in range(len(entries) - 1, -1, -1):
+        entry = entries[index]
+        if is_prompt_entry(entry, False) and not entry.is_meta and prompt_text(entry):
+            return index
+    return None
+
+
+def _read_transcript(
+    path: str | None, record: SessionRecord | None, root: Path, final: bool
+) -> _Batch:
+    """The entries to extract from and the watermarks. Until the session ends, the turn in
+    progress is left for the next capture (carried), so its explanation is read whole."""
+    from kgraph.errors import KgraphError
+    from kgraph.transcript.reader import read_new_entries
+
+    offset = record.transcript_offset if record else 0
+    carry = record.data.get("carry_offset", offset) if record else 0
+    carry = carry if isinstance(carry, int) and 0 <= carry <= offset else offset
+    batch = _Batch(offset=offset, carry=carry)
+    if not path:
+        return batch
+    try:
+        size = os.stat(path).st_size
+    except (OSError, ValueError):
+        return batch
+    if size == offset:
+        return batch
+    start = carry if size > offset else 0
+    try:
+        entries, end = read_new_entries(path, start, final=final)
+    except KgraphError:
+        return batch
+    batch.offset = end
+    if not entries:
+        batch.carry = min(carry, end)
+        return batch
+    batch.facts = transcript_facts(entries, root, new_from=offset if size > offset else 0)
+    start_of_turn = None if final else _turn_start(entries)
+    cut = len(entries) if start_of_turn is None else start_of_turn + 1  # its prompt is whole
+    batch.entries = entries[:cut]
+    cut = len(entries) if start_of_turn is None else start_of_turn
+    keep = min(cut, max(0, len(entries) - CARRY_ENTRIES))
+    batch.carry = min(entries[keep].offset if keep < len(entries) else end, end)
+    return batch
+
+
+def _session_issue(record: SessionRecord | None, branch: str | None) -> int | None:
+    if record is not None and record.issue_number is not None:
+        return record.issue_number
+    return commit_parsing.issue_from_branch(branch)
+
+
 @dataclass
-class _Writer:
-    db: Database
-    session_id: str
-    issue_number: int | None
-    refs: set[str]
+class _Plan:
+    """Candidates prepared for the write (validated and redacted, no database access)."""
+
+    items: list[tuple[Candidate, str, Any]] = field(default_factory=list)  # cand, ref, prepared
+    topic: tuple[Candidate, str, Any] | None = None
     gate: JunkGate = field(default_factory=JunkGate)
-    created: list[str] = field(default_factory=list)
-    reinforced: list[str] = field(default_factory=list)
     skipped: int = 0
 
-    def store(self, candidate: Candidate, source_ref: str | None = None) -> str | None:
-        """Store one candidate (junk gate, idempotence); its entity id, or None if rejected.
 
-        A candidate captured before returns the id it was stored under (when that can be
-        found) without writing anything.
-        """
-        from kgraph.knowledge.query import find_by_source_ref
-        from kgraph.knowledge.store import add_item
+def _prepare(
+    candidates: list[Candidate], session_id: str, issue: int | None, refs: set[str], rules: Any
+) -> _Plan:
+    from kgraph.knowledge.store import prepare_item
 
-        source_ref = source_ref or f"{self.session_id}:{candidate.ref}"
-        if candidate.ref in self.refs:
-            self.skipped += 1
-            return find_by_source_ref(self.db, candidate.source, source_ref)
-        if not self.gate.admit(candidate.content):
-            return None
-        existing = find_by_source_ref(self.db, candidate.source, source_ref)
-        if existing is not None:
-            self.refs.add(candidate.ref)
-            self.skipped += 1
-            return existing
-        result = add_item(
-            self.db,
+    plan = _Plan()
+    for candidate in candidates:
+        if candidate.ref in refs:
+            plan.skipped += 1
+            continue
+        if candidate.type != "Topic" and not plan.gate.admit(
+            candidate.content, trusted=candidate.source == "commit", stated=candidate.stated
+        ):
+            continue
+        source_ref = (
+            candidate.ref.removeprefix("commit:")
+            if candidate.source == "commit"
+            else f"{session_id}:{candidate.ref}"
+        )
+        prepared = prepare_item(
             candidate.content,
             type=candidate.type,
             code_area=candidate.code_area,
@@ -108,90 +178,62 @@ class _Writer:
             confidence=candidate.confidence,
             source=candidate.source,
             source_ref=source_ref,
-            issue_number=self.issue_number,
-            session_id=self.session_id,
+            issue_number=issue,
+            session_id=session_id,
             data={"capture_ref": candidate.ref},
+            area_rules=rules,
         )
-        self.refs.add(candidate.ref)
-        (self.created if result.created else self.reinforced).append(result.entity_id)
-        return result.entity_id
-
-    def store_with_fix(self, candidate: Candidate) -> None:
-        """A Mistake and the Learning that fixed it, linked Mistake -LED_TO-> Learning."""
-        from kgraph.knowledge.store import link
-
-        fix = candidate.fixed_by
-        if candidate.ref in self.refs and (fix is None or fix.ref in self.refs):
-            self.skipped += 1 if fix is None else 2
-            return
-        mistake_id = self.store(candidate)
-        fix_id = self.store(fix) if fix is not None else None
-        if mistake_id and fix_id:
-            link(self.db, mistake_id, fix_id, "LED_TO")
+        if candidate.type == "Topic":
+            plan.topic = (candidate, source_ref, prepared)
+        else:
+            plan.items.append((candidate, source_ref, prepared))
+    return plan
 
 
-def _commit_candidates(
-    root: Path, commits: list[commit_parsing.CommitInfo], rules: Any
-) -> tuple[list[tuple[Candidate, str]], list[dict[str, Any]]]:
-    from kgraph.knowledge.areas import infer_code_area
-    from kgraph.redact import redact
+def _near_duplicate(conn: Any, prepared: Any) -> str | None:
+    """A stored item of the same type about one of the same files that says nearly the same."""
+    from sqlalchemy import select
 
-    knowledge: list[tuple[Candidate, str]] = []
-    facts: list[dict[str, Any]] = []
-    for commit in commits:
-        reason = commit_parsing.knowledge_reason(commit)
-        if reason is None:
-            fact = commit.to_fact()
-            fact["subject"] = redact(fact["subject"])
-            facts.append(fact)
-            continue
-        area = infer_code_area(f"{commit.scope}/_", rules) if commit.scope else None
-        candidate = Candidate(
-            ref=f"commit:{commit.sha}",
-            type="Learning",
-            content=commit_parsing.commit_content(commit),
-            files=commit.files,
-            code_area=area,
-            confidence=0.8 if reason == "breaking" else 0.75,
-            source="commit",
+    from kgraph.knowledge.query import ENTITIES, RELATIONSHIPS
+    from kgraph.knowledge.store import ensure_entity
+
+    if not prepared.files:
+        return None
+    words = set(prepared.text.lower().split())
+    file_ids = [ensure_entity(conn, "File", path) for path in prepared.files]
+    rows = conn.execute(
+        select(ENTITIES.c.id, ENTITIES.c.content)
+        .join(RELATIONSHIPS, RELATIONSHIPS.c.from_id == ENTITIES.c.id)
+        .where(
+            RELATIONSHIPS.c.type == "IN_FILE",
+            RELATIONSHIPS.c.to_id.in_(file_ids),
+            ENTITIES.c.type == prepared.type,
         )
-        knowledge.append((candidate, commit.sha))
-    return knowledge, facts
+        .limit(500)
+    ).all()
+    for entity_id, content in rows:
+        other = set(str(content).lower().split())
+        if len(words & other) / max(1, min(len(words), len(other))) >= NEAR_DUPLICATE:
+            return str(entity_id)
+    return None
 
 
-def _read_transcript(
-    path: str | None, record: SessionRecord | None, root: Path, session_id: str, final: bool
-) -> tuple[TranscriptFacts | None, int, int]:
-    """(facts or None, new watermark, carry offset to read from next time)."""
-    from kgraph.errors import KgraphError
-    from kgraph.transcript.reader import read_new_entries
+def _source_ref_exists(conn: Any, source: str, source_ref: str) -> bool:
+    from sqlalchemy import select
 
-    offset = record.transcript_offset if record else 0
-    carry = record.data.get("carry_offset", offset) if record else 0
-    carry = carry if isinstance(carry, int) and 0 <= carry <= offset else offset
-    if not path:
-        return None, offset, carry
-    try:
-        size = os.stat(path).st_size
-    except (OSError, ValueError):
-        return None, offset, carry
-    if size == offset:
-        return None, offset, carry
-    try:
-        entries, end = read_new_entries(path, carry if size > offset else 0, final=final)
-    except KgraphError:
-        return None, offset, carry
-    if not entries:
-        return None, end, min(carry, end)
-    facts = transcript_facts(entries, root, session_id, new_from=offset if size > offset else 0)
-    new_carry = entries[max(0, len(entries) - CARRY_ENTRIES)].offset
-    return facts, end, min(new_carry, end)
+    from kgraph.knowledge.model import KNOWLEDGE_TYPES
+    from kgraph.knowledge.query import ENTITIES
 
-
-def _session_issue(record: SessionRecord | None, branch: str | None) -> int | None:
-    if record is not None and record.issue_number is not None:
-        return record.issue_number
-    return commit_parsing.issue_from_branch(branch)
+    found = conn.scalar(
+        select(ENTITIES.c.id)
+        .where(
+            ENTITIES.c.source == source,
+            ENTITIES.c.source_ref == source_ref,
+            ENTITIES.c.type.in_(KNOWLEDGE_TYPES),
+        )
+        .limit(1)
+    )
+    return found is not None
 
 
 def capture_session(
@@ -212,16 +254,16 @@ def capture_session(
     ``bounded``: catch-up of an old session — commits only up to its last transcript time.
     ``extractor="claude"`` also asks the model for knowledge in the new part of the transcript.
     """
+    from kgraph.capture.extract import extract_candidates
     from kgraph.errors import KgraphError
     from kgraph.knowledge.areas import DEFAULT_AREA_RULES, load_area_rules
-    from kgraph.redact import redact
 
     with session_lock(root, session_id, timeout=lock_timeout):
         record = find_session(db, session_id)
         data: dict[str, Any] = dict(record.data) if record else {}
         path = transcript_path or (record.transcript_path if record else None)
-        facts, offset, carry = _read_transcript(path, record, root, session_id, final)
-
+        batch = _read_transcript(path, record, root, final)
+        facts = batch.facts
         first_ts = min(
             filter(None, [data.get("first_ts"), facts.first_ts if facts else None]), default=None
         )
@@ -246,80 +288,163 @@ def capture_session(
             else None,
         )
         branch = (record.branch if record else None) or (facts.branch if facts else None)
-        writer = _Writer(
-            db, session_id, _session_issue(record, branch), set(data.get("refs") or [])
-        )
-        commit_knowledge, commit_facts = _commit_candidates(root, commits, rules)
-        for candidate, sha in commit_knowledge:
-            writer.store(candidate, source_ref=sha)
-        candidates = list(facts.candidates) if facts else []
-        if extractor == "claude" and facts is not None:
-            from kgraph.capture.extractor import extract_candidates
+        issue = _session_issue(record, branch)
 
-            candidates += extract_candidates(
+        extraction = extract_candidates(batch.entries, root, commits=commits, area_rules=rules)
+        candidates = list(extraction.candidates)
+        if extractor == "claude" and facts is not None:
+            from kgraph.capture.extractor import extract_candidates as model_candidates
+
+            candidates += model_candidates(
                 facts.new_prompts[-50:], facts.new_assistant_texts[-50:], extractor_timeout
             )
-        for candidate in candidates:
-            writer.store_with_fix(candidate)
-
-        known_facts = {
-            f.get("sha"): f for f in data.get("commit_facts") or [] if isinstance(f, dict)
-        }
-        for fact in commit_facts:
-            known_facts.setdefault(fact["sha"], fact)
-
-        def change(row: dict[str, Any]) -> None:
-            new = row["data"]
-            new["refs"] = sorted(writer.refs)[-MAX_REFS:]
-            new["carry_offset"] = carry
-            new["commit_facts"] = list(known_facts.values())[-MAX_FACTS:]
-            new["captured_ids"] = list(
-                dict.fromkeys([*(new.get("captured_ids") or []), *writer.created])
-            )
-            new["reinforced_ids"] = list(
-                dict.fromkeys([*(new.get("reinforced_ids") or []), *writer.reinforced])
-            )
-            if first_ts:
-                new["first_ts"] = first_ts
-            if last_ts:
-                new["last_ts"] = last_ts
-            if head_at_end:
-                new["head_at_end"] = head_at_end
-            if facts is not None:
-                new["files_read"] = sorted({*(new.get("files_read") or []), *facts.files_read})[
-                    :MAX_FACTS
-                ]
-                new["files_edited"] = sorted(
-                    {*(new.get("files_edited") or []), *facts.files_edited}
-                )[:MAX_FACTS]
-                new["compactions"] = sorted(
-                    {*(new.get("compactions") or []), *facts.compaction_ids}
-                )
-                if facts.compaction_summaries:
-                    row["compaction_summary"] = redact(facts.compaction_summaries[-1])[
-                        :MAX_SUMMARY_CHARS
-                    ]
-            row["transcript_offset"] = offset
-            if path and not row["transcript_path"]:
-                row["transcript_path"] = path
-            if branch and not row["branch"]:
-                row["branch"] = branch
-            if row["issue_number"] is None:
-                row["issue_number"] = writer.issue_number
-            row["captured_at"] = utcnow()
-            if final and row["ended_at"] is None:
-                row["ended_at"] = utcnow()
-
-        update_session(db, session_id, change)
+        refs = set(data.get("refs") or [])
+        plan = _prepare(candidates, session_id, issue, refs, rules)
+        commit_facts = [c.to_fact() for c in commits if commit_parsing.knowledge_reason(c) is None]
+        written = _write(
+            db,
+            session_id,
+            plan,
+            refs,
+            _session_change(
+                batch, commit_facts, branch, issue, path, final, first_ts, last_ts, head_at_end
+            ),
+        )
         from kgraph.capture.metrics import update_session_metrics
 
         update_session_metrics(db, session_id)
+        rejected = dict(plan.gate.rejected)
+        for reason, count in extraction.rejected.items():
+            rejected[reason] = rejected.get(reason, 0) + count
         return CaptureResult(
             session_id=session_id,
-            created=tuple(writer.created),
-            reinforced=tuple(writer.reinforced),
-            skipped=writer.skipped,
-            rejected=dict(writer.gate.rejected),
+            created=tuple(written.created),
+            reinforced=tuple(written.reinforced),
+            skipped=plan.skipped + written.skipped,
+            rejected=rejected,
             commit_facts=len(commit_facts),
-            transcript_offset=offset,
+            transcript_offset=batch.offset,
         )
+
+
+@dataclass
+class _Written:
+    created: list[str] = field(default_factory=list)
+    reinforced: list[str] = field(default_factory=list)
+    skipped: int = 0
+
+
+def _write(db: Database, session_id: str, plan: _Plan, refs: set[str], change: Any) -> _Written:
+    """Items, Topic, PART_OF edges and the session row in one transaction (see module doc)."""
+    from dataclasses import replace
+
+    from kgraph.capture.sessions import change_session
+    from kgraph.knowledge.store import ensure_edge, write_item
+
+    def op(conn: Any) -> _Written:
+        written = _Written()
+        stored: list[str] = []
+        new_refs: list[str] = []
+        for candidate, source_ref, prepared in plan.items:
+            if _source_ref_exists(conn, prepared.source, source_ref):
+                written.skipped += 1
+                new_refs.append(candidate.ref)
+                continue
+            near = _near_duplicate(conn, prepared)
+            result = write_item(conn, replace(prepared, near_duplicate=near))
+            (written.created if result.created else written.reinforced).append(result.entity_id)
+            stored.append(result.entity_id)
+            new_refs.append(candidate.ref)
+        record = _load_data(conn, session_id)
+        topic_id = record.get("topic_id")
+        if plan.topic is not None and topic_id is None and len(written.created) >= 2:
+            candidate, source_ref, prepared = plan.topic
+            topic_id = write_item(conn, prepared).entity_id
+            written.created.append(topic_id)
+            new_refs.append(candidate.ref)
+        if topic_id:
+            for entity_id in stored:
+                if entity_id != topic_id:
+                    ensure_edge(conn, entity_id, topic_id, "PART_OF")
+
+        def update(row: dict[str, Any]) -> None:
+            change(row)
+            row["data"]["refs"] = sorted({*refs, *new_refs})[-MAX_REFS:]
+            if topic_id:
+                row["data"]["topic_id"] = topic_id
+            row["data"]["captured_ids"] = list(
+                dict.fromkeys([*(row["data"].get("captured_ids") or []), *written.created])
+            )
+            row["data"]["reinforced_ids"] = list(
+                dict.fromkeys([*(row["data"].get("reinforced_ids") or []), *written.reinforced])
+            )
+
+        change_session(conn, session_id, update)
+        return written
+
+    return db.write(op)
+
+
+def _load_data(conn: Any, session_id: str) -> dict[str, Any]:
+    from sqlalchemy import select
+
+    from kgraph.capture.sessions import SESSIONS
+
+    value = conn.scalar(select(SESSIONS.c.data).where(SESSIONS.c.session_id == session_id))
+    return dict(value) if isinstance(value, dict) else {}
+
+
+def _session_change(
+    batch: _Batch,
+    commit_facts: list[dict[str, Any]],
+    branch: str | None,
+    issue: int | None,
+    path: str | None,
+    final: bool,
+    first_ts: str | None,
+    last_ts: str | None,
+    head_at_end: str | None,
+) -> Any:
+    """The change to the session row: watermark, facts, times (applied inside the write)."""
+    from kgraph.redact import redact
+
+    facts = batch.facts
+
+    def change(row: dict[str, Any]) -> None:
+        new = row["data"]
+        new["carry_offset"] = batch.carry
+        known = {f.get("sha"): f for f in new.get("commit_facts") or [] if isinstance(f, dict)}
+        for fact in commit_facts:
+            known.setdefault(
+                fact["sha"], {**fact, "subject": redact(fact["subject"], thorough=True)}
+            )
+        new["commit_facts"] = list(known.values())[-MAX_FACTS:]
+        if first_ts:
+            new["first_ts"] = first_ts
+        if last_ts:
+            new["last_ts"] = last_ts
+        if head_at_end:
+            new["head_at_end"] = head_at_end
+        if facts is not None:
+            new["files_read"] = sorted({*(new.get("files_read") or []), *facts.files_read})[
+                :MAX_FACTS
+            ]
+            new["files_edited"] = sorted({*(new.get("files_edited") or []), *facts.files_edited})[
+                :MAX_FACTS
+            ]
+            new["compactions"] = sorted({*(new.get("compactions") or []), *facts.compaction_ids})
+            if facts.compaction_summaries:
+                summary = redact(facts.compaction_summaries[-1], thorough=True)
+                row["compaction_summary"] = summary[:MAX_SUMMARY_CHARS]
+        row["transcript_offset"] = batch.offset
+        if path and not row["transcript_path"]:
+            row["transcript_path"] = path
+        if branch and not row["branch"]:
+            row["branch"] = branch
+        if row["issue_number"] is None:
+            row["issue_number"] = issue
+        row["captured_at"] = utcnow()
+        if final and row["ended_at"] is None:
+            row["ended_at"] = utcnow()
+
+    return change

@@ -60,10 +60,13 @@ class SessionRecord:
 
 
 def _record(row: RowMapping | dict[str, Any]) -> SessionRecord:
+    """The record of a row; ``transcript_path`` expanded (it is stored as ``~/…``)."""
+    from kgraph.capture.paths import expand_home
+
     return SessionRecord(
         session_id=row["session_id"],
         cwd=row["cwd"],
-        transcript_path=row["transcript_path"],
+        transcript_path=expand_home(row["transcript_path"]),
         branch=row["branch"],
         issue_number=row["issue_number"],
         head_at_start=row["head_at_start"],
@@ -108,6 +111,11 @@ def _load_or_create(conn: Connection, session_id: str) -> dict[str, Any]:
 
 
 def _save(conn: Connection, before: dict[str, Any], after: dict[str, Any]) -> SessionRecord:
+    from kgraph.capture.paths import mask_home
+
+    for key in ("cwd", "transcript_path", "compaction_summary"):
+        if isinstance(after.get(key), str):
+            after[key] = mask_home(after[key])
     changes = {k: v for k, v in after.items() if k != "session_id" and before.get(k) != v}
     if changes:
         conn.execute(
@@ -120,21 +128,26 @@ def _merge_ids(existing: Sequence[str], new: Sequence[str]) -> list[str]:
     return list(dict.fromkeys([*existing, *new]))[-MAX_INJECTED_IDS:]
 
 
+def change_session(
+    conn: Connection, session_id: str, change: Callable[[dict[str, Any]], None]
+) -> SessionRecord:
+    """Apply ``change`` to the session's column values inside the caller's transaction.
+
+    Stored paths and the compaction summary have home directories masked (``~/…``)."""
+    before = _load_or_create(conn, session_id)
+    after = dict(before)
+    after["data"] = dict(before.get("data") or {})
+    after["injected_ids"] = list(before.get("injected_ids") or [])
+    change(after)
+    return _save(conn, before, after)
+
+
 def update_session(
     db: Database, session_id: str, change: Callable[[dict[str, Any]], None]
 ) -> SessionRecord:
     """Apply ``change`` to the session's column values (a dict it may modify; the row is
     created first if missing) in one write transaction."""
-
-    def op(conn: Connection) -> SessionRecord:
-        before = _load_or_create(conn, session_id)
-        after = dict(before)
-        after["data"] = dict(before.get("data") or {})
-        after["injected_ids"] = list(before.get("injected_ids") or [])
-        change(after)
-        return _save(conn, before, after)
-
-    return db.write(op)
+    return db.write(lambda conn: change_session(conn, session_id, change))
 
 
 def record_session_start(

@@ -40,12 +40,20 @@ def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
         tasks: dict[str, Any] = {}
 
-        labels = {"parse": "Parsing", "resolve": "Resolving",
-                  "wait": "Waiting for another parse of this database"}
+        labels = {
+            "parse": "Parsing",
+            "resolve": "Resolving",
+            "wait": "Waiting for another parse of this database",
+        }
 
         def update(stage: str, done: int, total: int) -> None:
             if stage != "wait" and "wait" in tasks:
@@ -88,14 +96,18 @@ def graph() -> None:
 
 @graph.command("parse")
 @click.argument("path", type=click.Path(exists=True, file_okay=True), default=".")
-@click.option("--root", type=click.Path(exists=True, file_okay=False),
-              help="Folder paths are relative to (default: the git root of PATH).")
+@click.option(
+    "--root",
+    type=click.Path(exists=True, file_okay=False),
+    help="Folder paths are relative to (default: the git root of PATH).",
+)
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: CPUs).")
 @click.option("--force", is_flag=True, help="Re-parse files even when unchanged.")
 @json_option
 @click.pass_context
-def parse_cmd(ctx: click.Context, path: str, root: str | None, jobs: int | None, force: bool,
-              as_json: bool) -> None:
+def parse_cmd(
+    ctx: click.Context, path: str, root: str | None, jobs: int | None, force: bool, as_json: bool
+) -> None:
     """Parse PATH (default: .) into the code graph; only changed files are re-parsed.
 
     Example: kgraph graph parse src --jobs 2
@@ -103,8 +115,14 @@ def parse_cmd(ctx: click.Context, path: str, root: str | None, jobs: int | None,
     from kgraph.codegraph.indexer import parse_repository
 
     with _progress(not as_json) as progress:
-        report = parse_repository(get_db(ctx), Path(path), root=Path(root) if root else None,
-                                  jobs=jobs, force=force, progress=progress)
+        report = parse_repository(
+            get_db(ctx),
+            Path(path),
+            root=Path(root) if root else None,
+            jobs=jobs,
+            force=force,
+            progress=progress,
+        )
     if as_json:
         print_json(report.to_dict())
         return
@@ -126,14 +144,27 @@ def _callers(ctx: click.Context, name: str, include_unresolved: bool, as_json: b
     if as_json:
         print_json({"target": target.to_dict(), "callers": [c.to_dict() for c in callers]})
         return
-    table(f"Callers of {target.id}", ["caller", "type", "location", "confidence", "resolution"],
-          [[c.caller.qualified_name, c.caller.type, c.to_dict()["location"],
-            f"{c.confidence:.2f}", c.resolution] for c in callers])
+    table(
+        f"Callers of {target.id}",
+        ["caller", "type", "location", "confidence", "resolution"],
+        [
+            [
+                c.caller.qualified_name,
+                c.caller.type,
+                c.to_dict()["location"],
+                f"{c.confidence:.2f}",
+                c.resolution,
+            ]
+            for c in callers
+        ],
+    )
 
 
 _unresolved_option = click.option(
-    "--include-unresolved", is_flag=True,
-    help="Also count calls resolved by method name only (low confidence).")
+    "--include-unresolved",
+    is_flag=True,
+    help="Also count calls resolved by method name only (low confidence).",
+)
 
 
 @graph.command("what-calls")
@@ -168,8 +199,9 @@ def callers_cmd(ctx: click.Context, name: str, include_unresolved: bool, as_json
 @_unresolved_option
 @json_option
 @click.pass_context
-def blast_radius_cmd(ctx: click.Context, name: str, depth: int, include_unresolved: bool,
-                     as_json: bool) -> None:
+def blast_radius_cmd(
+    ctx: click.Context, name: str, depth: int, include_unresolved: bool, as_json: bool
+) -> None:
     """Everything that transitively depends on NAME, grouped by file, tests listed apart.
 
     Example: kgraph graph blast-radius WorkflowManager.save --depth 3
@@ -177,13 +209,13 @@ def blast_radius_cmd(ctx: click.Context, name: str, depth: int, include_unresolv
     from kgraph.codegraph.query import blast_radius
 
     with _ambiguity(as_json):
-        result = blast_radius(get_db(ctx), name, depth=depth,
-                              include_unresolved=include_unresolved)
+        result = blast_radius(get_db(ctx), name, depth=depth, include_unresolved=include_unresolved)
     if as_json:
         print_json(result.to_dict())
         return
-    click.echo(f"Blast radius of {result.target.id} (depth {depth}): "
-               f"{len(result.impacts)} dependents")
+    click.echo(
+        f"Blast radius of {result.target.id} (depth {depth}): {len(result.impacts)} dependents"
+    )
     for tests in (False, True):
         groups = result.by_file(tests)
         if groups:
@@ -192,8 +224,10 @@ def blast_radius_cmd(ctx: click.Context, name: str, depth: int, include_unresolv
             click.echo(f"  {path}")
             for i in impacts:
                 where = f":{i.line}" if i.line else ""
-                click.echo(f"    [{i.depth}] {i.entity.qualified_name} ({i.entity.type}) "
-                           f"{i.via_type} {i.via.split('::')[-1]}{where}")
+                click.echo(
+                    f"    [{i.depth}] {i.entity.qualified_name} ({i.entity.type}) "
+                    f"{i.via_type} {i.via.split('::')[-1]}{where}"
+                )
 
 
 @graph.command("find")
@@ -212,8 +246,11 @@ def find_cmd(ctx: click.Context, name: str, limit: int, as_json: bool) -> None:
     if as_json:
         print_json({"match": how, "results": [m.to_dict() for m in matches]})
         return
-    table(f"{how} matches for {name!r}", ["name", "type", "location", "id"],
-          [[m.qualified_name, m.type, m.location, m.id] for m in matches])
+    table(
+        f"{how} matches for {name!r}",
+        ["name", "type", "location", "id"],
+        [[m.qualified_name, m.type, m.location, m.id] for m in matches],
+    )
 
 
 @graph.command("exports")
@@ -231,9 +268,19 @@ def exports_cmd(ctx: click.Context, file: str, as_json: bool) -> None:
     if as_json:
         print_json(result)
         return
-    table(f"Exports of {_repo_path(file)}", ["name", "type", "kind", "location"],
-          [[r["entity"].get("qualified_name", r["entity"]["id"]), r["entity"].get("type", ""),
-            r["kind"], r["entity"].get("location", "")] for r in result])
+    table(
+        f"Exports of {_repo_path(file)}",
+        ["name", "type", "kind", "location"],
+        [
+            [
+                r["entity"].get("qualified_name", r["entity"]["id"]),
+                r["entity"].get("type", ""),
+                r["kind"],
+                r["entity"].get("location", ""),
+            ]
+            for r in result
+        ],
+    )
 
 
 @graph.command("what-depends-on")
@@ -252,9 +299,14 @@ def depends_cmd(ctx: click.Context, file: str, depth: int, as_json: bool) -> Non
     if as_json:
         print_json([r.to_dict() for r in result])
         return
-    table(f"Files depending on {_repo_path(file)}", ["file", "depth", "edges"],
-          [[r.path, r.depth, ", ".join(sorted({e[0] for e in r.edges})) or f"via {r.via}"]
-           for r in result])
+    table(
+        f"Files depending on {_repo_path(file)}",
+        ["file", "depth", "edges"],
+        [
+            [r.path, r.depth, ", ".join(sorted({e[0] for e in r.edges})) or f"via {r.via}"]
+            for r in result
+        ],
+    )
 
 
 @graph.command("summary")
@@ -271,18 +323,31 @@ def summary_cmd(ctx: click.Context, as_json: bool) -> None:
     if as_json:
         print_json(result)
         return
-    click.echo(f"{result['files']} files {result['languages']}, last parsed "
-               f"{result['last_parsed_at']}; {result['files_with_errors']} with syntax errors")
+    click.echo(
+        f"{result['files']} files {result['languages']}, last parsed "
+        f"{result['last_parsed_at']}; {result['files_with_errors']} with syntax errors"
+    )
     table("Entities", ["type", "count"], [[k, v] for k, v in sorted(result["entities"].items())])
-    table("Relationships", ["type", "count"],
-          [[k, v] for k, v in sorted(result["relationships"].items())])
-    table("Calls by resolution", ["resolution", "count"],
-          [[k, v] for k, v in sorted(result["call_resolution"].items())])
+    table(
+        "Relationships",
+        ["type", "count"],
+        [[k, v] for k, v in sorted(result["relationships"].items())],
+    )
+    table(
+        "Calls by resolution",
+        ["resolution", "count"],
+        [[k, v] for k, v in sorted(result["call_resolution"].items())],
+    )
 
 
 @graph.command("export")
-@click.option("--format", "fmt", type=click.Choice(["callgraph-json"]), default="callgraph-json",
-              show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["callgraph-json"]),
+    default="callgraph-json",
+    show_default=True,
+)
 @click.option("--root", default="", help="Folder (repo-relative) names are relative to.")
 @click.pass_context
 def export_cmd(ctx: click.Context, fmt: str, root: str) -> None:

@@ -521,8 +521,12 @@ def import_cmd(ctx: click.Context, file: str, as_json: bool) -> None:
 
 
 @knowledge.command("sync-claude-md")
-@click.option("--project", "project", type=click.Path(file_okay=False, path_type=Path),
-              help="Project root (default: the git root of the current directory).")
+@click.option(
+    "--project",
+    "project",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Project root (default: the git root of the current directory).",
+)
 @json_option
 @click.pass_context
 def sync_claude_md_cmd(ctx: click.Context, project: Path | None, as_json: bool) -> None:

@@ -208,9 +208,21 @@ def stats_cmd(ref: str, claude_dir: Path | None, as_json: bool) -> None:
     rows = [
         [key, data[key]]
         for key in (
-            "entries", "unique_entries", "malformed", "tool_calls", "tool_errors", "files_read",
-            "files_edited", "commands", "compactions", "microcompactions", "subagents",
-            "compaction_agents", "sidechain_entries", "first_timestamp", "last_timestamp",
+            "entries",
+            "unique_entries",
+            "malformed",
+            "tool_calls",
+            "tool_errors",
+            "files_read",
+            "files_edited",
+            "commands",
+            "compactions",
+            "microcompactions",
+            "subagents",
+            "compaction_agents",
+            "sidechain_entries",
+            "first_timestamp",
+            "last_timestamp",
         )
     ]
     rows.append(["types", ", ".join(f"{k} {v}" for k, v in stats.types.items())])

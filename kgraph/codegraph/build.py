@@ -34,8 +34,17 @@ class FileRows:
     # {"files": {path: [top-level names read]}, "missing": [import keys not found]}
     deps: dict[str, Any] = field(default_factory=dict)
 
-    def edge(self, source: str, target: str, kind: str, file_path: str, to_file: str | None,
-             line: int | None, confidence: float, resolution: str) -> None:
+    def edge(
+        self,
+        source: str,
+        target: str,
+        kind: str,
+        file_path: str,
+        to_file: str | None,
+        line: int | None,
+        confidence: float,
+        resolution: str,
+    ) -> None:
         key = (source, target, kind)
         old = self.edges.get(key)
         if old is not None:  # the same edge again (another call site): count it
@@ -46,9 +55,15 @@ class FileRows:
                 old.update(confidence=round(confidence, 3), resolution=resolution)
             return
         self.edges[key] = {
-            "from_entity": source, "to_entity": target, "type": kind, "file_path": file_path,
-            "to_file": to_file, "line_number": line, "confidence": round(confidence, 3),
-            "resolution": resolution, "metadata": None,
+            "from_entity": source,
+            "to_entity": target,
+            "type": kind,
+            "file_path": file_path,
+            "to_file": to_file,
+            "line_number": line,
+            "confidence": round(confidence, 3),
+            "resolution": resolution,
+            "metadata": None,
         }
 
 
@@ -80,20 +95,36 @@ def build_file(path: str, summary: Summary, resolver: Resolver) -> FileRows:
     defs: dict[str, Any] = summary["defs"]
     module = module_name(path)
     package = module.rsplit(".", 1)[0] if "." in module else None
-    rows.entities.append({
-        "id": path, "type": "file", "name": posixpath.basename(path),
-        "qualified_name": module, "file_path": path, "line_number": 1, "end_line": None,
-        "exported": False, "package": package,
-        "metadata": {"language": summary["lang"], "parse_errors": summary["errors"]},
-    })
+    rows.entities.append(
+        {
+            "id": path,
+            "type": "file",
+            "name": posixpath.basename(path),
+            "qualified_name": module,
+            "file_path": path,
+            "line_number": 1,
+            "end_line": None,
+            "exported": False,
+            "package": package,
+            "metadata": {"language": summary["lang"], "parse_errors": summary["errors"]},
+        }
+    )
     for qname, info in defs.items():
         meta = {"decorators": info["d"]} if info.get("d") else None
-        rows.entities.append({
-            "id": f"{path}::{qname}", "type": info["k"], "name": qname.rsplit(".", 1)[-1],
-            "qualified_name": qname, "file_path": path, "line_number": info["l"],
-            "end_line": info.get("e"), "exported": bool(info.get("x")), "package": module,
-            "metadata": meta,
-        })
+        rows.entities.append(
+            {
+                "id": f"{path}::{qname}",
+                "type": info["k"],
+                "name": qname.rsplit(".", 1)[-1],
+                "qualified_name": qname,
+                "file_path": path,
+                "line_number": info["l"],
+                "end_line": info.get("e"),
+                "exported": bool(info.get("x")),
+                "package": module,
+                "metadata": meta,
+            }
+        )
         parent = qname.rsplit(".", 1)[0] if "." in qname else ""
         source = f"{path}::{parent}" if parent in defs else path
         rows.edge(source, f"{path}::{qname}", "defines", path, path, info["l"], 1.0, "local")
@@ -117,34 +148,42 @@ def build_file(path: str, summary: Summary, resolver: Resolver) -> FileRows:
             missing.add(name)
         elif other != path:
             names.setdefault(other, set()).add(name)
-    rows.deps = {"files": {other: sorted(n) for other, n in sorted(names.items())},
-                 "missing": sorted(missing)}
+    rows.deps = {
+        "files": {other: sorted(n) for other, n in sorted(names.items())},
+        "missing": sorted(missing),
+    }
     return rows
 
 
-def call_targets(resolver: Resolver, path: str, scope: str, ref: str,
-                 line: int | None) -> list[tuple[str, str | None, float, str]]:
+def call_targets(
+    resolver: Resolver, path: str, scope: str, ref: str, line: int | None
+) -> list[tuple[str, str | None, float, str]]:
     """(target id, target file, confidence, method) for a call of ``ref``."""
     out: list[tuple[str, str | None, float, str]] = []
     for value, confidence, method in resolver.eval_ref(path, scope, ref, line):
         kind = value[0]
         if kind == "def" and resolver.def_kind(value) == "class":
             init = "__init__" if resolver._lang(value[1]) == "python" else "constructor"
-            found = [r for r in class_member(resolver, value[1], value[2], init, False)
-                     if r[0][0] == "def"]
+            found = [
+                r
+                for r in class_member(resolver, value[1], value[2], init, False)
+                if r[0][0] == "def"
+            ]
             for (_k, init_path, init_name), conf, _m in found:
-                out.append((f"{init_path}::{init_name}", init_path, min(conf, confidence),
-                            "constructor"))
+                out.append(
+                    (f"{init_path}::{init_name}", init_path, min(conf, confidence), "constructor")
+                )
             if not found:
                 out.append((f"{value[1]}::{value[2]}", value[1], confidence, "class"))
         elif kind == "def":
             out.append((f"{value[1]}::{value[2]}", value[1], confidence, method))
         elif kind == "inst":
             for (_k, call_path, call_name), conf, _m in (
-                    r for r in class_member(resolver, value[1], value[2], "__call__", True)
-                    if r[0][0] == "def"):
-                out.append((f"{call_path}::{call_name}", call_path, min(conf, confidence),
-                            method))
+                r
+                for r in class_member(resolver, value[1], value[2], "__call__", True)
+                if r[0][0] == "def"
+            ):
+                out.append((f"{call_path}::{call_name}", call_path, min(conf, confidence), method))
         elif kind in ("ext", "builtin"):
             target = value_target(value)
             assert target is not None
@@ -154,8 +193,13 @@ def call_targets(resolver: Resolver, path: str, scope: str, ref: str,
         name, calls = parts[-1]
         # Dunder calls (with-statements' __enter__/__exit__, super().__init__) on something
         # unknown say nothing about which code runs: no candidate.
-        if (name and name != "?" and not calls and not name.startswith(("<", "__"))
-                and name != "constructor"):
+        if (
+            name
+            and name != "?"
+            and not calls
+            and not name.startswith(("<", "__"))
+            and name != "constructor"
+        ):
             out.append((UNRESOLVED_PREFIX + name, None, CONF_UNRESOLVED, "name-only"))
     return out
 
@@ -178,8 +222,16 @@ def _imports(path: str, summary: Summary, resolver: Resolver, rows: FileRows) ->
                 for found, conf, method in resolver.attr(value, name):
                     target = value_target(found)
                     if target is not None and found[0] != "inst":
-                        rows.edge(path, target[0], "imports", path, target[1], line, conf,
-                                  method if python else "import")
+                        rows.edge(
+                            path,
+                            target[0],
+                            "imports",
+                            path,
+                            target[1],
+                            line,
+                            conf,
+                            method if python else "import",
+                        )
 
 
 def _classes(path: str, summary: Summary, resolver: Resolver, rows: FileRows) -> None:
@@ -196,8 +248,9 @@ def _classes(path: str, summary: Summary, resolver: Resolver, rows: FileRows) ->
             for value, conf, method in resolver.eval_ref(path, parent, ref, info["l"]):
                 target = value_target(value)
                 if target is not None and value[0] in ("def", "ext"):
-                    rows.edge(source, target[0], "implements", path, target[1], info["l"],
-                              conf, method)
+                    rows.edge(
+                        source, target[0], "implements", path, target[1], info["l"], conf, method
+                    )
 
 
 def _exports(path: str, summary: Summary, resolver: Resolver, rows: FileRows) -> None:
@@ -207,8 +260,11 @@ def _exports(path: str, summary: Summary, resolver: Resolver, rows: FileRows) ->
         if names is None:
             if not path.endswith(("__init__.py", "__init__.pyi")):
                 return
-            names = [n for n, bindings in summary["scopes"][""]["b"].items()
-                     if not n.startswith("_") and any(b[0] == "from" for b in bindings)]
+            names = [
+                n
+                for n, bindings in summary["scopes"][""]["b"].items()
+                if not n.startswith("_") and any(b[0] == "from" for b in bindings)
+            ]
     else:
         names = list(summary["exports"])
         for module in summary["estar"]:

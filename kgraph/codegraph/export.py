@@ -46,12 +46,14 @@ def export_callgraph(db: Database, root: str = "") -> dict[str, list[str]]:
 
     def read(conn: Any) -> tuple[list[Any], list[Any]]:
         entities = conn.execute(
-            select(ENTITIES.c.id, ENTITIES.c.type, ENTITIES.c.file_path,
-                   ENTITIES.c.qualified_name).where(ENTITIES.c.file_path.like(like))
+            select(
+                ENTITIES.c.id, ENTITIES.c.type, ENTITIES.c.file_path, ENTITIES.c.qualified_name
+            ).where(ENTITIES.c.file_path.like(like))
         ).all()
         edges = conn.execute(
             select(EDGES.c.from_entity, EDGES.c.to_entity, EDGES.c.resolution).where(
-                EDGES.c.type == "calls", EDGES.c.file_path.like(like))
+                EDGES.c.type == "calls", EDGES.c.file_path.like(like)
+            )
         ).all()
         return entities, edges
 

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 def bases(resolver: Resolver, path: str, qname: str) -> list[Result]:
     """Resolved base classes (and TS ``implements``) of a class, in order."""
+
     def compute() -> list[Result]:
         summary = resolver.summary(path, qname)
         info = summary["defs"].get(qname) if summary is not None else None
@@ -45,8 +46,11 @@ def mro(resolver: Resolver, path: str, qname: str) -> list[tuple[str, str]]:
     resolver._active.add(("mro", *key))
     resolver.start_reads()
     try:
-        parents = [(v[1], v[2]) for v, _c, _m in bases(resolver, path, qname)
-                   if v[0] == "def" and resolver.def_kind(v) in ("class", "interface")]
+        parents = [
+            (v[1], v[2])
+            for v, _c, _m in bases(resolver, path, qname)
+            if v[0] == "def" and resolver.def_kind(v) in ("class", "interface")
+        ]
         linear = _c3([key], [mro(resolver, *p) for p in parents] + [parents])
     finally:
         resolver._active.discard(("mro", *key))
@@ -55,15 +59,18 @@ def mro(resolver: Resolver, path: str, qname: str) -> list[tuple[str, str]]:
     return linear
 
 
-def class_member(resolver: Resolver, path: str, qname: str, name: str, instance: bool,
-                 skip_first: bool = False) -> list[Result]:
+def class_member(
+    resolver: Resolver, path: str, qname: str, name: str, instance: bool, skip_first: bool = False
+) -> list[Result]:
     key = ("member", path, qname, name, instance, skip_first)
-    return resolver._cached(key, lambda: _class_member(resolver, path, qname, name, instance,
-                                                       skip_first))
+    return resolver._cached(
+        key, lambda: _class_member(resolver, path, qname, name, instance, skip_first)
+    )
 
 
-def _class_member(resolver: Resolver, path: str, qname: str, name: str, instance: bool,
-                  skip_first: bool) -> list[Result]:
+def _class_member(
+    resolver: Resolver, path: str, qname: str, name: str, instance: bool, skip_first: bool
+) -> list[Result]:
     order = mro(resolver, path, qname)
     for class_path, class_name in order[1:] if skip_first else order:
         summary = resolver.summary(class_path, class_name)
@@ -85,8 +92,9 @@ def _class_member(resolver: Resolver, path: str, qname: str, name: str, instance
     return []
 
 
-def _c3(head: list[tuple[str, str]], sequences: list[list[tuple[str, str]]]) -> list[
-        tuple[str, str]]:
+def _c3(
+    head: list[tuple[str, str]], sequences: list[list[tuple[str, str]]]
+) -> list[tuple[str, str]]:
     result = list(head)
     seqs = [list(s) for s in sequences if s]
     while seqs:

@@ -32,21 +32,28 @@ def import_module(resolver: Resolver, importer: str, spec: str, level: int = 0) 
     if lang == "python":
         if level:
             target = resolver.index.python_relative(importer, spec, level)
-            key = posixpath.normpath(posixpath.join(posixpath.dirname(importer),
-                                                    "../" * (level - 1), *spec.split(".")))
+            key = posixpath.normpath(
+                posixpath.join(posixpath.dirname(importer), "../" * (level - 1), *spec.split("."))
+            )
         else:
             target = resolver.index.python_absolute(importer, spec)
             key = spec
     else:
         target = resolver.index.script_module(importer, spec)
-        key = posixpath.normpath(posixpath.join(posixpath.dirname(importer), spec)) \
-            if spec.startswith(".") else spec
+        key = (
+            posixpath.normpath(posixpath.join(posixpath.dirname(importer), spec))
+            if spec.startswith(".")
+            else spec
+        )
     if target is None:
         resolver.note_missing(key)
         if level or spec.startswith("."):
             return []
-        if lang == "python" and "." in spec and resolver.index.python_absolute(
-                importer, spec.split(".", 1)[0]) is not None:
+        if (
+            lang == "python"
+            and "." in spec
+            and resolver.index.python_absolute(importer, spec.split(".", 1)[0]) is not None
+        ):
             return []  # a module missing from a package of the repository: not external
         return [(("ext", spec), CONF_EXTERNAL, "external")]
     resolver.note(target.rstrip("/"), "")
@@ -55,8 +62,9 @@ def import_module(resolver: Resolver, importer: str, spec: str, level: int = 0) 
     return [(("file", target), CONF_LOCAL, "import")]
 
 
-def from_import(resolver: Resolver, importer: str, module: str, level: int,
-                name: str) -> list[Result]:
+def from_import(
+    resolver: Resolver, importer: str, module: str, level: int, name: str
+) -> list[Result]:
     results: list[Result] = []
     for value, _conf, _method in import_module(resolver, importer, module, level):
         if value[0] == "ext":
@@ -77,16 +85,17 @@ def from_import(resolver: Resolver, importer: str, module: str, level: int,
     return results
 
 
-def module_attr(resolver: Resolver, path: str, name: str, local_only: bool = False,
-                star_only: bool = False) -> list[Result]:
+def module_attr(
+    resolver: Resolver, path: str, name: str, local_only: bool = False, star_only: bool = False
+) -> list[Result]:
     """``name`` in module ``path``'s namespace (Python) or exports (TS/JS)."""
     key = ("modattr", path, name, local_only, star_only)
-    return resolver._cached(key, lambda: _module_attr(resolver, path, name, local_only,
-                                                      star_only))
+    return resolver._cached(key, lambda: _module_attr(resolver, path, name, local_only, star_only))
 
 
-def _module_attr(resolver: Resolver, path: str, name: str, local_only: bool,
-                 star_only: bool) -> list[Result]:
+def _module_attr(
+    resolver: Resolver, path: str, name: str, local_only: bool, star_only: bool
+) -> list[Result]:
     summary = resolver.summary(path, name)
     if summary is None:
         return []
@@ -102,9 +111,17 @@ def _module_attr(resolver: Resolver, path: str, name: str, local_only: bool,
         if bindings:
             if not python and not local_only:
                 # An export names a module-level binding, whatever line it is on.
-                return unique([r for b in bindings for r in (
-                    resolver.eval_ref(path, "", b[1], None) if b[0] == "val"
-                    else resolver.eval_binding(path, "", b))])
+                return unique(
+                    [
+                        r
+                        for b in bindings
+                        for r in (
+                            resolver.eval_ref(path, "", b[1], None)
+                            if b[0] == "val"
+                            else resolver.eval_binding(path, "", b)
+                        )
+                    ]
+                )
             return resolver.eval_bindings(path, "", bindings)
         if local_only:
             return []

@@ -95,8 +95,15 @@ def parse_repository(
         return _parse_repository(db, path, root, jobs, force, progress, started)
 
 
-def _parse_repository(db: Database, path: Path, root: Path | None, jobs: int | None,
-                      force: bool, progress: Progress | None, started: float) -> ParseReport:
+def _parse_repository(
+    db: Database,
+    path: Path,
+    root: Path | None,
+    jobs: int | None,
+    force: bool,
+    progress: Progress | None,
+    started: float,
+) -> ParseReport:
     path = path.resolve()
     if not path.exists():
         raise InvalidValueError(f"no such file or folder: {path}")
@@ -146,11 +153,17 @@ def _parse_repository(db: Database, path: Path, root: Path | None, jobs: int | N
                 added.append(parsed.path)
             else:
                 changed.add(parsed.path)
-            parsed_rows.append({
-                "path": parsed.path, "language": parsed.language, "content_hash": parsed.digest,
-                "size": parsed.size, "parse_errors": parsed.errors,
-                "summary": parsed.summary_json, "deps": None,
-            })
+            parsed_rows.append(
+                {
+                    "path": parsed.path,
+                    "language": parsed.language,
+                    "content_hash": parsed.digest,
+                    "size": parsed.size,
+                    "parse_errors": parsed.errors,
+                    "summary": parsed.summary_json,
+                    "deps": None,
+                }
+            )
 
         dependents = _dependents(db, summaries, changed, deleted, added)
         stale = {p for p, (_c, is_stale) in states.items() if is_stale}
@@ -166,20 +179,31 @@ def _parse_repository(db: Database, path: Path, root: Path | None, jobs: int | N
 
         parsed_count = len(summaries)
         files_with_errors = sum(1 for row in parsed_rows if row["parse_errors"])
-        entity_count, edge_count = _resolve(db, states, summaries, deleted, to_resolve, jobs,
-                                            progress)
+        entity_count, edge_count = _resolve(
+            db, states, summaries, deleted, to_resolve, jobs, progress
+        )
     return ParseReport(
-        root=str(root), scanned=len(files), added=len(added),
-        changed=parsed_count - len(added), deleted=len(deleted),
-        unchanged=len(files) - parsed_count, resolved=len(to_resolve),
+        root=str(root),
+        scanned=len(files),
+        added=len(added),
+        changed=parsed_count - len(added),
+        deleted=len(deleted),
+        unchanged=len(files) - parsed_count,
+        resolved=len(to_resolve),
         files_with_errors=files_with_errors,
-        entities=entity_count, relationships=edge_count,
+        entities=entity_count,
+        relationships=edge_count,
         seconds=round(time.perf_counter() - started, 3),
     )
 
 
-def _dependents(db: Database, summaries: dict[str, Summary], modified: set[str],
-                deleted: list[str], added: list[str]) -> set[str]:
+def _dependents(
+    db: Database,
+    summaries: dict[str, Summary],
+    modified: set[str],
+    deleted: list[str],
+    added: list[str],
+) -> set[str]:
     """Files to re-resolve because of what changed elsewhere: those that read a name whose
     observable part changed (the new summary of a modified file is compared with its stored
     one, name by name), or anything of a deleted file; and those with a missing import an
@@ -189,8 +213,7 @@ def _dependents(db: Database, summaries: dict[str, Summary], modified: set[str],
         old = db.read(lambda c: store.load_summaries(c, sorted(modified)))
         for path in modified:
             previous = old.get(path)
-            names = (changed_names(previous, summaries[path]) if previous is not None
-                     else {"*"})
+            names = changed_names(previous, summaries[path]) if previous is not None else {"*"}
             if names:
                 changed[path] = names
     if not (changed or added):
@@ -199,16 +222,22 @@ def _dependents(db: Database, summaries: dict[str, Summary], modified: set[str],
     found: set[str] = set()
     for file_path, deps in db.read(store.all_deps).items():
         files: dict[str, list[str]] = deps.get("files") or {}
-        if any(path in files and depends_on(files[path], names)
-               for path, names in changed.items()) or new_keys.intersection(
-                deps.get("missing", ())):
+        if any(
+            path in files and depends_on(files[path], names) for path, names in changed.items()
+        ) or new_keys.intersection(deps.get("missing", ())):
             found.add(file_path)
     return found
 
 
-def _resolve(db: Database, states: dict[str, Any], summaries: dict[str, Summary],
-             deleted: list[str], to_resolve: list[str], jobs: int,
-             progress: Progress | None) -> tuple[int, int]:
+def _resolve(
+    db: Database,
+    states: dict[str, Any],
+    summaries: dict[str, Summary],
+    deleted: list[str],
+    to_resolve: list[str],
+    jobs: int,
+    progress: Progress | None,
+) -> tuple[int, int]:
     """Resolve ``to_resolve`` and write their rows; returns (entities, edges) written.
     A bulk load empties ``summaries`` when it is done with them."""
     if not to_resolve:
@@ -217,11 +246,13 @@ def _resolve(db: Database, states: dict[str, Any], summaries: dict[str, Summary]
     wanted = [p for p in to_resolve if p not in summaries]
     if len(to_resolve) >= 150:  # a big run reads most summaries anyway: load them in one go
         wanted = [p for p in all_paths if p not in summaries]
-    loaded: dict[str, Summary] = {**db.read(lambda c: store.load_summaries(c, wanted)),
-                                  **summaries}
+    loaded: dict[str, Summary] = {**db.read(lambda c: store.load_summaries(c, wanted)), **summaries}
     fresh = len(to_resolve) >= BULK_LOAD_MIN_FILES and db.read(store.graph_is_empty)
     state = ResolveState(
-        db.url, all_paths, loaded, fresh,
+        db.url,
+        all_paths,
+        loaded,
+        fresh,
         writer=lambda batch: db.write(lambda c: store.replace_rows(c, batch, fresh)),
         loader=lambda path: db.read(lambda c: store.load_summaries(c, [path])).get(path),
     )

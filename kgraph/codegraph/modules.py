@@ -71,7 +71,8 @@ class ModuleIndex:
             for i in range(len(parts)):
                 if all(p.isidentifier() for p in parts[i:]):
                     self.py_dirs.setdefault(".".join(parts[i:]), []).append(
-                        (folder, "/".join(parts[:i])))
+                        (folder, "/".join(parts[:i]))
+                    )
 
     # -- Python -------------------------------------------------------------------------
     def python_absolute(self, importer: str, dotted: str) -> str | None:
@@ -89,8 +90,9 @@ class ModuleIndex:
             return best + "/" if best is not None else None
         return self._best(importer, candidates, dotted)
 
-    def _best(self, importer: str, candidates: list[tuple[str, str]], dotted: str,
-              folder: bool = False) -> str | None:
+    def _best(
+        self, importer: str, candidates: list[tuple[str, str]], dotted: str, folder: bool = False
+    ) -> str | None:
         if not candidates:
             return None
         importer_dir = posixpath.dirname(importer)
@@ -106,9 +108,10 @@ class ModuleIndex:
             return best[1]
         # Not under the same root: accept a module that lives in a package (src layouts).
         in_package = sorted(
-            (root.count("/"), path) for path, root in candidates
-            if path != importer and ("." in dotted or (
-                not folder and path.endswith(("__init__.py", "__init__.pyi"))))
+            (root.count("/"), path)
+            for path, root in candidates
+            if path != importer
+            and ("." in dotted or (not folder and path.endswith(("__init__.py", "__init__.pyi"))))
         )
         return in_package[0][1] if in_package else None
 
@@ -128,8 +131,12 @@ class ModuleIndex:
 
     def python_path(self, target: str) -> str | None:
         """A slashed module path -> its file, or its folder + ``/`` for a namespace package."""
-        for candidate in (target + ".py", target + "/__init__.py", target + ".pyi",
-                          target + "/__init__.pyi"):
+        for candidate in (
+            target + ".py",
+            target + "/__init__.py",
+            target + ".pyi",
+            target + "/__init__.pyi",
+        ):
             if candidate.lstrip("/") in self.files:
                 return candidate.lstrip("/")
         if target in self.folders:

@@ -40,18 +40,35 @@ from kgraph.codegraph.summary import (
 # every other capture list; each node finds its scope by byte offset.
 _DEFINITIONS = {"def": "function_definition", "class": "class_definition"}
 _OTHERS = {
-    "decorator": "decorator", "import": "import_statement",
-    "from": "import_from_statement", "assign": "assignment",
-    "augassign": "augmented_assignment", "for": "for_statement", "as": "as_pattern",
-    "walrus": "named_expression", "global": "global_statement",
-    "nonlocal": "nonlocal_statement", "return": "return_statement",
-    "typealias": "type_alias_statement", "with": "with_item",
+    "decorator": "decorator",
+    "import": "import_statement",
+    "from": "import_from_statement",
+    "assign": "assignment",
+    "augassign": "augmented_assignment",
+    "for": "for_statement",
+    "as": "as_pattern",
+    "walrus": "named_expression",
+    "global": "global_statement",
+    "nonlocal": "nonlocal_statement",
+    "return": "return_statement",
+    "typealias": "type_alias_statement",
+    "with": "with_item",
 }
 _START = attrgetter("start_byte")
 _DOTTED_ASCII = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 # Decorators that only wrap a method; not recorded as calls (noise in every class).
-_PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod", "property", "abstractmethod",
-                               "abc.abstractmethod", "overload", "typing.overload", "override"})
+_PLAIN_DECORATORS = frozenset(
+    {
+        "staticmethod",
+        "classmethod",
+        "property",
+        "abstractmethod",
+        "abc.abstractmethod",
+        "overload",
+        "typing.overload",
+        "override",
+    }
+)
 
 
 @lru_cache(maxsize=1)
@@ -89,11 +106,20 @@ class _PythonSummariser:
             else:
                 self.on_class(node, scope, name)
         handlers = {  # global/nonlocal first: they decide where later bindings go
-            "global": self.on_global, "nonlocal": self.on_global,
-            "decorator": self.on_decorator, "callee": self.on_callee, "import": self.on_import,
-            "from": self.on_from, "assign": self.on_assign, "augassign": self.on_augassign,
-            "for": self.on_for, "as": self.on_as, "walrus": self.on_walrus,
-            "return": self.on_return, "typealias": self.on_typealias, "with": self.on_with,
+            "global": self.on_global,
+            "nonlocal": self.on_global,
+            "decorator": self.on_decorator,
+            "callee": self.on_callee,
+            "import": self.on_import,
+            "from": self.on_from,
+            "assign": self.on_assign,
+            "augassign": self.on_augassign,
+            "for": self.on_for,
+            "as": self.on_as,
+            "walrus": self.on_walrus,
+            "return": self.on_return,
+            "typealias": self.on_typealias,
+            "with": self.on_with,
         }
         scope_for = self.spans.scope_for
         for name, handler in handlers.items():
@@ -130,8 +156,10 @@ class _PythonSummariser:
             scope = self.scopes[qname]
         else:
             self.summary["defs"][qname] = {
-                "k": "method" if is_method else "function", "l": line,
-                "e": node.end_point[0] + 1, "d": decorators,
+                "k": "method" if is_method else "function",
+                "l": line,
+                "e": node.end_point[0] + 1,
+                "d": decorators,
             }
             scope = self.scopes[qname] = new_scope("function", parent)
         if is_method and ("staticmethod" in decorators or "classmethod" in decorators):
@@ -161,7 +189,10 @@ class _PythonSummariser:
         self.spans.enter(node, qname, body.start_byte)
         if qname not in self.summary["defs"]:
             self.summary["defs"][qname] = {
-                "k": "class", "l": line, "e": node.end_point[0] + 1, "b": bases,
+                "k": "class",
+                "l": line,
+                "e": node.end_point[0] + 1,
+                "b": bases,
                 "d": decorator_names(node),
             }
             self.scopes[qname] = new_scope("class", parent)
@@ -174,8 +205,9 @@ class _PythonSummariser:
         if name.isidentifier():
             qname = self._qname(scope, name)
             line = node.start_point[0] + 1
-            self.summary["defs"].setdefault(qname, {"k": "type", "l": line,
-                                                    "e": node.end_point[0] + 1})
+            self.summary["defs"].setdefault(
+                qname, {"k": "type", "l": line, "e": node.end_point[0] + 1}
+            )
             add_binding(self.scopes[scope], name, ["def", qname, line])
 
     # -- calls ----------------------------------------------------------------------------
@@ -217,8 +249,9 @@ class _PythonSummariser:
         for child in node.children_by_field_name("name"):
             if child.type == "aliased_import":
                 dotted = node_text(child.child_by_field_name("name"))
-                add_binding(target, node_text(child.child_by_field_name("alias")),
-                            ["mod", dotted, line])
+                add_binding(
+                    target, node_text(child.child_by_field_name("alias")), ["mod", dotted, line]
+                )
             else:
                 dotted = node_text(child)
                 add_binding(target, dotted.split(".")[0], ["mod", dotted.split(".")[0], line])
@@ -259,7 +292,8 @@ class _PythonSummariser:
             right = right.child_by_field_name("right")
         line = node.start_point[0] + 1
         values: list[list[Any]] = (
-            [["ann", r, line] for r in annotation_refs(annotation)] if annotation else [])
+            [["ann", r, line] for r in annotation_refs(annotation)] if annotation else []
+        )
         if right is not None:
             ref = expr_ref(right)
             values.append(["val", ref, line] if ref != UNKNOWN else ["unk", line])
@@ -278,8 +312,9 @@ class _PythonSummariser:
             data = self.scopes[parent or ""]
         add_binding(data, name, binding)
 
-    def _bind_target(self, target: Node, right: Node | None, values: list[list[Any]],
-                     scope: str, line: int) -> None:
+    def _bind_target(
+        self, target: Node, right: Node | None, values: list[list[Any]], scope: str, line: int
+    ) -> None:
         scope_data = self.scopes[scope]
         if target.type == "identifier":
             name = node_text(target)
@@ -300,8 +335,11 @@ class _PythonSummariser:
                         attrs.setdefault(attr, []).append([scope, value])
         elif target.type in ("pattern_list", "tuple_pattern", "tuple", "list_pattern"):
             items = target.named_children
-            if right is not None and right.type in ("expression_list", "tuple") and len(
-                right.named_children) == len(items):
+            if (
+                right is not None
+                and right.type in ("expression_list", "tuple")
+                and len(right.named_children) == len(items)
+            ):
                 for item, value_node in zip(items, right.named_children, strict=True):
                     ref = expr_ref(value_node)
                     value = ["val", ref, line] if ref != UNKNOWN else ["unk", line]
@@ -357,7 +395,8 @@ class _PythonSummariser:
     def on_global(self, node: Node, scope: str, kind: str) -> None:
         key = "g" if kind == "global" else "n"
         self.scopes[scope].setdefault(key, []).extend(
-            node_text(c) for c in node.named_children if c.type == "identifier")
+            node_text(c) for c in node.named_children if c.type == "identifier"
+        )
 
     # -- finishing ------------------------------------------------------------------------
     def finish(self) -> None:
@@ -374,7 +413,8 @@ class _PythonSummariser:
             visible = head in public if public is not None else not head.startswith("_")
             if rest and visible:  # members: public when their class is and they are
                 visible = defs.get(head, {}).get("k") == "class" and all(
-                    not part.startswith("_") or part == "__init__" for part in rest.split("."))
+                    not part.startswith("_") or part == "__init__" for part in rest.split(".")
+                )
             info["x"] = visible
 
 

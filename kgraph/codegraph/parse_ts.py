@@ -45,19 +45,39 @@ _DEFINITIONS = {
     "alias": ["type_alias_declaration"],
     "enum": ["enum_declaration"],
 }
-_JS_ONLY_MISSING = {"public_field_definition", "abstract_class_declaration",
-                    "interface_declaration", "type_alias_declaration", "enum_declaration"}
+_JS_ONLY_MISSING = {
+    "public_field_definition",
+    "abstract_class_declaration",
+    "interface_declaration",
+    "type_alias_declaration",
+    "enum_declaration",
+}
 _TS_ONLY_MISSING = {"field_definition"}
 _OTHERS = {
-    "import": "import_statement", "export": "export_statement",
-    "assign": "assignment_expression", "return": "return_statement", "decorator": "decorator",
+    "import": "import_statement",
+    "export": "export_statement",
+    "assign": "assignment_expression",
+    "return": "return_statement",
+    "decorator": "decorator",
 }
 _FUNCTION_VALUES = ("arrow_function", "function_expression", "function", "generator_function")
 _DOTTED_ASCII = re.compile(rb"[A-Za-z_$#][A-Za-z0-9_$]*(?:\.[A-Za-z_$#][A-Za-z0-9_$]*)*")
-_LITERALS = {"string": "<str>", "template_string": "<str>", "array": "<list>",
-             "number": "<int>", "object": "<obj>", "regex": "<regex>"}
-_TRANSPARENT = ("parenthesized_expression", "await_expression", "non_null_expression",
-                "as_expression", "satisfies_expression", "type_assertion")
+_LITERALS = {
+    "string": "<str>",
+    "template_string": "<str>",
+    "array": "<list>",
+    "number": "<int>",
+    "object": "<obj>",
+    "regex": "<regex>",
+}
+_TRANSPARENT = (
+    "parenthesized_expression",
+    "await_expression",
+    "non_null_expression",
+    "as_expression",
+    "satisfies_expression",
+    "type_assertion",
+)
 
 
 @lru_cache(maxsize=3)
@@ -70,12 +90,16 @@ def _language(dialect: str) -> tuple[Parser, Query, Query]:
     else:
         import tree_sitter_typescript
 
-        raw = (tree_sitter_typescript.language_tsx() if dialect == "tsx"
-               else tree_sitter_typescript.language_typescript())
+        raw = (
+            tree_sitter_typescript.language_tsx()
+            if dialect == "tsx"
+            else tree_sitter_typescript.language_typescript()
+        )
         language = Language(raw)
         missing = _TS_ONLY_MISSING
-    lines = [f"({t}) @{name}" for name, types in _DEFINITIONS.items() for t in types
-             if t not in missing]
+    lines = [
+        f"({t}) @{name}" for name, types in _DEFINITIONS.items() for t in types if t not in missing
+    ]
     lines += [f"({t}) @{name}" for name, t in _OTHERS.items()]
     lines += ["(call_expression function: (_) @callee)", "(new_expression constructor: (_) @new)"]
     return Parser(language), Query(language, "\n".join(lines)), Query(language, "(ERROR) @e")
@@ -99,14 +123,20 @@ class ScriptSummariser:
         parser, query, error_query = _language(self.summary["lang"])
         tree = parser.parse(self.source)
         captures = QueryCursor(query).captures(tree.root_node)
-        definitions = sorted(((n.start_byte, name, n) for name in _DEFINITIONS
-                              for n in captures.get(name, ())), key=lambda item: item[0])
+        definitions = sorted(
+            ((n.start_byte, name, n) for name in _DEFINITIONS for n in captures.get(name, ())),
+            key=lambda item: item[0],
+        )
         for _start, name, node in definitions:
             getattr(self, f"on_{name}")(node, self.spans.enclosing(node))
         handlers: dict[str, Callable[[Node, str], None]] = {
-            "import": partial(on_import, self), "export": partial(on_export, self),
-            "assign": self.on_assign, "return": self.on_return, "decorator": self.on_decorator,
-            "callee": self.on_callee, "new": self.on_new,
+            "import": partial(on_import, self),
+            "export": partial(on_export, self),
+            "assign": self.on_assign,
+            "return": self.on_return,
+            "decorator": self.on_decorator,
+            "callee": self.on_callee,
+            "new": self.on_new,
         }
         scope_for = self.spans.scope_for
         for name, handler in handlers.items():
@@ -159,8 +189,7 @@ class ScriptSummariser:
         return []
 
     # -- definitions ----------------------------------------------------------------------
-    def _define(self, node: Node, scope: str, name: str, kind: str,
-                body: Node | None) -> str:
+    def _define(self, node: Node, scope: str, name: str, kind: str, body: Node | None) -> str:
         qname = f"{scope}.{name}" if scope else name
         line = node.start_point[0] + 1
         parent = node.parent
@@ -172,8 +201,12 @@ class ScriptSummariser:
             if any(c.type == "default" for c in parent.children):  # type: ignore[union-attr]
                 self.summary["exports"]["default"] = ["def", qname, line]
         if qname not in self.summary["defs"]:
-            self.summary["defs"][qname] = {"k": kind, "l": line, "e": node.end_point[0] + 1,
-                                           "x": exported}
+            self.summary["defs"][qname] = {
+                "k": kind,
+                "l": line,
+                "e": node.end_point[0] + 1,
+                "x": exported,
+            }
         if body is not None:
             self.spans.enter(node, qname, body.start_byte)
             if qname not in self.scopes:
@@ -272,14 +305,19 @@ class ScriptSummariser:
         if name_node.type == "object_pattern":  # const { a, b: c } = require("./m")
             module = require_source(self, value)
             if module is not None:
-                names = [self.text(p.child_by_field_name("key") if p.type == "pair_pattern"
-                                   else p) for p in name_node.named_children]
+                names = [
+                    self.text(p.child_by_field_name("key") if p.type == "pair_pattern" else p)
+                    for p in name_node.named_children
+                ]
                 self.summary["imports"].append([scope, module, 0, names, line])
             for prop in name_node.named_children:
                 key = prop.child_by_field_name("key") if prop.type == "pair_pattern" else prop
                 alias = prop.child_by_field_name("value") if prop.type == "pair_pattern" else prop
-                binding = (["from", module, 0, self.text(key), line] if module is not None
-                           else ["unk", line])
+                binding = (
+                    ["from", module, 0, self.text(key), line]
+                    if module is not None
+                    else ["unk", line]
+                )
                 add_binding(self.scopes[scope], self.text(alias), binding)
             return
         name = self.text(name_node)
@@ -289,16 +327,18 @@ class ScriptSummariser:
         if value is not None and value.type in _FUNCTION_VALUES:
             kind = "method" if self.scopes[scope]["k"] == "class" else "function"
             qname = f"{scope}.{name}" if scope else name
-            self.summary["defs"].setdefault(qname, {"k": kind, "l": line,
-                                                   "e": node.end_point[0] + 1, "x": exported})
+            self.summary["defs"].setdefault(
+                qname, {"k": kind, "l": line, "e": node.end_point[0] + 1, "x": exported}
+            )
             add_binding(self.scopes[scope], name, ["def", qname, line])
             self.spans.enter(value, qname, (value.child_by_field_name("body") or value).start_byte)
             self.scopes.setdefault(qname, new_scope("function", scope))
             self._function(value, qname)
         else:
             module = require_source(self, value)
-            bindings: list[list[Any]] = [["ann", r, line] for r in self.type_refs(
-                node.child_by_field_name("type"))]
+            bindings: list[list[Any]] = [
+                ["ann", r, line] for r in self.type_refs(node.child_by_field_name("type"))
+            ]
             if module is not None:
                 bindings.append(["mod", module, line])
                 self.summary["imports"].append([scope, module, 0, [], line])
@@ -308,8 +348,9 @@ class ScriptSummariser:
             for binding in bindings or [["unk", line]]:
                 add_binding(self.scopes[scope], name, binding)
             if exported and scope == "":
-                self.summary["defs"].setdefault(name, {"k": "variable", "l": line,
-                                                      "e": node.end_point[0] + 1, "x": True})
+                self.summary["defs"].setdefault(
+                    name, {"k": "variable", "l": line, "e": node.end_point[0] + 1, "x": True}
+                )
         if exported and scope == "":
             self.summary["exports"][name] = ["val", name, line]
 
@@ -317,8 +358,13 @@ class ScriptSummariser:
         name = self.text(node.child_by_field_name("name"))
         if name:
             qname = self._define(node, scope, name, "interface", None)
-            extends = [r for c in node.named_children if c.type == "extends_type_clause"
-                       for t in c.named_children for r in self.type_refs(t)]
+            extends = [
+                r
+                for c in node.named_children
+                if c.type == "extends_type_clause"
+                for t in c.named_children
+                for r in self.type_refs(t)
+            ]
             self.summary["defs"][qname]["b"] = extends
 
     def on_alias(self, node: Node, scope: str) -> None:
@@ -341,8 +387,10 @@ class ScriptSummariser:
         ref = self.ref(right)
         value = ["val", ref, line] if ref != UNKNOWN else ["unk", line]
         target = self.text(left)
-        if scope == "" and (target in ("module.exports", "exports") or target.startswith(
-                ("module.exports.", "exports."))):
+        if scope == "" and (
+            target in ("module.exports", "exports")
+            or target.startswith(("module.exports.", "exports."))
+        ):
             commonjs_export(self, target, right, line)
         elif left.type == "identifier":
             add_binding(self.scopes[scope], target, value)

@@ -16,10 +16,19 @@ from kgraph.codegraph.summary import UNKNOWN, add_binding
 
 _DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 _LITERALS = {
-    "string": "<str>", "concatenated_string": "<str>", "list": "<list>",
-    "list_comprehension": "<list>", "dictionary": "<dict>", "dictionary_comprehension": "<dict>",
-    "set": "<set>", "set_comprehension": "<set>", "tuple": "<tuple>", "integer": "<int>",
-    "float": "<float>", "true": "<bool>", "false": "<bool>",
+    "string": "<str>",
+    "concatenated_string": "<str>",
+    "list": "<list>",
+    "list_comprehension": "<list>",
+    "dictionary": "<dict>",
+    "dictionary_comprehension": "<dict>",
+    "set": "<set>",
+    "set_comprehension": "<set>",
+    "tuple": "<tuple>",
+    "integer": "<int>",
+    "float": "<float>",
+    "true": "<bool>",
+    "false": "<bool>",
 }
 
 # The source of the file being summarised (set per parse; one parse at a time per process).
@@ -99,8 +108,16 @@ def identifiers(node: Node) -> list[str]:
     """Names bound by a target pattern (``a``, ``a, (b, *c)``); attributes/subscripts skipped."""
     if node.type == "identifier":
         return [node_text(node)]
-    if node.type in ("pattern_list", "tuple_pattern", "list_pattern", "list_splat_pattern",
-                     "as_pattern_target", "parenthesized_expression", "tuple", "list"):
+    if node.type in (
+        "pattern_list",
+        "tuple_pattern",
+        "list_pattern",
+        "list_splat_pattern",
+        "as_pattern_target",
+        "parenthesized_expression",
+        "tuple",
+        "list",
+    ):
         return [name for child in node.named_children for name in identifiers(child)]
     return []
 
@@ -110,8 +127,9 @@ def string_items(node: Node) -> list[str]:
     items = []
     for child in node.named_children:
         if child.type == "string":
-            items.append("".join(node_text(c) for c in child.named_children
-                                 if c.type == "string_content"))
+            items.append(
+                "".join(node_text(c) for c in child.named_children if c.type == "string_content")
+            )
     return items
 
 
@@ -130,8 +148,7 @@ def decorator_names(node: Node) -> list[str]:
     return names
 
 
-def bind_parameters(params: Node | None, scope: dict[str, Any], is_method: bool,
-                    line: int) -> None:
+def bind_parameters(params: Node | None, scope: dict[str, Any], is_method: bool, line: int) -> None:
     """Bind a function's parameters in its ``scope``; a method's first one is its self/cls."""
     if params is None:
         return
@@ -143,8 +160,7 @@ def bind_parameters(params: Node | None, scope: dict[str, Any], is_method: bool,
         elif kind == "typed_parameter":
             first = child.named_children[0]
             if first.type != "identifier":  # *args: T / **kw: T
-                for n in identifiers(first.named_children[0] if first.named_children
-                                     else first):
+                for n in identifiers(first.named_children[0] if first.named_children else first):
                     add_binding(scope, n, ["unk", line])
                 index += 1
                 continue

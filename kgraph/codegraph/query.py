@@ -71,9 +71,14 @@ class CallerRecord:
 
     def to_dict(self) -> dict[str, Any]:
         location = f"{self.caller.file_path}:{self.line}" if self.line else self.caller.file_path
-        return {"caller": self.caller.to_dict(), "callee": self.callee, "line": self.line,
-                "location": location, "confidence": self.confidence,
-                "resolution": self.resolution}
+        return {
+            "caller": self.caller.to_dict(),
+            "callee": self.callee,
+            "line": self.line,
+            "location": location,
+            "confidence": self.confidence,
+            "resolution": self.resolution,
+        }
 
 
 def _targets(conn: Connection, target: EntityRecord) -> list[str]:
@@ -89,9 +94,15 @@ def _edges_to(conn: Connection, ids: Sequence[str], types: Sequence[str]) -> lis
     ordered = sorted(set(ids))
     for i in range(0, len(ordered), _CHUNK):
         rows += conn.execute(
-            select(EDGES.c.from_entity, EDGES.c.to_entity, EDGES.c.type, EDGES.c.file_path,
-                   EDGES.c.line_number, EDGES.c.confidence, EDGES.c.resolution)
-            .where(EDGES.c.to_entity.in_(ordered[i : i + _CHUNK]), EDGES.c.type.in_(types))
+            select(
+                EDGES.c.from_entity,
+                EDGES.c.to_entity,
+                EDGES.c.type,
+                EDGES.c.file_path,
+                EDGES.c.line_number,
+                EDGES.c.confidence,
+                EDGES.c.resolution,
+            ).where(EDGES.c.to_entity.in_(ordered[i : i + _CHUNK]), EDGES.c.type.in_(types))
         ).all()
     return rows
 
@@ -107,8 +118,9 @@ _DEPENDENTS_SQL = (
 _BIG_CHUNK = 5000  # well under SQLite's 32766 host parameters
 
 
-def _dependents_of(conn: Connection, ids: Sequence[str],
-                   include_unresolved: bool) -> list[tuple[Any, ...]]:
+def _dependents_of(
+    conn: Connection, ids: Sequence[str], include_unresolved: bool
+) -> list[tuple[Any, ...]]:
     """Edges into ``ids`` joined with their source entity, one statement per 5,000 ids.
 
     Plain driver SQL on the transaction's own DBAPI connection: for the most-called
@@ -128,14 +140,16 @@ def _entities(conn: Connection, ids: Sequence[str]) -> dict[str, EntityRecord]:
     found: dict[str, EntityRecord] = {}
     ordered = sorted(set(ids))
     for i in range(0, len(ordered), _CHUNK):
-        for row in conn.execute(select(*ENTITY_COLUMNS).where(
-                ENTITIES.c.id.in_(ordered[i : i + _CHUNK]))):
+        for row in conn.execute(
+            select(*ENTITY_COLUMNS).where(ENTITIES.c.id.in_(ordered[i : i + _CHUNK]))
+        ):
             found[row.id] = entity_record(row)
     return found
 
 
-def what_calls(db: Database, name: str, *, include_unresolved: bool = False,
-               record: bool = True) -> tuple[EntityRecord, list[CallerRecord]]:
+def what_calls(
+    db: Database, name: str, *, include_unresolved: bool = False, record: bool = True
+) -> tuple[EntityRecord, list[CallerRecord]]:
     """The target ``name`` resolves to and its direct callers (file:line of each call).
 
     Name-only candidates (calls whose receiver could not be resolved but whose method name
@@ -143,6 +157,7 @@ def what_calls(db: Database, name: str, *, include_unresolved: bool = False,
     """
     params = {"name": name, "include_unresolved": include_unresolved}
     with recorded(db, "what-calls", params, record) as done:
+
         def query(conn: Connection) -> tuple[EntityRecord, list[CallerRecord]]:
             target = resolve_one(conn, name)
             ids = _targets(conn, target)
@@ -150,9 +165,13 @@ def what_calls(db: Database, name: str, *, include_unresolved: bool = False,
                 ids.append(UNRESOLVED_PREFIX + target.name)
             rows = _edges_to(conn, ids, ("calls",))
             callers = _entities(conn, [r.from_entity for r in rows])
-            result = [CallerRecord(callers[r.from_entity], r.to_entity, r.line_number,
-                                   r.confidence, r.resolution)
-                      for r in rows if r.from_entity in callers]
+            result = [
+                CallerRecord(
+                    callers[r.from_entity], r.to_entity, r.line_number, r.confidence, r.resolution
+                )
+                for r in rows
+                if r.from_entity in callers
+            ]
             result.sort(key=lambda c: (c.caller.file_path, c.line or 0, c.caller.id))
             return target, result
 
@@ -174,8 +193,14 @@ class Impact(NamedTuple):
     confidence: float
 
     def to_dict(self) -> dict[str, Any]:
-        return {"entity": self.entity.to_dict(), "depth": self.depth, "via": self.via,
-                "via_type": self.via_type, "line": self.line, "confidence": self.confidence}
+        return {
+            "entity": self.entity.to_dict(),
+            "depth": self.depth,
+            "via": self.via,
+            "via_type": self.via_type,
+            "line": self.line,
+            "confidence": self.confidence,
+        }
 
 
 @dataclass(frozen=True)
@@ -194,15 +219,27 @@ class BlastRadius:
 
     def to_dict(self) -> dict[str, Any]:
         def group(tests: bool) -> dict[str, list[dict[str, Any]]]:
-            return {path: [i.to_dict() for i in items]
-                    for path, items in self.by_file(tests).items()}
+            return {
+                path: [i.to_dict() for i in items] for path, items in self.by_file(tests).items()
+            }
 
-        return {"target": self.target.to_dict(), "depth": self.depth,
-                "count": len(self.impacts), "files": group(False), "tests": group(True)}
+        return {
+            "target": self.target.to_dict(),
+            "depth": self.depth,
+            "count": len(self.impacts),
+            "files": group(False),
+            "tests": group(True),
+        }
 
 
-def blast_radius(db: Database, name: str, *, depth: int = 3, include_unresolved: bool = False,
-                 record: bool = True) -> BlastRadius:
+def blast_radius(
+    db: Database,
+    name: str,
+    *,
+    depth: int = 3,
+    include_unresolved: bool = False,
+    record: bool = True,
+) -> BlastRadius:
     """Everything that transitively depends on ``name`` (reverse calls/imports/extends/
     implements edges), up to ``depth`` levels, each at its minimum depth.
 
@@ -212,6 +249,7 @@ def blast_radius(db: Database, name: str, *, depth: int = 3, include_unresolved:
     """
     params = {"name": name, "depth": depth, "include_unresolved": include_unresolved}
     with recorded(db, "blast-radius", params, record) as done:
+
         def query(conn: Connection) -> BlastRadius:
             target = resolve_one(conn, name)
             seeds = set(_targets(conn, target))
@@ -219,8 +257,11 @@ def blast_radius(db: Database, name: str, *, depth: int = 3, include_unresolved:
                 prefix = target.id if target.type == "file" else target.id + "."
                 pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
                 like = pattern + ("::%" if target.type == "file" else "%")
-                seeds.update(conn.execute(select(ENTITIES.c.id).where(
-                    ENTITIES.c.id.like(like, escape="\\"))).scalars())
+                seeds.update(
+                    conn.execute(
+                        select(ENTITIES.c.id).where(ENTITIES.c.id.like(like, escape="\\"))
+                    ).scalars()
+                )
             names = {target.name} if include_unresolved else set()
             seen = set(seeds)
             impacts: list[Impact] = []
@@ -238,16 +279,16 @@ def blast_radius(db: Database, name: str, *, depth: int = 3, include_unresolved:
                             best[source] = row
                 seen.update(best)
                 for source, row in best.items():
-                    entity = EntityRecord(source, row[6], row[7], row[8], row[9], row[10],
-                                          row[11], bool(row[12]))
+                    entity = EntityRecord(
+                        source, row[6], row[7], row[8], row[9], row[10], row[11], bool(row[12])
+                    )
                     impacts.append(Impact(entity, level, row[1], row[2], row[3], row[4]))
                     # A module (file entity) that imports or calls the target is shown but
                     # not expanded: every importer of it does not depend on the target.
                     if "::" in source:
                         frontier.add(source)
                 if include_unresolved:
-                    names = {i.split("::", 1)[1].rsplit(".", 1)[-1]
-                             for i in frontier if "::" in i}
+                    names = {i.split("::", 1)[1].rsplit(".", 1)[-1] for i in frontier if "::" in i}
                 if not frontier:
                     break
             impacts.sort(key=lambda x: (x.depth, x.entity.file_path, x.line or 0, x.entity.id))
@@ -259,22 +300,31 @@ def blast_radius(db: Database, name: str, *, depth: int = 3, include_unresolved:
     return result
 
 
-def find_entities(db: Database, name: str, *, limit: int = 20,
-                  record: bool = True) -> tuple[str, list[EntityRecord]]:
+def find_entities(
+    db: Database, name: str, *, limit: int = 20, record: bool = True
+) -> tuple[str, list[EntityRecord]]:
     """Entities matching ``name``: exact (name, qualified name or id), else prefix, else
     substring, else fuzzy (similar names). Returns (how it matched, matches)."""
     with recorded(db, "find", {"name": name, "limit": limit}, record) as done:
+
         def query(conn: Connection) -> tuple[str, list[EntityRecord]]:
             cols = (ENTITIES.c.name, ENTITIES.c.qualified_name, ENTITIES.c.id)
-            exact = conn.execute(select(*ENTITY_COLUMNS).where(
-                (cols[0] == name) | (cols[1] == name) | (cols[2] == name)).limit(limit)).all()
+            exact = conn.execute(
+                select(*ENTITY_COLUMNS)
+                .where((cols[0] == name) | (cols[1] == name) | (cols[2] == name))
+                .limit(limit)
+            ).all()
             if exact:
                 return "exact", [entity_record(r) for r in exact]
             escaped = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
             for kind, pattern in (("prefix", f"{escaped}%"), ("substring", f"%{escaped}%")):
-                rows = conn.execute(select(*ENTITY_COLUMNS).where(
-                    cols[0].ilike(pattern, escape="\\") | cols[1].ilike(pattern, escape="\\"))
-                    .order_by(func.length(ENTITIES.c.qualified_name), ENTITIES.c.id).limit(limit)
+                rows = conn.execute(
+                    select(*ENTITY_COLUMNS)
+                    .where(
+                        cols[0].ilike(pattern, escape="\\") | cols[1].ilike(pattern, escape="\\")
+                    )
+                    .order_by(func.length(ENTITIES.c.qualified_name), ENTITIES.c.id)
+                    .limit(limit)
                 ).all()
                 if rows:
                     return kind, [entity_record(r) for r in rows]
@@ -284,11 +334,13 @@ def find_entities(db: Database, name: str, *, limit: int = 20,
             close = difflib.get_close_matches(name, names, n=limit, cutoff=0.7)
             if not close:
                 return "none", []
-            rows = conn.execute(select(*ENTITY_COLUMNS).where(
-                ENTITIES.c.name.in_(close)).limit(limit)).all()
+            rows = conn.execute(
+                select(*ENTITY_COLUMNS).where(ENTITIES.c.name.in_(close)).limit(limit)
+            ).all()
             order = {n: i for i, n in enumerate(close)}
-            return "fuzzy", sorted((entity_record(r) for r in rows),
-                                   key=lambda e: (order[e.name], e.id))
+            return "fuzzy", sorted(
+                (entity_record(r) for r in rows), key=lambda e: (order[e.name], e.id)
+            )
 
         kind, matches = db.read(query)
         done(len(matches))
@@ -299,17 +351,32 @@ def exports(db: Database, file: str, *, record: bool = True) -> list[dict[str, A
     """What a file exports: its exported definitions and what it re-exports from elsewhere."""
     path = normalise_path(file)
     with recorded(db, "exports", {"file": path}, record) as done:
+
         def query(conn: Connection) -> list[dict[str, Any]]:
             if conn.execute(select(FILES.c.path).where(FILES.c.path == path)).first() is None:
                 raise NotFoundError(f"{path} is not in the code graph (run: kgraph graph parse)")
-            own = conn.execute(select(*ENTITY_COLUMNS).where(  # top level: members go along
-                ENTITIES.c.file_path == path, ENTITIES.c.exported.is_(True),
-                ENTITIES.c.type != "file", ~ENTITIES.c.qualified_name.contains("."))
-                .order_by(ENTITIES.c.line_number)).all()
+            own = conn.execute(
+                select(*ENTITY_COLUMNS)
+                .where(  # top level: members go along
+                    ENTITIES.c.file_path == path,
+                    ENTITIES.c.exported.is_(True),
+                    ENTITIES.c.type != "file",
+                    ~ENTITIES.c.qualified_name.contains("."),
+                )
+                .order_by(ENTITIES.c.line_number)
+            ).all()
             result = [{"kind": "defined", "entity": entity_record(r).to_dict()} for r in own]
-            edges = conn.execute(select(EDGES.c.to_entity).where(  # file_path: indexed
-                EDGES.c.file_path == path, EDGES.c.from_entity == path,
-                EDGES.c.type == "exports")).scalars().all()
+            edges = (
+                conn.execute(
+                    select(EDGES.c.to_entity).where(  # file_path: indexed
+                        EDGES.c.file_path == path,
+                        EDGES.c.from_entity == path,
+                        EDGES.c.type == "exports",
+                    )
+                )
+                .scalars()
+                .all()
+            )
             others = _entities(conn, [e for e in edges if not e.startswith(path + "::")])
             for target in sorted(set(edges)):
                 if target in others:
@@ -331,33 +398,53 @@ class FileDependent:
     edges: tuple[tuple[str, str, str, int | None], ...]  # (type, from, to, line), direct only
 
     def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "depth": self.depth, "via": self.via,
-                "test": is_test_path(self.path),
-                "edges": [{"type": t, "from": f, "to": to, "line": line}
-                          for t, f, to, line in self.edges]}
+        return {
+            "path": self.path,
+            "depth": self.depth,
+            "via": self.via,
+            "test": is_test_path(self.path),
+            "edges": [
+                {"type": t, "from": f, "to": to, "line": line} for t, f, to, line in self.edges
+            ],
+        }
 
 
-def what_depends_on(db: Database, file: str, *, depth: int = 1,
-                    record: bool = True) -> list[FileDependent]:
+def what_depends_on(
+    db: Database, file: str, *, depth: int = 1, record: bool = True
+) -> list[FileDependent]:
     """Files that depend on ``file`` (up to ``depth`` levels), with the direct edges."""
     path = normalise_path(file)
     with recorded(db, "what-depends-on", {"file": path, "depth": depth}, record) as done:
+
         def query(conn: Connection) -> list[FileDependent]:
             if conn.execute(select(FILES.c.path).where(FILES.c.path == path)).first() is None:
                 raise NotFoundError(f"{path} is not in the code graph (run: kgraph graph parse)")
             levels = dependents_by_level(conn, [path], depth)
             rows = conn.execute(
-                select(EDGES.c.file_path, EDGES.c.type, EDGES.c.from_entity, EDGES.c.to_entity,
-                       EDGES.c.line_number)
-                .where(EDGES.c.to_file == path, EDGES.c.file_path != path,
-                       EDGES.c.type.in_(DEPENDENCY_TYPES), EDGES.c.resolution != "name-only")
-                .order_by(EDGES.c.file_path, EDGES.c.line_number)).all()
+                select(
+                    EDGES.c.file_path,
+                    EDGES.c.type,
+                    EDGES.c.from_entity,
+                    EDGES.c.to_entity,
+                    EDGES.c.line_number,
+                )
+                .where(
+                    EDGES.c.to_file == path,
+                    EDGES.c.file_path != path,
+                    EDGES.c.type.in_(DEPENDENCY_TYPES),
+                    EDGES.c.resolution != "name-only",
+                )
+                .order_by(EDGES.c.file_path, EDGES.c.line_number)
+            ).all()
             direct: dict[str, list[tuple[str, str, str, int | None]]] = {}
             for row in rows:
                 direct.setdefault(row.file_path, []).append(
-                    (row.type, row.from_entity, row.to_entity, row.line_number))
-            return [FileDependent(p, level, via, tuple(direct.get(p, ())))
-                    for p, (level, via) in sorted(levels.items(), key=lambda x: (x[1][0], x[0]))]
+                    (row.type, row.from_entity, row.to_entity, row.line_number)
+                )
+            return [
+                FileDependent(p, level, via, tuple(direct.get(p, ())))
+                for p, (level, via) in sorted(levels.items(), key=lambda x: (x[1][0], x[0]))
+            ]
 
         result = db.read(query)
         done(len(result))
@@ -367,6 +454,7 @@ def what_depends_on(db: Database, file: str, *, depth: int = 1,
 def graph_summary(db: Database, *, record: bool = True) -> dict[str, Any]:
     """Counts: files per language, entities per type, edges per type, how calls resolved."""
     with recorded(db, "summary", {}, record) as done:
+
         def query(conn: Connection) -> dict[str, Any]:
             def counts(statement: Any) -> dict[str, int]:
                 return {str(k): int(v) for k, v in conn.execute(statement).all()}
@@ -375,17 +463,20 @@ def graph_summary(db: Database, *, record: bool = True) -> dict[str, Any]:
             return {
                 "files": sum(files.values()),
                 "languages": files,
-                "files_with_errors": conn.execute(select(func.count()).where(
-                    FILES.c.parse_errors > 0)).scalar_one(),
-                "stale_files": conn.execute(select(func.count()).where(
-                    FILES.c.stale.is_(True))).scalar_one(),
+                "files_with_errors": conn.execute(
+                    select(func.count()).where(FILES.c.parse_errors > 0)
+                ).scalar_one(),
+                "stale_files": conn.execute(
+                    select(func.count()).where(FILES.c.stale.is_(True))
+                ).scalar_one(),
                 "last_parsed_at": conn.execute(select(func.max(FILES.c.parsed_at))).scalar(),
-                "entities": counts(select(ENTITIES.c.type, func.count()).group_by(
-                    ENTITIES.c.type)),
-                "relationships": counts(select(EDGES.c.type, func.count()).group_by(
-                    EDGES.c.type)),
-                "call_resolution": counts(select(EDGES.c.resolution, func.count()).where(
-                    EDGES.c.type == "calls").group_by(EDGES.c.resolution)),
+                "entities": counts(select(ENTITIES.c.type, func.count()).group_by(ENTITIES.c.type)),
+                "relationships": counts(select(EDGES.c.type, func.count()).group_by(EDGES.c.type)),
+                "call_resolution": counts(
+                    select(EDGES.c.resolution, func.count())
+                    .where(EDGES.c.type == "calls")
+                    .group_by(EDGES.c.resolution)
+                ),
             }
 
         result = db.read(query)

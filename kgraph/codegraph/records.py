@@ -51,14 +51,29 @@ class EntityRecord(NamedTuple):
         return {**self._asdict(), "location": self.location}
 
 
-ENTITY_COLUMNS = (ENTITIES.c.id, ENTITIES.c.type, ENTITIES.c.name, ENTITIES.c.qualified_name,
-                  ENTITIES.c.file_path, ENTITIES.c.line_number, ENTITIES.c.end_line,
-                  ENTITIES.c.exported)
+ENTITY_COLUMNS = (
+    ENTITIES.c.id,
+    ENTITIES.c.type,
+    ENTITIES.c.name,
+    ENTITIES.c.qualified_name,
+    ENTITIES.c.file_path,
+    ENTITIES.c.line_number,
+    ENTITIES.c.end_line,
+    ENTITIES.c.exported,
+)
 
 
 def entity_record(row: Row[Any]) -> EntityRecord:
-    return EntityRecord(row.id, row.type, row.name, row.qualified_name, row.file_path,
-                        row.line_number, row.end_line, bool(row.exported))
+    return EntityRecord(
+        row.id,
+        row.type,
+        row.name,
+        row.qualified_name,
+        row.file_path,
+        row.line_number,
+        row.end_line,
+        bool(row.exported),
+    )
 
 
 class AmbiguousNameError(InvalidValueError):
@@ -69,8 +84,10 @@ class AmbiguousNameError(InvalidValueError):
         self.candidates = candidates
         shown = ", ".join(c.id for c in candidates[:10])
         more = f" (+{len(candidates) - 10} more)" if len(candidates) > 10 else ""
-        super().__init__(f"{name!r} is ambiguous: {len(candidates)} candidates: {shown}{more}; "
-                         "use a qualified name or an id (path::name)")
+        super().__init__(
+            f"{name!r} is ambiguous: {len(candidates)} candidates: {shown}{more}; "
+            "use a qualified name or an id (path::name)"
+        )
 
 
 def candidates_for(conn: Connection, name: str) -> list[EntityRecord]:
@@ -80,31 +97,43 @@ def candidates_for(conn: Connection, name: str) -> list[EntityRecord]:
     (``Class.method``), a dotted module path (``pkg.mod.Class.method``), a plain name.
     """
     name = name.strip()
-    by_id = conn.execute(select(*ENTITY_COLUMNS).where(
-        ENTITIES.c.id.in_([name, normalise_path(name)]))).all()
+    by_id = conn.execute(
+        select(*ENTITY_COLUMNS).where(ENTITIES.c.id.in_([name, normalise_path(name)]))
+    ).all()
     if by_id:
         return [entity_record(r) for r in by_id]
-    rows = conn.execute(select(*ENTITY_COLUMNS).where(
-        ENTITIES.c.qualified_name == name, ENTITIES.c.type != "file")).all()
+    rows = conn.execute(
+        select(*ENTITY_COLUMNS).where(ENTITIES.c.qualified_name == name, ENTITIES.c.type != "file")
+    ).all()
     if rows:
         return _sorted(rows)
     if "." in name:  # pkg.mod.Class.method: a file's module name + a qualified name
         files = ENTITIES.alias("f")
         parts = name.split(".")
-        conditions = [and_(files.c.qualified_name == ".".join(parts[:i]),
-                           ENTITIES.c.qualified_name == ".".join(parts[i:]))
-                      for i in range(1, len(parts))]
+        conditions = [
+            and_(
+                files.c.qualified_name == ".".join(parts[:i]),
+                ENTITIES.c.qualified_name == ".".join(parts[i:]),
+            )
+            for i in range(1, len(parts))
+        ]
         rows = conn.execute(
-            select(*ENTITY_COLUMNS).join(files, files.c.id == ENTITIES.c.file_path)
-            .where(files.c.type == "file", or_(*conditions))).all()
+            select(*ENTITY_COLUMNS)
+            .join(files, files.c.id == ENTITIES.c.file_path)
+            .where(files.c.type == "file", or_(*conditions))
+        ).all()
         if rows:
             return _sorted(rows)
-        rows = conn.execute(select(*ENTITY_COLUMNS).where(
-            ENTITIES.c.type == "file", ENTITIES.c.qualified_name == name)).all()
+        rows = conn.execute(
+            select(*ENTITY_COLUMNS).where(
+                ENTITIES.c.type == "file", ENTITIES.c.qualified_name == name
+            )
+        ).all()
         if rows:
             return _sorted(rows)
-    rows = conn.execute(select(*ENTITY_COLUMNS).where(
-        ENTITIES.c.name == name, ENTITIES.c.type != "file")).all()
+    rows = conn.execute(
+        select(*ENTITY_COLUMNS).where(ENTITIES.c.name == name, ENTITIES.c.type != "file")
+    ).all()
     return _sorted(rows)
 
 
@@ -127,8 +156,9 @@ def resolve_one(conn: Connection, name: str) -> EntityRecord:
 
 
 @contextmanager
-def recorded(db: Database, query_type: str, params: dict[str, Any],
-             record: bool = True) -> Iterator[Callable[[int], None]]:
+def recorded(
+    db: Database, query_type: str, params: dict[str, Any], record: bool = True
+) -> Iterator[Callable[[int], None]]:
     """Time a query and write its ``graph_queries`` row (fail-open: metrics never break a query).
 
     Usage: ``with recorded(db, "what-calls", {...}) as done: ...; done(result_count)``.
@@ -139,7 +169,12 @@ def recorded(db: Database, query_type: str, params: dict[str, Any],
     if not record:
         return
     duration = (time.perf_counter() - started) * 1000
-    row = {"query_type": query_type, "query_params": params, "result_count": count[0],
-           "duration_ms": round(duration, 3), "created_at": utcnow()}
+    row = {
+        "query_type": query_type,
+        "query_params": params,
+        "result_count": count[0],
+        "duration_ms": round(duration, 3),
+        "created_at": utcnow(),
+    }
     with suppress(KgraphError):
         db.write(lambda conn: conn.execute(insert(QUERIES), row))

@@ -179,8 +179,9 @@ class Resolver:
         current = scope_name if scope_name in summary["scopes"] else ""
         return self._lookup_from(path, summary, current, name, line, True)
 
-    def _lookup_from(self, path: str, summary: Summary, current: str, name: str,
-                     line: int | None, first: bool) -> list[Result]:
+    def _lookup_from(
+        self, path: str, summary: Summary, current: str, name: str, line: int | None, first: bool
+    ) -> list[Result]:
         """The LEGB walk from scope ``current`` (``first``: it is the scope of the use)."""
         scopes = summary["scopes"]
         scope = scopes.get(current, scopes[""])
@@ -191,8 +192,11 @@ class Resolver:
             if bindings and name not in scope.get("n", ()) and (first or scope["k"] != "class"):
                 if first and line is not None:
                     # line < 0 is "strictly before -line": the right-hand side of `x = x.y`
-                    before = ([b for b in bindings if b[-1] < -line] if line < 0
-                              else [b for b in bindings if b[-1] <= line])
+                    before = (
+                        [b for b in bindings if b[-1] < -line]
+                        if line < 0
+                        else [b for b in bindings if b[-1] <= line]
+                    )
                     bindings = before or [b for b in bindings if b[-1] != abs(line)]
                     if not bindings:
                         return []
@@ -231,12 +235,14 @@ class Resolver:
         key: tuple[Any, ...]
         if kind == "val":
             key = ("val", path, scope_name, binding[1], binding[-1])
-            return self._cached(key, lambda: self.eval_ref(path, scope_name, binding[1],
-                                                           -binding[-1]))
+            return self._cached(
+                key, lambda: self.eval_ref(path, scope_name, binding[1], -binding[-1])
+            )
         if kind == "ann":
             key = ("ann", path, scope_name, binding[1])
-            return self._cached(key, lambda: self._instances(
-                self.eval_ref(path, scope_name, binding[1], None)))
+            return self._cached(
+                key, lambda: self._instances(self.eval_ref(path, scope_name, binding[1], None))
+            )
         if kind == "param":
             return self._self_param(path, scope_name, binding[1])
         return []
@@ -283,14 +289,17 @@ class Resolver:
         compute: Callable[[], list[Result]]
         if scope is not None and scope["k"] == "function" and head not in _SCOPED_HEADS:
             if not bindings:
-                if not (head in scope.get("g", ()) or head in scope.get("n", ())
-                        or head.startswith("<")):
+                if not (
+                    head in scope.get("g", ()) or head in scope.get("n", ()) or head.startswith("<")
+                ):
                     outer = _outer_scope(scopes, scope)
                     key = ("outer", path, outer, ref)
                     compute = partial(self._eval_ref, path, outer, ref, None, True)
-            elif (scope.get("s") == head
-                  and scopes.get(scope["p"] or "", {}).get("k") == "class"
-                  and all(b[0] == "param" and b[1] == 0 for b in bindings)):
+            elif (
+                scope.get("s") == head
+                and scopes.get(scope["p"] or "", {}).get("k") == "class"
+                and all(b[0] == "param" and b[1] == 0 for b in bindings)
+            ):
                 cls = scope["p"]
                 kind = "def" if scope.get("m") == "class" else "inst"
                 key = ("self", path, cls, kind, ref)
@@ -304,9 +313,14 @@ class Resolver:
             return hit[0]
         return self._cached(key, compute)
 
-    def _ref_at_line(self, path: str, scope_name: str, ref: str, line: int | None,
-                     bindings: list[Any] | None,
-                     ) -> tuple[tuple[Any, ...], Callable[[], list[Result]]]:
+    def _ref_at_line(
+        self,
+        path: str,
+        scope_name: str,
+        ref: str,
+        line: int | None,
+        bindings: list[Any] | None,
+    ) -> tuple[tuple[Any, ...], Callable[[], list[Result]]]:
         """The cache key of ``ref`` by the bindings of its head visible at ``line``."""
         marker: tuple[Any, ...] = ()
         if bindings and line is not None:
@@ -316,11 +330,14 @@ class Resolver:
                 marker = (sum(1 for b in bindings if b[-1] <= line), False)
             if marker[0] == 0:
                 marker = (*marker, abs(line))
-        return (("ref", path, scope_name, ref, marker),
-                partial(self._eval_ref, path, scope_name, ref, line))
+        return (
+            ("ref", path, scope_name, ref, marker),
+            partial(self._eval_ref, path, scope_name, ref, line),
+        )
 
-    def _eval_ref(self, path: str, scope_name: str, ref: str, line: int | None,
-                  outer: bool = False) -> list[Result]:
+    def _eval_ref(
+        self, path: str, scope_name: str, ref: str, line: int | None, outer: bool = False
+    ) -> list[Result]:
         """Evaluate ``ref`` (``outer``: its head is looked up from the enclosing scope
         ``scope_name`` on, as for a name the function using it does not bind)."""
         parts = split_ref(ref)
@@ -334,8 +351,11 @@ class Resolver:
             values = self._this(path, scope_name, head == "super")
         elif outer:
             summary = self.summary(path, head)
-            values = ([] if summary is None
-                      else self._lookup_from(path, summary, scope_name, head, None, False))
+            values = (
+                []
+                if summary is None
+                else self._lookup_from(path, summary, scope_name, head, None, False)
+            )
         else:
             values = self.lookup(path, scope_name, head, line)
         return self._eval_chain(path, scope_name, parts, values)
@@ -348,8 +368,9 @@ class Resolver:
         values: list[Result] = [((kind, path, cls), CONF_SELF, "self")]
         return self._eval_chain(path, cls, parts, values)
 
-    def _eval_chain(self, path: str, scope_name: str, parts: tuple[tuple[str, int], ...],
-                    values: list[Result]) -> list[Result]:
+    def _eval_chain(
+        self, path: str, scope_name: str, parts: tuple[tuple[str, int], ...], values: list[Result]
+    ) -> list[Result]:
         """Apply the calls and attributes of a ref's ``parts`` to its head's ``values``."""
         calls = parts[0][1]
         for _ in range(calls):

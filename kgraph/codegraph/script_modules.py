@@ -57,8 +57,9 @@ def on_export(summariser: ScriptSummariser, node: Node, scope: str) -> None:
         for spec in clause.named_children:
             name = summariser.text(spec.child_by_field_name("name"))
             alias = summariser.text(spec.child_by_field_name("alias")) or name
-            exports[alias] = (["from", module, 0, name, line] if module is not None
-                              else ["val", name, line])
+            exports[alias] = (
+                ["from", module, 0, name, line] if module is not None else ["val", name, line]
+            )
             names.append(name)
         if module is not None:
             summariser.summary["imports"].append(["", module, 0, names, line])
@@ -80,8 +81,11 @@ def on_export(summariser: ScriptSummariser, node: Node, scope: str) -> None:
 def commonjs_export(summariser: ScriptSummariser, target: str, right: Node, line: int) -> None:
     """``module.exports = {a, b: c}`` / ``exports.a = f`` / ``module.exports = X``."""
     exports = summariser.summary["exports"]
-    name = target.rsplit(".", 1)[-1] if target.count(".") >= (
-        2 if target.startswith("module.") else 1) else None
+    name = (
+        target.rsplit(".", 1)[-1]
+        if target.count(".") >= (2 if target.startswith("module.") else 1)
+        else None
+    )
     if name is not None:
         ref = summariser.ref(right)
         if ref != UNKNOWN:

@@ -97,13 +97,18 @@ def _json(value: Any) -> str | None:
 def graph_is_empty(conn: Connection) -> bool:
     """True when there are no entities and no edges (a cold parse)."""
     return not conn.execute(
-        select(exists(select(ENTITIES.c.id)) | exists(select(EDGES.c.id)))).scalar()
+        select(exists(select(ENTITIES.c.id)) | exists(select(EDGES.c.id)))
+    ).scalar()
 
 
 def _lookup_indexes() -> list[Index]:
     """The entity and edge indexes that only serve lookups (not the unique ones)."""
-    return [index for table in (ENTITIES, EDGES) for index in sorted(
-        table.indexes, key=lambda index: str(index.name)) if not index.unique]
+    return [
+        index
+        for table in (ENTITIES, EDGES)
+        for index in sorted(table.indexes, key=lambda index: str(index.name))
+        if not index.unique
+    ]
 
 
 def drop_lookup_indexes(conn: Connection) -> None:
@@ -116,8 +121,9 @@ def drop_lookup_indexes(conn: Connection) -> None:
 def missing_lookup_indexes(conn: Connection) -> list[Index]:
     """The lookup indexes the database lacks (a bulk load in progress, or one that died)."""
     inspector = inspect(conn)
-    present = {index["name"] for table in (ENTITIES, EDGES)
-               for index in inspector.get_indexes(table.name)}
+    present = {
+        index["name"] for table in (ENTITIES, EDGES) for index in inspector.get_indexes(table.name)
+    }
     return [index for index in _lookup_indexes() if str(index.name) not in present]
 
 
@@ -127,8 +133,9 @@ def ensure_lookup_indexes(conn: Connection) -> None:
         conn.execute(CreateIndex(index))
 
 
-def replace_rows(conn: Connection, results: dict[str, FileRows],
-                 fresh: bool = False) -> tuple[int, int]:
+def replace_rows(
+    conn: Connection, results: dict[str, FileRows], fresh: bool = False
+) -> tuple[int, int]:
     """Replace the entities and edges of the given files; returns (entities, edges) written.
 
     ``fresh``: the files have no rows yet (a bulk load), so there is nothing to delete.
@@ -140,14 +147,35 @@ def replace_rows(conn: Connection, results: dict[str, FileRows],
         conn.execute(delete(ENTITIES).where(ENTITIES.c.file_path.in_(chunk)))
         conn.execute(delete(EDGES).where(EDGES.c.file_path.in_(chunk)))
     entities = [
-        (e["id"], e["type"], e["name"], e["qualified_name"], e["file_path"], e["line_number"],
-         e["end_line"], e["exported"], e["package"], _json(e["metadata"]))
-        for rows in results.values() for e in rows.entities
+        (
+            e["id"],
+            e["type"],
+            e["name"],
+            e["qualified_name"],
+            e["file_path"],
+            e["line_number"],
+            e["end_line"],
+            e["exported"],
+            e["package"],
+            _json(e["metadata"]),
+        )
+        for rows in results.values()
+        for e in rows.entities
     ]
     edges = [
-        (e["from_entity"], e["to_entity"], e["type"], e["file_path"], e["to_file"],
-         e["line_number"], e["confidence"], e["resolution"], _json(e["metadata"]))
-        for rows in results.values() for e in rows.edges.values()
+        (
+            e["from_entity"],
+            e["to_entity"],
+            e["type"],
+            e["file_path"],
+            e["to_file"],
+            e["line_number"],
+            e["confidence"],
+            e["resolution"],
+            _json(e["metadata"]),
+        )
+        for rows in results.values()
+        for e in rows.edges.values()
     ]
     # Sorted by id, the primary key's pages fill in order: about a third less insert time
     # (a plain tuple sort: ids are unique, so no comparison reaches a None). Edges come
@@ -159,8 +187,9 @@ def replace_rows(conn: Connection, results: dict[str, FileRows],
         conn.exec_driver_sql(_EDGE_SQL, edges)
     if results:
         conn.execute(
-            update(FILES).where(FILES.c.path == bindparam("p")).values(
-                deps=bindparam("d"), stale=False),
+            update(FILES)
+            .where(FILES.c.path == bindparam("p"))
+            .values(deps=bindparam("d"), stale=False),
             [{"p": path, "d": rows.deps} for path, rows in results.items()],
         )
     return len(entities), len(edges)

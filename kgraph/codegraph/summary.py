@@ -73,8 +73,11 @@ def add_call(summary: Summary, scope: str, ref: str, line: int) -> None:
 
 def iter_calls(summary: Summary) -> list[tuple[str, str, int]]:
     """(scope, ref, line) of every call."""
-    return [(scope, flat[i], flat[i + 1]) for scope, flat in summary["calls"].items()
-            for i in range(0, len(flat), 2)]
+    return [
+        (scope, flat[i], flat[i + 1])
+        for scope, flat in summary["calls"].items()
+        for i in range(0, len(flat), 2)
+    ]
 
 
 @lru_cache(maxsize=65536)

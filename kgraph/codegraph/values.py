@@ -18,16 +18,50 @@ Value = tuple[Any, ...]
 Result = tuple[Value, float, str]
 
 PY_BUILTINS = frozenset(n for n in dir(builtins) if not n.startswith("_"))
-PY_BUILTIN_TYPES = frozenset(
-    n for n in PY_BUILTINS if isinstance(getattr(builtins, n), type)
+PY_BUILTIN_TYPES = frozenset(n for n in PY_BUILTINS if isinstance(getattr(builtins, n), type))
+JS_GLOBALS = frozenset(
+    {
+        "console",
+        "Math",
+        "JSON",
+        "Object",
+        "Array",
+        "String",
+        "Number",
+        "Boolean",
+        "Promise",
+        "Date",
+        "RegExp",
+        "Error",
+        "Map",
+        "Set",
+        "WeakMap",
+        "WeakSet",
+        "Symbol",
+        "Reflect",
+        "Proxy",
+        "parseInt",
+        "parseFloat",
+        "isNaN",
+        "isFinite",
+        "setTimeout",
+        "clearTimeout",
+        "setInterval",
+        "clearInterval",
+        "fetch",
+        "require",
+        "process",
+        "Buffer",
+        "document",
+        "window",
+        "globalThis",
+        "structuredClone",
+        "encodeURIComponent",
+        "decodeURIComponent",
+        "URL",
+        "BigInt",
+    }
 )
-JS_GLOBALS = frozenset({
-    "console", "Math", "JSON", "Object", "Array", "String", "Number", "Boolean", "Promise",
-    "Date", "RegExp", "Error", "Map", "Set", "WeakMap", "WeakSet", "Symbol", "Reflect", "Proxy",
-    "parseInt", "parseFloat", "isNaN", "isFinite", "setTimeout", "clearTimeout", "setInterval",
-    "clearInterval", "fetch", "require", "process", "Buffer", "document", "window", "globalThis",
-    "structuredClone", "encodeURIComponent", "decodeURIComponent", "URL", "BigInt",
-})
 
 CONF_LOCAL, CONF_IMPORT, CONF_BUILTIN, CONF_EXTERNAL = 1.0, 0.95, 0.95, 0.9
 CONF_SELF, CONF_INFERRED = 0.9, 0.8

@@ -14,17 +14,51 @@ from pathlib import Path
 from typing import Any
 
 LANGUAGES: dict[str, str] = {
-    ".py": "python", ".pyi": "python",
-    ".ts": "typescript", ".mts": "typescript", ".cts": "typescript",
+    ".py": "python",
+    ".pyi": "python",
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
     ".tsx": "tsx",
-    ".js": "javascript", ".jsx": "javascript", ".mjs": "javascript", ".cjs": "javascript",
+    ".js": "javascript",
+    ".jsx": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
 }
-SKIP_DIRS = frozenset({
-    ".git", ".hg", ".svn", "node_modules", ".venv", "venv", "env", ".env", "__pycache__",
-    "site-packages", "build", "dist", ".tox", ".nox", ".mypy_cache", ".pytest_cache",
-    ".ruff_cache", ".eggs", ".next", ".nuxt", ".turbo", ".cache", "coverage", "htmlcov",
-    "bower_components", "vendor", "third_party", ".idea", ".vscode", ".claude",
-})
+SKIP_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "node_modules",
+        ".venv",
+        "venv",
+        "env",
+        ".env",
+        "__pycache__",
+        "site-packages",
+        "build",
+        "dist",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".eggs",
+        ".next",
+        ".nuxt",
+        ".turbo",
+        ".cache",
+        "coverage",
+        "htmlcov",
+        "bower_components",
+        "vendor",
+        "third_party",
+        ".idea",
+        ".vscode",
+        ".claude",
+    }
+)
 MAX_FILE_BYTES = 2_000_000
 
 

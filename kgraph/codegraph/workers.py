@@ -65,8 +65,9 @@ def parse_one(item: tuple[str, str, str]) -> Parsed | None:
         summary = new_summary(language)
         summary["errors"] = 1
         summary["failed"] = f"{type(exc).__name__}: {exc}"
-    return Parsed(path, summary["lang"], to_json(summary), summary["errors"], len(data),
-                  content_hash(data))
+    return Parsed(
+        path, summary["lang"], to_json(summary), summary["errors"], len(data), content_hash(data)
+    )
 
 
 def _worker_start() -> None:
@@ -100,8 +101,9 @@ def trim_heap() -> None:
     trim(0)
 
 
-def parse_all(items: list[tuple[str, str, str]], jobs: int,
-              progress: Progress | None) -> Iterator[Parsed]:
+def parse_all(
+    items: list[tuple[str, str, str]], jobs: int, progress: Progress | None
+) -> Iterator[Parsed]:
     if jobs <= 1 or len(items) < PARSE_INLINE_LIMIT:
         for i, item in enumerate(items, 1):
             result = parse_one(item)
@@ -114,8 +116,9 @@ def parse_all(items: list[tuple[str, str, str]], jobs: int,
     items = sorted(items, key=lambda item: -_size(item[1]))
     chunk = max(1, min(8, len(items) // (jobs * 16)))
     trim_heap()
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=pool_context(),
-                             initializer=_worker_start) as pool:
+    with ProcessPoolExecutor(
+        max_workers=jobs, mp_context=pool_context(), initializer=_worker_start
+    ) as pool:
         for i, result in enumerate(pool.map(parse_one, items, chunksize=chunk), 1):
             if progress and (i % 10 == 0 or i == len(items)):
                 progress("parse", i, len(items))
@@ -145,6 +148,7 @@ class ResolveState:
 
     def get_resolver(self) -> Resolver:
         if self.resolver is None:
+
             def load(path: str) -> Summary | None:
                 found = self.summaries.get(path)
                 if found is None and self.loader is not None and path in self.all_paths:
@@ -183,12 +187,16 @@ def _cost(summary: Summary | None) -> int:
     """A file's resolution work, roughly: its calls, definitions and imports."""
     if summary is None:
         return 0
-    return (sum(len(refs) for refs in summary["calls"].values()) // 2 + len(summary["defs"])
-            + len(summary["imports"]))
+    return (
+        sum(len(refs) for refs in summary["calls"].values()) // 2
+        + len(summary["defs"])
+        + len(summary["imports"])
+    )
 
 
-def _balanced_batches(paths: list[str], summaries: dict[str, Summary],
-                      jobs: int) -> list[list[str]]:
+def _balanced_batches(
+    paths: list[str], summaries: dict[str, Summary], jobs: int
+) -> list[list[str]]:
     """Batches for ``jobs`` workers, heaviest first: costs vary a hundredfold between files,
     and path-ordered batches left one worker busy for seconds after the other was done."""
     ordered = sorted(paths, key=lambda path: -_cost(summaries.get(path)))
@@ -196,8 +204,9 @@ def _balanced_batches(paths: list[str], summaries: dict[str, Summary],
     return [ordered[i : i + size] for i in range(0, len(ordered), size)]
 
 
-def resolve_all(paths: list[str], state: ResolveState, jobs: int,
-                progress: Progress | None) -> tuple[int, int]:
+def resolve_all(
+    paths: list[str], state: ResolveState, jobs: int, progress: Progress | None
+) -> tuple[int, int]:
     """Resolve and write ``paths`` in batches: in-process, or with ``jobs`` forked workers
     (each keeps its resolver caches across the batches it takes)."""
     global _STATE
@@ -218,8 +227,9 @@ def resolve_all(paths: list[str], state: ResolveState, jobs: int,
     gc.freeze()  # forked workers never scan (nor copy-on-write touch) the parent's heap
     trim_heap()
     try:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=pool_context(),
-                                 initializer=_worker_start) as pool:
+        with ProcessPoolExecutor(
+            max_workers=jobs, mp_context=pool_context(), initializer=_worker_start
+        ) as pool:
             futures = [(len(batch), pool.submit(resolve_batch, batch)) for batch in batches]
             for size, future in futures:
                 entities, edges = future.result()

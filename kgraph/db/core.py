@@ -80,8 +80,9 @@ def make_engine(url: str) -> Engine:
 
 
 @contextlib.contextmanager
-def file_lock(path: Path | None, suffix: str = ".lock",
-              on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+def file_lock(
+    path: Path | None, suffix: str = ".lock", on_wait: Callable[[], None] | None = None
+) -> Iterator[None]:
     """Hold an exclusive lock on ``<path><suffix>``: serialises work on one database file
     across processes. Blocks while another process holds it, calling ``on_wait`` first.
     A no-op without a file (or without ``fcntl``)."""

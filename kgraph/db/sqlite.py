@@ -111,9 +111,7 @@ def fetch_raw(conn: Connection, statement: Any) -> list[tuple[Any, ...]]:
     10k+ rows such as the vector scan); use only for columns whose raw driver values are
     what the caller wants (text, numbers, bytes).
     """
-    compiled = statement.compile(
-        dialect=conn.dialect, compile_kwargs={"render_postcompile": True}
-    )
+    compiled = statement.compile(dialect=conn.dialect, compile_kwargs={"render_postcompile": True})
     params = compiled.construct_params()
     positional = tuple(params[name] for name in (compiled.positiontup or ()))
     return fetch_raw_sql(conn, str(compiled), positional)

@@ -31,7 +31,15 @@ KNOWLEDGE_TYPES: tuple[str, ...] = tuple(t for t in ENTITY_TYPES if t not in STR
 #   LED_TO      Mistake -> the Learning (or Pattern) that fixed it
 #   APPLIES_TO  Pattern -> CodeArea (or File) it applies to
 #   SUPERSEDES  newer item -> the older item it replaces (the older one drops out of search)
-RELATIONSHIP_TYPES: tuple[str, ...] = ("ABOUT", "IN_FILE", "LED_TO", "APPLIES_TO", "SUPERSEDES")
+#   PART_OF     captured item -> the Topic of the session it was learned in
+RELATIONSHIP_TYPES: tuple[str, ...] = (
+    "ABOUT",
+    "IN_FILE",
+    "LED_TO",
+    "APPLIES_TO",
+    "SUPERSEDES",
+    "PART_OF",
+)
 
 # Where an item came from; ``source_ref`` holds the reference (commit sha, session id, file).
 SOURCES: tuple[str, ...] = ("manual", "commit", "transcript", "claude_md", "llm", "import")

@@ -62,9 +62,7 @@ def _scan(
     rows = fetch_raw(conn, select(ENTITIES.c.id, ENTITIES.c.embedding).where(*conditions))
     if not include_superseded and rows:
         superseded = set(
-            conn.scalars(
-                select(RELATIONSHIPS.c.to_id).where(RELATIONSHIPS.c.type == "SUPERSEDES")
-            )
+            conn.scalars(select(RELATIONSHIPS.c.to_id).where(RELATIONSHIPS.c.type == "SUPERSEDES"))
         )
         if superseded:
             rows = [r for r in rows if r[0] not in superseded]

@@ -59,9 +59,14 @@ def assistant_messages(entries: Iterable[Entry]) -> list[AssistantMessage]:
         item = merged.get(key)
         if item is None:
             item = merged[key] = {
-                "message_id": key, "uuids": [], "blocks": [], "seen": set(),
-                "stop_reason": None, "timestamp": entry.timestamp,
-                "model": entry.message.get("model"), "is_sidechain": entry.is_sidechain,
+                "message_id": key,
+                "uuids": [],
+                "blocks": [],
+                "seen": set(),
+                "stop_reason": None,
+                "timestamp": entry.timestamp,
+                "model": entry.message.get("model"),
+                "is_sidechain": entry.is_sidechain,
                 "usage": {},
             }
         if entry.uuid:
@@ -77,9 +82,14 @@ def assistant_messages(entries: Iterable[Entry]) -> list[AssistantMessage]:
             item["usage"] = usage
     return [
         AssistantMessage(
-            i["message_id"], tuple(i["uuids"]), tuple(i["blocks"]), i["stop_reason"],
-            i["timestamp"], i["model"] if isinstance(i["model"], str) else None,
-            i["is_sidechain"], i["usage"],
+            i["message_id"],
+            tuple(i["uuids"]),
+            tuple(i["blocks"]),
+            i["stop_reason"],
+            i["timestamp"],
+            i["model"] if isinstance(i["model"], str) else None,
+            i["is_sidechain"],
+            i["usage"],
         )
         for i in merged.values()
     ]
@@ -242,9 +252,7 @@ def qa_pairs(entries: Iterable[Entry], *, include_sidechains: bool = False) -> l
             continue
         answer = _turn_answer(entry.uuid, children, entry.is_sidechain, include_sidechains)
         if answer:
-            pairs.append(
-                (position, QAPair(question, answer, "chat", entry.timestamp, entry.uuid))
-            )
+            pairs.append((position, QAPair(question, answer, "chat", entry.timestamp, entry.uuid)))
     result = [pair for _, pair in pairs]
     result.extend(_ask_user_answers(entries, include_sidechains))
     result.sort(key=lambda p: p.timestamp or "")
@@ -303,8 +311,6 @@ def _ask_user_answers(entries: Sequence[Entry], include_sidechains: bool) -> lis
                 if isinstance(o, dict) and o.get("label") is not None
             )
             pairs.append(
-                QAPair(
-                    text, answers[text], "ask_user_question", call.timestamp, call.id, options
-                )
+                QAPair(text, answers[text], "ask_user_question", call.timestamp, call.id, options)
             )
     return pairs

@@ -170,9 +170,7 @@ def latest_session(
     return sessions[0] if sessions else None
 
 
-def find_session(
-    session_id: str, claude_dir: str | os.PathLike[str] | None = None
-) -> Path | None:
+def find_session(session_id: str, claude_dir: str | os.PathLike[str] | None = None) -> Path | None:
     """The main transcript ``<session_id>.jsonl`` in any project directory, or None."""
     if not session_id or "/" in session_id or "\\" in session_id:
         return None
@@ -247,8 +245,13 @@ def find_subagents(session_path: str | os.PathLike[str], *, inline: bool = True)
             agent_id = agent_id_from_name(path.name)
             if agent_id:
                 found.append(
-                    Subagent(agent_id, path, "subagents_dir", is_compaction_agent(agent_id),
-                             is_warmup=_is_warmup(path))
+                    Subagent(
+                        agent_id,
+                        path,
+                        "subagents_dir",
+                        is_compaction_agent(agent_id),
+                        is_warmup=_is_warmup(path),
+                    )
                 )
     try:
         siblings = sorted(session.parent.glob("agent-*.jsonl"))
@@ -258,8 +261,13 @@ def find_subagents(session_path: str | os.PathLike[str], *, inline: bool = True)
         agent_id = agent_id_from_name(path.name)
         if agent_id and _peek(path, "sessionId") == session_id:
             found.append(
-                Subagent(agent_id, path, "legacy", is_compaction_agent(agent_id),
-                         is_warmup=_is_warmup(path))
+                Subagent(
+                    agent_id,
+                    path,
+                    "legacy",
+                    is_compaction_agent(agent_id),
+                    is_warmup=_is_warmup(path),
+                )
             )
     if inline and session.is_file():
         found.extend(inline_subagents(session))
@@ -311,6 +319,4 @@ def inline_subagents(session_path: Path) -> list[Subagent]:
         sidechain.add(uuid)
     if main_lines == 0:
         return []
-    return [
-        Subagent(f"inline-{root[:8]}", session_path, "inline", False, root) for root in roots
-    ]
+    return [Subagent(f"inline-{root[:8]}", session_path, "inline", False, root) for root in roots]

@@ -86,9 +86,14 @@ def compaction_summaries(entries: Iterable[Entry]) -> list[str]:
             cleaned = strip_kgraph_context(text)
             if cleaned:
                 summaries.append(cleaned)
-    if not summaries and entries and all(
-        (e.agent_id or "").startswith("acompact-") for e in entries if e.agent_id is not None
-    ) and any(e.agent_id for e in entries):
+    if (
+        not summaries
+        and entries
+        and all(
+            (e.agent_id or "").startswith("acompact-") for e in entries if e.agent_id is not None
+        )
+        and any(e.agent_id for e in entries)
+    ):
         for entry in reversed(entries):
             if entry.type == "assistant" and entry.text.strip():
                 summaries.append(strip_kgraph_context(entry.text))

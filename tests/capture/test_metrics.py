@@ -31,14 +31,20 @@ def test_uptake_counts_injected_items_about_files_then_read_or_edited(
         TranscriptBuilder("s1", str(tmp_repo))
         .prompt("fix it")
         .error_fix(tmp_repo)
+        .say(
+            "The issue was that `load` in src/config.py used the locale encoding, "
+            "so non-ASCII values crashed."
+        )
+        .prompt("Always open config files with an explicit encoding in this repository.")
         .compaction("This session is being continued from a previous conversation.")
         .write(tmp_path / "t.jsonl")
     )
-    capture_session(db, tmp_repo, "s1", transcript_path=str(path))
+    capture_session(db, tmp_repo, "s1", transcript_path=str(path), final=True)
     metrics = update_session_metrics(db, "s1")
     assert metrics.learnings_injected == 2 and metrics.uptake == 1
     assert metrics.files_edited == 1 and metrics.compacted == 1
-    assert metrics.learnings_captured == 2  # the mistake and its fix
+    # the failure with the edit that fixed it, its cause, the user's rule, the session's topic
+    assert metrics.learnings_captured == 4
     assert metrics.issue_number == 4 and metrics.duration_minutes is not None
 
     record_session_start(db, "s2", injected_ids=[])
@@ -46,5 +52,5 @@ def test_uptake_counts_injected_items_about_files_then_read_or_edited(
     assert summary.sessions == 2 and summary.sessions_captured == 1
     assert summary.learnings_injected == 2 and summary.sessions_with_injection == 1
     assert summary.uptake == 1 and summary.uptake_rate == 0.5
-    assert summary.compactions == 1 and summary.learnings_captured == 2
+    assert summary.compactions == 1 and summary.learnings_captured == 4
     assert metrics_summary(db, days=1).sessions == 2

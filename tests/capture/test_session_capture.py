@@ -38,28 +38,40 @@ def test_capture_stores_knowledge_facts_and_links_and_is_idempotent(
     commit(tmp_repo, git, "docs/x.md", "docs: tweak")
     transcript = (
         TranscriptBuilder("s1", str(tmp_repo), "feat/9-cfg")
-        .prompt(f"Fix the tests. Remember this: the CI token {TOKEN} is rotated monthly.")
+        .prompt(
+            f"Fix the failing config tests on Windows. "
+            f"Remember this: the CI token {TOKEN} is rotated monthly."
+        )
         .error_fix(tmp_repo)
+        .say(
+            "The issue was that `load_config` opened the file with the locale encoding, "
+            "so non-ASCII values crashed on Windows; it now reads UTF-8."
+        )
         .write(tmp_path / "t.jsonl")
     )
     result = capture_session(db, tmp_repo, "s1", transcript_path=str(transcript), final=True)
     items = {i.id: i for i in list_items(db, limit=100)}
     assert set(result.created) == set(items)
-    by_type = sorted(i.type for i in items.values())
-    assert by_type == [
-        "Learning",
-        "Learning",
-        "Learning",
-        "Mistake",
-    ]  # commit, fix, remember; error
+    assert sorted(i.type for i in items.values()) == [
+        "Learning",  # the commit
+        "Learning",  # the rule the user stated
+        "Mistake",  # the failure and the edit after which the command passed
+        "Mistake",  # the cause the agent explained
+        "Topic",
+    ]
     assert all(i.issue_number == 9 and i.session_id == "s1" for i in items.values())
     assert not any(TOKEN in i.content for i in items.values())  # redacted
     commit_item = next(i for i in items.values() if i.source == "commit")
     assert commit_item.files == ("src/config.py",) and "Config" in commit_item.code_areas
-    mistake = next(i for i in items.values() if i.type == "Mistake")
-    _, edges = item_edges(db, mistake.id)
-    led_to = [e for e in edges if e.type == "LED_TO" and e.direction == "out"]
-    assert len(led_to) == 1 and items[led_to[0].other_id].type == "Learning"
+    cause = next(i for i in items.values() if "locale encoding" in i.content)
+    assert cause.type == "Mistake" and cause.files == ("src/config.py",)  # its turn's edit
+    fix = next(i for i in items.values() if "fixed by changing" in i.content)
+    assert "`open(p)` to `open(p, encoding='utf-8')` in `src/config.py`" in fix.content
+    assert not any(str(tmp_repo) in i.content for i in items.values())
+    topic = next(i for i in items.values() if i.type == "Topic")
+    _, edges = item_edges(db, topic.id)
+    part_of = {e.other_id for e in edges if e.type == "PART_OF" and e.direction == "in"}
+    assert part_of == set(items) - {topic.id}
 
     record = get_session(db, "s1")
     assert [f["subject"] for f in record.data["commit_facts"]] == ["docs: tweak"]
@@ -72,6 +84,38 @@ def test_capture_stores_knowledge_facts_and_links_and_is_idempotent(
     assert {i.id: i.seen_count for i in list_items(db, limit=100)} == {
         i: v.seen_count for i, v in items.items()
     }
+
+
+def test_an_item_another_session_stored_is_reinforced_once_even_if_the_capture_reruns(
+    db: Database, tmp_repo: Path, tmp_path: Path
+) -> None:
+    rule = "Never log the raw request body of `PaymentHandler`, it holds card numbers."
+    for sid in ("a", "b"):
+        path = TranscriptBuilder(sid, str(tmp_repo)).prompt(rule).write(tmp_path / f"{sid}.jsonl")
+        capture_session(db, tmp_repo, sid, transcript_path=str(path), final=True)
+    capture_session(db, tmp_repo, "b", transcript_path=str(path), final=True)
+    (item,) = [i for i in list_items(db) if i.type == "Pattern"]
+    assert item.seen_count == 2
+
+
+def test_a_near_duplicate_about_the_same_file_reinforces_the_stored_item(
+    db: Database, tmp_repo: Path, tmp_path: Path
+) -> None:
+    said = (
+        "The issue was that `parse_header` in src/http.py splits on every colon, so a value "
+        "with a colon in it (a URL) was cut."
+    )
+    for sid, text in (("a", said), ("b", said.replace("was cut", "was cut short"))):
+        path = (
+            TranscriptBuilder(sid, str(tmp_repo))
+            .prompt("why are redirects broken?")
+            .tool("Read", {"file_path": str(tmp_repo / "src/http.py")}, "def parse_header(x):")
+            .say(text)
+            .write(tmp_path / f"{sid}.jsonl")
+        )
+        capture_session(db, tmp_repo, sid, transcript_path=str(path), final=True)
+    (mistake,) = [i for i in list_items(db) if i.type == "Mistake"]
+    assert mistake.seen_count == 2 and mistake.files == ("src/http.py",)
 
 
 def test_capture_is_incremental_and_re_reading_adds_nothing(
@@ -95,7 +139,7 @@ def test_capture_is_incremental_and_re_reading_adds_nothing(
     assert third.created == () and third.reinforced == ()
 
 
-def test_an_error_and_its_fix_in_different_batches_are_still_paired(
+def test_an_explanation_is_read_with_the_turn_it_belongs_to(
     db: Database, tmp_repo: Path, git: Callable[..., str], tmp_path: Path
 ) -> None:
     start(db, tmp_repo, git)
@@ -107,13 +151,16 @@ def test_an_error_and_its_fix_in_different_batches_are_still_paired(
         error=True,
     )
     path = builder.write(tmp_path / "t.jsonl")
-    capture_session(db, tmp_repo, "s1", transcript_path=str(path))
-    builder.tool("Bash", {"command": "pip install pyyaml"}, "Successfully installed pyyaml")
-    builder.tool("Bash", {"command": "pytest -x"}, "3 passed")
+    assert capture_session(db, tmp_repo, "s1", transcript_path=str(path)).created == ()
+    builder.say(
+        "The issue is that `config_loader` imports yaml, which is not a dependency, "
+        "so every test that loads a config fails."
+    )
+    builder.prompt("thanks")
     builder.write(path)
     result = capture_session(db, tmp_repo, "s1", transcript_path=str(path))
     types = sorted(i.type for i in list_items(db) if i.id in result.created)
-    assert types == ["Learning", "Mistake"]
+    assert types == ["Mistake"]  # one item is not worth a Topic
 
 
 def test_session_facts_are_redacted(
@@ -130,6 +177,32 @@ def test_session_facts_are_redacted(
     record = get_session(db, "s1")
     assert TOKEN not in str(record.data) and TOKEN not in (record.compaction_summary or "x")
     assert "REDACTED" in (record.compaction_summary or "")
+
+
+def test_no_item_or_session_row_keeps_a_home_path(
+    db: Database, tmp_repo: Path, tmp_path: Path
+) -> None:
+    """A transcript from another machine: its cwd is mapped onto the repo, homes masked."""
+    cwd = "/Users/ann/work/shop"
+    path = (
+        TranscriptBuilder("s1", cwd)
+        .prompt("why does checkout crash?")
+        .tool("Read", {"file_path": f"{cwd}/src/cart.py"}, "def total(items):")
+        .say(
+            "Found it. `total` in /Users/ann/work/shop/src/cart.py sums prices as floats, so "
+            "the rounding differs from /Users/ann/.config/shop/rates.json by a cent."
+        )
+        .compaction("This session is being continued. Key: read /home/ann/notes.txt first.")
+        .write(tmp_path / "t.jsonl")
+    )
+    capture_session(db, tmp_repo, "s1", transcript_path=str(path), final=True)
+    record = get_session(db, "s1")
+    items = list_items(db)
+    assert any(i.files == ("src/cart.py",) and "src/cart.py" in i.content for i in items)
+    stored = " ".join(i.content for i in items) + repr(record.to_dict())
+    raw = db.read(lambda conn: repr(conn.exec_driver_sql("SELECT * FROM sessions").all()))
+    for text in (stored, raw):
+        assert "/Users/" not in text and "/home/ann" not in text
 
 
 def test_a_session_never_started_takes_commits_from_its_time_span(

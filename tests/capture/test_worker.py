@@ -95,7 +95,7 @@ def test_catch_up_captures_earlier_transcripts_never_captured(
     assert report.captured == ["old-1"]  # live-1 was written just now: probably running
     db = open_database(repo_db)
     assert [i.content for i in list_items(db)] == [
-        "The user stated: Never edit the generated protobuf files by hand."
+        "Rule from the user: Never edit the generated protobuf files by hand."
     ]
     assert get_session(db, "old-1").transcript_offset == old.stat().st_size
     assert find_session(db, "live-1") is None

@@ -60,7 +60,7 @@ def copy_fixture(tmp_path: Path) -> Callable[[str], Path]:
 # call graph. Line numbers matter: the tests assert file:line of calls.
 APP_FILES: dict[str, str] = {
     "app/__init__.py": "from .db import get_database\n",
-    "app/db.py": '''\
+    "app/db.py": """\
 class Database:
     def __init__(self, url):
         self.url = url
@@ -71,8 +71,8 @@ class Database:
 
 def get_database():
     return Database("sqlite://")
-''',
-    "app/repo.py": '''\
+""",
+    "app/repo.py": """\
 from app.db import get_database
 
 
@@ -87,8 +87,8 @@ class Repo:
 class CachedRepo(Repo):
     def save(self, item):
         return super().save(item)
-''',
-    "app/service.py": '''\
+""",
+    "app/service.py": """\
 from app import get_database
 from app.repo import Repo
 
@@ -104,8 +104,8 @@ def health():
 
 def unknown(thing):
     return thing.save(1)
-''',
-    "tests/test_service.py": '''\
+""",
+    "tests/test_service.py": """\
 from app.service import handle, health
 
 
@@ -115,7 +115,7 @@ def test_handle():
 
 def test_health():
     health()
-''',
+""",
 }
 
 

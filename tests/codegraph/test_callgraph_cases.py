@@ -33,7 +33,7 @@ CASES = sorted(p.name for p in CASES_DIR.iterdir() if (p / "callgraph.json").is_
 KNOWN_LIMITATIONS = {
     "higher_order_argument": "functions passed as arguments are not tracked into parameters",
     "inherited_init_dispatch": "self.m() resolves through the static MRO, not to overrides "
-                               "in subclasses",
+    "in subclasses",
     "mro_diamond": "super() follows the MRO of the class it is written in, not the instance's",
 }
 Edge = tuple[str, str]
@@ -69,8 +69,12 @@ def test_suite_covers_at_least_40_cases() -> None:
 
 @pytest.mark.parametrize(
     "case",
-    [pytest.param(c, marks=pytest.mark.xfail(reason=KNOWN_LIMITATIONS[c], strict=True))
-     if c in KNOWN_LIMITATIONS else c for c in CASES],
+    [
+        pytest.param(c, marks=pytest.mark.xfail(reason=KNOWN_LIMITATIONS[c], strict=True))
+        if c in KNOWN_LIMITATIONS
+        else c
+        for c in CASES
+    ],
 )
 def test_case_is_exact(cases_db: Database, case: str) -> None:
     _tp, false_positives, false_negatives = _score(cases_db, case)
@@ -86,8 +90,10 @@ def test_precision_and_recall_over_all_edges(cases_db: Database) -> None:
         lines.append(f"{case:40} {len(tp):4} {len(fp):4} {len(fn):4}")
     precision = totals[0] / (totals[0] + totals[1])
     recall = totals[0] / (totals[0] + totals[2])
-    lines.append(f"{'ALL':40} {totals[0]:4} {totals[1]:4} {totals[2]:4}  "
-                 f"precision {precision:.3f} recall {recall:.3f}")
+    lines.append(
+        f"{'ALL':40} {totals[0]:4} {totals[1]:4} {totals[2]:4}  "
+        f"precision {precision:.3f} recall {recall:.3f}"
+    )
     print("\n" + "\n".join(lines))
     assert precision >= 0.95
     assert recall >= 0.85
@@ -102,14 +108,15 @@ def _comparable(edge: Edge, case_dir: Path) -> bool:
     return (case_dir / f"{head}.py").is_file() or (case_dir / head).is_dir()
 
 
-@pytest.mark.parametrize(
-    "case", [c for c in CASES if not (CASES_DIR / c / "STATIC_ONLY").exists()])
+@pytest.mark.parametrize("case", [c for c in CASES if not (CASES_DIR / c / "STATIC_ONLY").exists()])
 def test_expectations_match_runtime(case: str, tmp_path: Path) -> None:
     case_dir = CASES_DIR / case
     output = tmp_path / "trace.json"
     proc = subprocess.run(
         [sys.executable, str(HERE / "trace_case.py"), str(case_dir), str(output)],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
     trace = json.loads(output.read_text())

@@ -41,8 +41,9 @@ def test_what_calls_and_callers_alias(run_kgraph: Run, parsed: Path) -> None:
 
 
 def test_blast_radius_json_groups_tests_apart(run_kgraph: Run, parsed: Path) -> None:
-    result = run_kgraph("graph", "blast-radius", "Database.query", "--depth", "2", "--json",
-                        cwd=parsed)
+    result = run_kgraph(
+        "graph", "blast-radius", "Database.query", "--depth", "2", "--json", cwd=parsed
+    )
     data = result.json()
     assert set(data["files"]) == {"app/repo.py", "app/service.py"}
     assert set(data["tests"]) == {"tests/test_service.py"}
@@ -59,8 +60,9 @@ def test_find_exports_depends_summary_export(run_kgraph: Run, parsed: Path) -> N
     assert {d["path"] for d in depends} == {"app/__init__.py", "app/repo.py", "app/service.py"}
     summary = run_kgraph("graph", "summary", "--json", cwd=parsed).json()
     assert summary["files"] == 5
-    graph = run_kgraph("graph", "export", "--format", "callgraph-json", "--root", "app",
-                       cwd=parsed).json()
+    graph = run_kgraph(
+        "graph", "export", "--format", "callgraph-json", "--root", "app", cwd=parsed
+    ).json()
     assert graph["service.health"] == ["db.Database.query", "db.get_database"]
 
 
@@ -72,7 +74,9 @@ def test_ambiguous_name_is_an_error_with_candidates(run_kgraph: Run, parsed: Pat
     as_json = run_kgraph("graph", "blast-radius", "save", "--json", cwd=parsed)
     assert as_json.returncode == 2
     assert {c["id"] for c in as_json.json()["candidates"]} == {
-        "app/repo.py::Repo.save", "app/repo.py::CachedRepo.save"}
+        "app/repo.py::Repo.save",
+        "app/repo.py::CachedRepo.save",
+    }
 
 
 def test_errors_are_one_line(run_kgraph: Run, parsed: Path) -> None:
@@ -90,16 +94,32 @@ def test_errors_are_one_line(run_kgraph: Run, parsed: Path) -> None:
 
 def test_export_of_a_case_matches_its_expectation(run_kgraph: Run) -> None:
     assert run_kgraph("graph", "parse", str(CASES_DIR), "--root", str(CASES_DIR)).returncode == 0
-    result = run_kgraph("graph", "export", "--format", "callgraph-json", "--root", "super_call",
-                        cwd=CASES_DIR.parent)
+    result = run_kgraph(
+        "graph",
+        "export",
+        "--format",
+        "callgraph-json",
+        "--root",
+        "super_call",
+        cwd=CASES_DIR.parent,
+    )
     expected = json.loads((CASES_DIR / "super_call" / "callgraph.json").read_text())
     got = result.json()
     assert {k: v for k, v in got.items() if v} == {k: v for k, v in expected.items() if v}
 
 
 def test_every_command_has_help_with_an_example(run_kgraph: Run) -> None:
-    for command in ("parse", "what-calls", "callers", "blast-radius", "find", "exports",
-                    "what-depends-on", "summary", "export"):
+    for command in (
+        "parse",
+        "what-calls",
+        "callers",
+        "blast-radius",
+        "find",
+        "exports",
+        "what-depends-on",
+        "summary",
+        "export",
+    ):
         result = run_kgraph("graph", command, "--help")
         assert result.returncode == 0
         assert "Example" in result.stdout, command

@@ -23,8 +23,9 @@ Parse = Callable[..., ParseReport]
 
 
 def _edges(db: Database) -> set[tuple[str, str, str]]:
-    rows = db.read(lambda c: c.execute(
-        select(EDGES.c.from_entity, EDGES.c.to_entity, EDGES.c.type)).all())
+    rows = db.read(
+        lambda c: c.execute(select(EDGES.c.from_entity, EDGES.c.to_entity, EDGES.c.type)).all()
+    )
     return {tuple(r) for r in rows}  # type: ignore[misc]
 
 
@@ -50,8 +51,9 @@ def test_body_edit_re_resolves_only_that_file(db: Database, app_repo: Path, pars
     assert (report.changed, report.resolved) == (1, 1)
 
 
-def test_interface_change_re_resolves_dependents(db: Database, app_repo: Path,
-                                                 parse: Parse) -> None:
+def test_interface_change_re_resolves_dependents(
+    db: Database, app_repo: Path, parse: Parse
+) -> None:
     parse(app_repo)
     assert ("app/repo.py::Repo.save", "app/db.py::Database.query", "calls") in _edges(db)
     db_file = app_repo / "app/db.py"
@@ -66,19 +68,22 @@ def test_interface_change_re_resolves_dependents(db: Database, app_repo: Path,
     assert not any(target == "app/db.py::Database.query" for _s, target, _t in edges)
     assert _callers(db, "Database.execute") == set()  # callers still call .query()
     (app_repo / "app/repo.py").write_text(
-        (app_repo / "app/repo.py").read_text().replace(".query(", ".execute("))
+        (app_repo / "app/repo.py").read_text().replace(".query(", ".execute(")
+    )
     parse(app_repo)
     assert _callers(db, "Database.execute") == {"app/repo.py::Repo.save"}
 
 
-def test_only_files_reading_a_changed_name_are_re_resolved(db: Database, app_repo: Path,
-                                                           parse: Parse) -> None:
+def test_only_files_reading_a_changed_name_are_re_resolved(
+    db: Database, app_repo: Path, parse: Parse
+) -> None:
     service = app_repo / "app/service.py"
-    service.write_text(service.read_text() + "\n\ndef later():\n"
-                       "    from app.db import reconnect\n    return reconnect()\n")
+    service.write_text(
+        service.read_text() + "\n\ndef later():\n"
+        "    from app.db import reconnect\n    return reconnect()\n"
+    )
     parse(app_repo)
-    assert _callers(db, "get_database") == {"app/repo.py::Repo.__init__",
-                                            "app/service.py::health"}
+    assert _callers(db, "get_database") == {"app/repo.py::Repo.__init__", "app/service.py::health"}
     db_file = app_repo / "app/db.py"
     db_file.write_text(db_file.read_text() + "\n\ndef reconnect():\n    return None\n")
     report = parse(app_repo)
@@ -87,30 +92,41 @@ def test_only_files_reading_a_changed_name_are_re_resolved(db: Database, app_rep
     assert _callers(db, "reconnect") == {"app/service.py::later"}
 
 
-def test_subclass_is_re_resolved_when_its_base_changes(db: Database, tmp_path: Path,
-                                                       parse: Parse) -> None:
-    repo = write_tree(tmp_path / "r", {
-        "base.py": "class Base:\n    def helper(self):\n        return 1\n",
-        "child.py": ("from base import Base\n\n\nclass Child(Base):\n"
-                     "    def run(self):\n        return self.helper()\n"),
-    })
+def test_subclass_is_re_resolved_when_its_base_changes(
+    db: Database, tmp_path: Path, parse: Parse
+) -> None:
+    repo = write_tree(
+        tmp_path / "r",
+        {
+            "base.py": "class Base:\n    def helper(self):\n        return 1\n",
+            "child.py": (
+                "from base import Base\n\n\nclass Child(Base):\n"
+                "    def run(self):\n        return self.helper()\n"
+            ),
+        },
+    )
     parse(repo)
     assert _callers(db, "Base.helper") == {"child.py::Child.run"}
     (repo / "base.py").write_text(
         "class Base:\n    def other(self):\n        return 1\n\n\n"
-        "class Mixin:\n    def helper(self):\n        return 2\n")
-    (repo / "child.py").write_text((repo / "child.py").read_text().replace(
-        "from base import Base", "from base import Base, Mixin").replace(
-        "class Child(Base)", "class Child(Mixin, Base)"))
+        "class Mixin:\n    def helper(self):\n        return 2\n"
+    )
+    (repo / "child.py").write_text(
+        (repo / "child.py")
+        .read_text()
+        .replace("from base import Base", "from base import Base, Mixin")
+        .replace("class Child(Base)", "class Child(Mixin, Base)")
+    )
     parse(repo)
     assert _callers(db, "Mixin.helper") == {"child.py::Child.run"}
 
 
-def test_added_file_satisfies_a_missing_import(db: Database, app_repo: Path,
-                                               parse: Parse) -> None:
+def test_added_file_satisfies_a_missing_import(db: Database, app_repo: Path, parse: Parse) -> None:
     service = app_repo / "app/service.py"
-    service.write_text(service.read_text() + "\n\ndef later():\n"
-                       "    from app.extra import helper\n    return helper()\n")
+    service.write_text(
+        service.read_text() + "\n\ndef later():\n"
+        "    from app.extra import helper\n    return helper()\n"
+    )
     parse(app_repo)
     # Missing from a package of the repository: not an external module, a name-only guess.
     assert ("app/service.py::later", "<unresolved>::helper", "calls") in _edges(db)
@@ -121,14 +137,18 @@ def test_added_file_satisfies_a_missing_import(db: Database, app_repo: Path,
 
 
 def test_every_file_reading_through_a_missing_import_is_re_resolved(
-        db: Database, tmp_path: Path, parse: Parse) -> None:
+    db: Database, tmp_path: Path, parse: Parse
+) -> None:
     # Both files reach `thing` through the package, whose import of it finds no file: the
     # second one reuses the first one's cached evaluation, and must still learn of the miss.
-    repo = write_tree(tmp_path / "miss", {
-        "pkg/__init__.py": "from pkg.gone import thing\n",
-        "a.py": "from pkg import thing\n\n\ndef fa():\n    return thing()\n",
-        "b.py": "from pkg import thing\n\n\ndef fb():\n    return thing()\n",
-    })
+    repo = write_tree(
+        tmp_path / "miss",
+        {
+            "pkg/__init__.py": "from pkg.gone import thing\n",
+            "a.py": "from pkg import thing\n\n\ndef fa():\n    return thing()\n",
+            "b.py": "from pkg import thing\n\n\ndef fb():\n    return thing()\n",
+        },
+    )
     parse(repo)
     missing = db.read(lambda c: dict(c.execute(select(FILES.c.path, FILES.c.deps)).all()))
     assert all("pkg.gone" in missing[path]["missing"] for path in ("a.py", "b.py"))
@@ -138,8 +158,9 @@ def test_every_file_reading_through_a_missing_import_is_re_resolved(
     assert _callers(db, "pkg/gone.py::thing") == {"a.py::fa", "b.py::fb"}
 
 
-def test_deleted_file_is_removed_and_dependents_re_resolved(db: Database, app_repo: Path,
-                                                            parse: Parse) -> None:
+def test_deleted_file_is_removed_and_dependents_re_resolved(
+    db: Database, app_repo: Path, parse: Parse
+) -> None:
     parse(app_repo)
     (app_repo / "tests/test_service.py").unlink()
     report = parse(app_repo)
@@ -162,16 +183,17 @@ def test_parsing_a_subfolder_leaves_the_rest(db: Database, app_repo: Path, parse
     assert report.scanned == 4
 
 
-def test_stale_files_from_an_interrupted_run_are_finished(db: Database, app_repo: Path,
-                                                          parse: Parse) -> None:
+def test_stale_files_from_an_interrupted_run_are_finished(
+    db: Database, app_repo: Path, parse: Parse
+) -> None:
     parse(app_repo)
-    db.write(lambda c: c.execute(
-        update(FILES).where(FILES.c.path == "app/repo.py").values(stale=True)))
+    db.write(
+        lambda c: c.execute(update(FILES).where(FILES.c.path == "app/repo.py").values(stale=True))
+    )
     db.write(lambda c: c.execute(EDGES.delete().where(EDGES.c.file_path == "app/repo.py")))
     report = parse(app_repo)
     assert report.resolved == 1
-    assert _callers(db, "get_database") == {"app/repo.py::Repo.__init__",
-                                            "app/service.py::health"}
+    assert _callers(db, "get_database") == {"app/repo.py::Repo.__init__", "app/service.py::health"}
 
 
 def test_force_reparses_everything(db: Database, app_repo: Path, parse: Parse) -> None:
@@ -180,11 +202,15 @@ def test_force_reparses_everything(db: Database, app_repo: Path, parse: Parse) -
     assert (report.changed, report.resolved) == (5, 5)
 
 
-def test_worker_processes_give_the_same_graph(db: Database, tmp_path: Path, parse: Parse,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    files: dict[str, Any] = {f"pkg/m{i}.py": (f"from pkg.m{i - 1} import f{i - 1}\n\n\n"
-                                              f"def f{i}():\n    return f{i - 1}()\n")
-                             for i in range(1, 30)}
+def test_worker_processes_give_the_same_graph(
+    db: Database, tmp_path: Path, parse: Parse, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files: dict[str, Any] = {
+        f"pkg/m{i}.py": (
+            f"from pkg.m{i - 1} import f{i - 1}\n\n\ndef f{i}():\n    return f{i - 1}()\n"
+        )
+        for i in range(1, 30)
+    }
     files["pkg/__init__.py"] = ""
     files["pkg/m0.py"] = "def f0():\n    return len([])\n"
     repo = write_tree(tmp_path / "many", files)
@@ -201,15 +227,26 @@ def test_worker_processes_give_the_same_graph(db: Database, tmp_path: Path, pars
 
 def _edge_rows(db: Database) -> list[tuple[Any, ...]]:
     """Every stored edge, duplicates kept (nothing in the schema forbids them)."""
-    rows = db.read(lambda c: c.execute(select(
-        EDGES.c.from_entity, EDGES.c.to_entity, EDGES.c.type, EDGES.c.file_path,
-        EDGES.c.to_file, EDGES.c.line_number, EDGES.c.confidence, EDGES.c.resolution)).all())
+    rows = db.read(
+        lambda c: c.execute(
+            select(
+                EDGES.c.from_entity,
+                EDGES.c.to_entity,
+                EDGES.c.type,
+                EDGES.c.file_path,
+                EDGES.c.to_file,
+                EDGES.c.line_number,
+                EDGES.c.confidence,
+                EDGES.c.resolution,
+            )
+        ).all()
+    )
     return sorted(tuple(r) for r in rows)
 
 
-def test_incremental_runs_store_what_a_cold_parse_does_once(db: Database, app_repo: Path,
-                                                            parse: Parse,
-                                                            tmp_path: Path) -> None:
+def test_incremental_runs_store_what_a_cold_parse_does_once(
+    db: Database, app_repo: Path, parse: Parse, tmp_path: Path
+) -> None:
     parse(app_repo)
     db_file, service = app_repo / "app/db.py", app_repo / "app/service.py"
     edits = [

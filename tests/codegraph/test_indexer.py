@@ -23,31 +23,49 @@ from tests.codegraph.conftest import write_tree
 EDGES = table_of(GraphRelationship)
 Parse = Callable[..., ParseReport]
 LOOKUP_INDEXES = {
-    "ix_graph_entities_file_path", "ix_graph_entities_name", "ix_graph_entities_qualified_name",
-    "ix_graph_relationships_callers", "ix_graph_relationships_file_path",
+    "ix_graph_entities_file_path",
+    "ix_graph_entities_name",
+    "ix_graph_entities_qualified_name",
+    "ix_graph_relationships_callers",
+    "ix_graph_relationships_file_path",
     "ix_graph_relationships_to_file",
 }
 
 
 def _indexes(conn: Connection) -> set[str]:
-    rows = conn.execute(text(
-        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN "
-        "('graph_entities', 'graph_relationships') AND sql IS NOT NULL"))
+    rows = conn.execute(
+        text(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN "
+            "('graph_entities', 'graph_relationships') AND sql IS NOT NULL"
+        )
+    )
     return {name for (name,) in rows}
 
 
 def _edges(db: Database) -> set[tuple[Any, ...]]:
-    rows = db.read(lambda c: c.execute(select(
-        EDGES.c.from_entity, EDGES.c.to_entity, EDGES.c.type, EDGES.c.line_number,
-        EDGES.c.confidence, EDGES.c.resolution)).all())
+    rows = db.read(
+        lambda c: c.execute(
+            select(
+                EDGES.c.from_entity,
+                EDGES.c.to_entity,
+                EDGES.c.type,
+                EDGES.c.line_number,
+                EDGES.c.confidence,
+                EDGES.c.resolution,
+            )
+        ).all()
+    )
     return {tuple(row) for row in rows}
 
 
 @pytest.fixture
 def chain_repo(tmp_path: Path) -> Path:
     """Twenty modules, each calling the previous one's function through an import."""
-    files = {f"pkg/m{i}.py": f"from pkg.m{i - 1} import f{i - 1}\n\n\ndef f{i}():\n"
-                             f"    return f{i - 1}()\n" for i in range(1, 20)}
+    files = {
+        f"pkg/m{i}.py": f"from pkg.m{i - 1} import f{i - 1}\n\n\ndef f{i}():\n"
+        f"    return f{i - 1}()\n"
+        for i in range(1, 20)
+    }
     files["pkg/__init__.py"] = ""
     files["pkg/m0.py"] = "def f0():\n    return len([])\n"
     return write_tree(tmp_path / "chain", files)
@@ -58,8 +76,8 @@ def test_the_lookup_indexes_are_the_ones_the_migration_creates(db: Database) -> 
 
 
 def test_a_cold_parse_loads_without_lookup_indexes_and_builds_them_after(
-        db: Database, tmp_path: Path, chain_repo: Path, parse: Parse,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    db: Database, tmp_path: Path, chain_repo: Path, parse: Parse, monkeypatch: pytest.MonkeyPatch
+) -> None:
     reference = open_database(f"sqlite:///{tmp_path / 'reference.db'}")
     parse_repository(reference, chain_repo, root=chain_repo, jobs=1)  # too few for bulk
     expected = _edges(reference)
@@ -88,7 +106,8 @@ def test_a_cold_parse_loads_without_lookup_indexes_and_builds_them_after(
 
 
 def test_the_indexes_come_back_when_a_bulk_load_fails(
-        db: Database, chain_repo: Path, parse: Parse, monkeypatch: pytest.MonkeyPatch) -> None:
+    db: Database, chain_repo: Path, parse: Parse, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def fail(*args: object) -> tuple[int, int]:
         raise RuntimeError("worker died")
 
@@ -100,7 +119,8 @@ def test_the_indexes_come_back_when_a_bulk_load_fails(
 
 
 def test_an_index_lost_in_a_crash_is_rebuilt_by_the_next_run(
-        db: Database, chain_repo: Path, parse: Parse) -> None:
+    db: Database, chain_repo: Path, parse: Parse
+) -> None:
     parse(chain_repo)
     db.write(store.drop_lookup_indexes)  # as a process killed mid bulk load leaves it
     assert db.read(_indexes) == set()
@@ -116,7 +136,8 @@ def _parse_in_child(url: str, repo: str) -> None:
 
 
 def test_concurrent_cold_parses_of_one_database_are_serialised(
-        db: Database, tmp_path: Path, chain_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db: Database, tmp_path: Path, chain_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     reference = open_database(f"sqlite:///{tmp_path / 'reference.db'}")
     parse_repository(reference, chain_repo, root=chain_repo, jobs=1)
     expected = _edges(reference)
@@ -134,8 +155,9 @@ def test_concurrent_cold_parses_of_one_database_are_serialised(
 
     monkeypatch.setattr(store, "graph_is_empty", in_step)
     monkeypatch.setattr(indexer, "BULK_LOAD_MIN_FILES", 5)
-    children = [context.Process(target=_parse_in_child, args=(db.url, str(chain_repo)))
-                for _ in range(3)]
+    children = [
+        context.Process(target=_parse_in_child, args=(db.url, str(chain_repo))) for _ in range(3)
+    ]
     for child in children:
         child.start()
     for child in children:

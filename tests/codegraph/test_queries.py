@@ -44,9 +44,13 @@ def _callers(db: Database, name: str, **kwargs: bool) -> set[tuple[str, int | No
 
 def test_what_calls_gives_callers_with_lines(app_db: Database) -> None:
     assert _callers(app_db, "get_database") == {
-        ("app/repo.py::Repo.__init__", 6), ("app/service.py::health", 11)}
+        ("app/repo.py::Repo.__init__", 6),
+        ("app/service.py::health", 11),
+    }
     assert _callers(app_db, "Database.query") == {
-        ("app/repo.py::Repo.save", 9), ("app/service.py::health", 11)}
+        ("app/repo.py::Repo.save", 9),
+        ("app/service.py::health", 11),
+    }
 
 
 def test_what_calls_a_class_means_its_constructor(app_db: Database) -> None:
@@ -74,7 +78,9 @@ def test_ambiguous_name_lists_candidates(app_db: Database) -> None:
     with pytest.raises(AmbiguousNameError) as caught:
         what_calls(app_db, "save")
     assert {c.id for c in caught.value.candidates} == {
-        "app/repo.py::Repo.save", "app/repo.py::CachedRepo.save"}
+        "app/repo.py::Repo.save",
+        "app/repo.py::CachedRepo.save",
+    }
 
 
 def test_unknown_name_is_not_found(app_db: Database) -> None:
@@ -99,11 +105,12 @@ def test_blast_radius_depths(app_db: Database) -> None:
     deeper = _depths(app_db, "Database.query", 3)
     assert deeper["tests/test_service.py::test_handle"] == 3
     assert _depths(app_db, "Database.query", 1) == {
-        "app/repo.py::Repo.save": 1, "app/service.py::health": 1}
+        "app/repo.py::Repo.save": 1,
+        "app/service.py::health": 1,
+    }
 
 
-def test_blast_radius_of_a_class_includes_subclasses_and_method_callers(
-        app_db: Database) -> None:
+def test_blast_radius_of_a_class_includes_subclasses_and_method_callers(app_db: Database) -> None:
     assert _depths(app_db, "Repo", 1) == {
         "app/service.py": 1,  # from app.repo import Repo
         "app/service.py::handle": 1,
@@ -120,13 +127,15 @@ def test_blast_radius_groups_files_and_tests_apart(app_db: Database) -> None:
     assert set(data["tests"]) == {"tests/test_service.py"}
     health = next(i for i in data["files"]["app/service.py"] if i["entity"]["name"] == "health")
     assert (health["via_type"], health["line"], health["via"]) == (
-        "calls", 11, "app/db.py::Database.query")
+        "calls",
+        11,
+        "app/db.py::Database.query",
+    )
 
 
 def test_blast_radius_unresolved_candidates_are_opt_in(app_db: Database) -> None:
     assert "app/service.py::unknown" not in _depths(app_db, "Repo.save", 1)
-    assert _depths(app_db, "Repo.save", 1, include_unresolved=True)[
-        "app/service.py::unknown"] == 1
+    assert _depths(app_db, "Repo.save", 1, include_unresolved=True)["app/service.py::unknown"] == 1
 
 
 def test_find_exact_then_prefix_then_fuzzy(app_db: Database) -> None:
@@ -144,7 +153,8 @@ def test_exports_defined_and_reexported(app_db: Database) -> None:
     assert defined == {"app/db.py::Database", "app/db.py::get_database"}
     reexported = exports(app_db, "app/__init__.py")
     assert [(r["kind"], r["entity"]["id"]) for r in reexported] == [
-        ("re-export", "app/db.py::get_database")]
+        ("re-export", "app/db.py::get_database")
+    ]
     with pytest.raises(NotFoundError):
         exports(app_db, "app/missing.py")
 
@@ -154,15 +164,22 @@ def test_what_depends_on_with_depth(app_db: Database) -> None:
     assert set(direct) == {"app/__init__.py", "app/repo.py", "app/service.py"}
     assert {e[0] for e in direct["app/repo.py"].edges} == {"imports", "calls"}
     two = {d.path: d.depth for d in what_depends_on(app_db, "app/db.py", depth=2)}
-    assert two == {"app/__init__.py": 1, "app/repo.py": 1, "app/service.py": 1,
-                   "tests/test_service.py": 2}
+    assert two == {
+        "app/__init__.py": 1,
+        "app/repo.py": 1,
+        "app/service.py": 1,
+        "tests/test_service.py": 2,
+    }
 
 
 def test_files_in_blast_radius_contract(app_db: Database, db: Database) -> None:
     assert has_graph(app_db)
     assert files_in_blast_radius(app_db, ["app/db.py"], depth=2) == {
-        "app/__init__.py": 1, "app/repo.py": 1, "app/service.py": 1,
-        "tests/test_service.py": 2}
+        "app/__init__.py": 1,
+        "app/repo.py": 1,
+        "app/service.py": 1,
+        "tests/test_service.py": 2,
+    }
     assert files_in_blast_radius(app_db, ["./app/repo.py"], depth=1) == {"app/service.py": 1}
     assert files_in_blast_radius(app_db, ["app/db.py"], depth=0) == {}
     assert files_in_blast_radius(app_db, ["not/parsed.py"]) == {}
@@ -185,8 +202,9 @@ def test_every_query_is_recorded(app_db: Database) -> None:
     queries = table_of(GraphQuery)
 
     def count() -> int:
-        return int(app_db.read(lambda c: c.execute(select(func.count()).select_from(
-            queries)).scalar_one()))
+        return int(
+            app_db.read(lambda c: c.execute(select(func.count()).select_from(queries)).scalar_one())
+        )
 
     before = count()
     what_calls(app_db, "get_database")
@@ -196,20 +214,36 @@ def test_every_query_is_recorded(app_db: Database) -> None:
     what_depends_on(app_db, "app/db.py")
     graph_summary(app_db)
     assert count() == before + 6
-    rows = app_db.read(lambda c: c.execute(
-        select(queries.c.query_type, queries.c.query_params, queries.c.result_count)
-        .order_by(queries.c.id.desc()).limit(6)).all())
+    rows = app_db.read(
+        lambda c: c.execute(
+            select(queries.c.query_type, queries.c.query_params, queries.c.result_count)
+            .order_by(queries.c.id.desc())
+            .limit(6)
+        ).all()
+    )
     assert [r.query_type for r in rows][::-1] == [
-        "what-calls", "blast-radius", "find", "exports", "what-depends-on", "summary"]
+        "what-calls",
+        "blast-radius",
+        "find",
+        "exports",
+        "what-depends-on",
+        "summary",
+    ]
     blast = rows[4]
-    assert blast.query_params == {"name": "get_database", "depth": 2,
-                                  "include_unresolved": False}
+    assert blast.query_params == {"name": "get_database", "depth": 2, "include_unresolved": False}
     assert blast.result_count > 0
 
 
 def test_test_paths() -> None:
-    for path in ("tests/test_a.py", "pkg/tests/x.py", "a/test_b.py", "b_test.py",
-                 "src/x.test.ts", "src/__tests__/y.js", "conftest.py"):
+    for path in (
+        "tests/test_a.py",
+        "pkg/tests/x.py",
+        "a/test_b.py",
+        "b_test.py",
+        "src/x.test.ts",
+        "src/__tests__/y.js",
+        "conftest.py",
+    ):
         assert is_test_path(path), path
     for path in ("app/testing.py", "src/contest.py", "latest.py"):
         assert not is_test_path(path), path

@@ -27,8 +27,11 @@ def ts_db(module_db: Database) -> Iterator[Database]:
 
 
 def _edges(db: Database, kind: str) -> set[tuple[str, str]]:
-    rows = db.read(lambda c: c.execute(select(EDGES.c.from_entity, EDGES.c.to_entity).where(
-        EDGES.c.type == kind)).all())
+    rows = db.read(
+        lambda c: c.execute(
+            select(EDGES.c.from_entity, EDGES.c.to_entity).where(EDGES.c.type == kind)
+        ).all()
+    )
     return {(r[0], r[1]) for r in rows}
 
 
@@ -59,15 +62,21 @@ def test_calls_through_named_default_namespace_and_reexports(ts_db: Database) ->
     assert _callers(ts_db, "getDatabase") == {
         "src/repo.ts::UserRepo.constructor",  # named import
         "src/service.ts::Service.run",  # default import (openDb) and re-export (index: db)
-        "src/app.tsx::App", "src/broken.ts::fine",
+        "src/app.tsx::App",
+        "src/broken.ts::fine",
     }
     # namespace import `repos.UserRepo`, `new` -> constructor, parameter property `this.repo`
     assert _callers(ts_db, "UserRepo.save") == {"src/service.ts::Service.run"}
-    assert _callers(ts_db, "UserRepo") == {"src/service.ts::Service.run",
-                                           "src/service.ts::makeService"}
+    assert _callers(ts_db, "UserRepo") == {
+        "src/service.ts::Service.run",
+        "src/service.ts::makeService",
+    }
     # this.db: a field typed Database; this.log: inherited from BaseRepo
     assert _callers(ts_db, "Database.query") == {
-        "src/repo.ts::UserRepo.save", "src/service.ts::Service.run", "src/app.tsx::App"}
+        "src/repo.ts::UserRepo.save",
+        "src/service.ts::Service.run",
+        "src/app.tsx::App",
+    }
     assert _callers(ts_db, "BaseRepo.log") == {"src/repo.ts::UserRepo.save"}
     # an arrow function's returned value: makeService().run()
     assert "src/app.tsx::App" in _callers(ts_db, "Service.run")
@@ -84,9 +93,7 @@ def test_imports_and_exports(ts_db: Database) -> None:
     assert ("src/service.ts", "src/index.ts") in imports
     assert ("src/legacy.js", "src/util.js") in imports
     assert ("src/repo.ts", "src/types.ts::Entity") in imports
-    index = {(r["kind"], r["entity"]["id"]) for r in exports(ts_db, "src/index.ts",
-                                                             record=False)}
+    index = {(r["kind"], r["entity"]["id"]) for r in exports(ts_db, "src/index.ts", record=False)}
     assert index == {("re-export", "src/repo.ts"), ("re-export", "src/db.ts::getDatabase")}
     db_exports = {r["entity"]["id"] for r in exports(ts_db, "src/db.ts", record=False)}
     assert db_exports == {"src/db.ts::Database", "src/db.ts::getDatabase"}
-

@@ -23,30 +23,60 @@ def test_languages_by_extension() -> None:
 
 
 def test_gitignore_is_honoured(tmp_path: Path) -> None:
-    root = write_tree(tmp_path, {
-        ".gitignore": "generated/\n*_pb2.py\n!keep_pb2.py\n/top_only.py\n",
-        "src/app.py": "", "src/x_pb2.py": "", "src/keep_pb2.py": "",
-        "generated/out.py": "", "top_only.py": "", "src/top_only.py": "",
-        "src/web/.gitignore": "*.js\n!main.js\n",
-        "src/web/main.js": "", "src/web/bundle.js": "", "src/web/app.ts": "",
-    })
-    assert _paths(root) == {"src/app.py", "src/keep_pb2.py", "src/top_only.py",
-                            "src/web/main.js", "src/web/app.ts"}
+    root = write_tree(
+        tmp_path,
+        {
+            ".gitignore": "generated/\n*_pb2.py\n!keep_pb2.py\n/top_only.py\n",
+            "src/app.py": "",
+            "src/x_pb2.py": "",
+            "src/keep_pb2.py": "",
+            "generated/out.py": "",
+            "top_only.py": "",
+            "src/top_only.py": "",
+            "src/web/.gitignore": "*.js\n!main.js\n",
+            "src/web/main.js": "",
+            "src/web/bundle.js": "",
+            "src/web/app.ts": "",
+        },
+    )
+    assert _paths(root) == {
+        "src/app.py",
+        "src/keep_pb2.py",
+        "src/top_only.py",
+        "src/web/main.js",
+        "src/web/app.ts",
+    }
 
 
 def test_vendored_and_generated_folders_are_skipped(tmp_path: Path) -> None:
-    root = write_tree(tmp_path, {
-        "app.py": "", "node_modules/lib/index.js": "", ".venv/lib/site.py": "",
-        "venv/x.py": "", "build/y.py": "", "dist/z.js": "", "pkg/__pycache__/m.py": "",
-        "pkg.egg-info/a.py": "", "lib/site-packages/s.py": "", ".git/hooks/h.py": "",
-    })
+    root = write_tree(
+        tmp_path,
+        {
+            "app.py": "",
+            "node_modules/lib/index.js": "",
+            ".venv/lib/site.py": "",
+            "venv/x.py": "",
+            "build/y.py": "",
+            "dist/z.js": "",
+            "pkg/__pycache__/m.py": "",
+            "pkg.egg-info/a.py": "",
+            "lib/site-packages/s.py": "",
+            ".git/hooks/h.py": "",
+        },
+    )
     assert _paths(root) == {"app.py"}
 
 
 def test_a_start_folder_gives_root_relative_paths_and_parent_ignores(tmp_path: Path) -> None:
-    root = write_tree(tmp_path, {
-        ".gitignore": "*.gen.py\n", "src/pkg/a.py": "", "src/pkg/b.gen.py": "", "other.py": "",
-    })
+    root = write_tree(
+        tmp_path,
+        {
+            ".gitignore": "*.gen.py\n",
+            "src/pkg/a.py": "",
+            "src/pkg/b.gen.py": "",
+            "other.py": "",
+        },
+    )
     assert _paths(root, root / "src") == {"src/pkg/a.py"}
 
 

@@ -47,8 +47,10 @@ def _resident_bytes() -> int:
         return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc",
-                    reason="malloc_trim is glibc's")
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc",
+    reason="malloc_trim is glibc's",
+)
 def test_trim_heap_gives_freed_memory_back_before_a_fork() -> None:
     # Interleave kept and dropped blocks, so the freed ones are holes inside the heap that
     # free() alone does not return (only a free top of the heap goes back by itself).

@@ -39,4 +39,3 @@ def test_a_free_lock_is_taken_without_waiting(tmp_path: Path) -> None:
     with file_lock(tmp_path / "x.db", ".test.lock", on_wait=lambda: waited.append(True)):
         pass
     assert waited == []
-

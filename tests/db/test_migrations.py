@@ -138,23 +138,35 @@ def test_a_0001_database_with_a_code_graph_upgrades_in_place(tmp_path: Path) -> 
         conn.executemany(
             "INSERT INTO graph_entities (id, type, name, qualified_name, file_path, line_number,"
             " exported) VALUES (?, 'function', ?, ?, ?, ?, 1)",
-            [("a.py::f", "f", "f", "a.py", 1), ("a.py::g", "g", "g", "a.py", 4),
-             ("b.py::h", "h", "h", "b.py", 3)])
+            [
+                ("a.py::f", "f", "f", "a.py", 1),
+                ("a.py::g", "g", "g", "a.py", 4),
+                ("b.py::h", "h", "h", "b.py", 3),
+            ],
+        )
         conn.executemany(
             "INSERT INTO graph_relationships (from_entity, to_entity, type, file_path, to_file,"
             " line_number, confidence, resolution) VALUES (?, ?, 'calls', ?, ?, ?, 1.0, ?)",
-            [("a.py::g", "a.py::f", "a.py", "a.py", 5, "local"),
-             ("b.py::h", "a.py::g", "b.py", "a.py", 4, "import")])
+            [
+                ("a.py::g", "a.py::f", "a.py", "a.py", 5, "local"),
+                ("b.py::h", "a.py::g", "b.py", "a.py", 4, "import"),
+            ],
+        )
 
     db = open_database(f"sqlite:///{path}")
     radius = blast_radius(db, "f", depth=3, record=False)
     db.close()
     assert [(i.entity.id, i.depth, i.line) for i in radius.impacts] == [
-        ("a.py::g", 1, 5), ("b.py::h", 2, 4)]
+        ("a.py::g", 1, 5),
+        ("b.py::h", 2, 4),
+    ]
     assert len(list(tmp_path.glob("old.db.bak-0001-*"))) == 1
     with sqlite3.connect(path) as conn:
-        indexes = dict(conn.execute(
-            "SELECT name, sql FROM sqlite_master WHERE tbl_name = 'graph_relationships'"))
+        indexes = dict(
+            conn.execute(
+                "SELECT name, sql FROM sqlite_master WHERE tbl_name = 'graph_relationships'"
+            )
+        )
         version = conn.execute("SELECT version_num FROM alembic_version").fetchone()[0]
     assert "ix_graph_relationships_callers" in indexes  # 0002
     assert "ix_graph_relationships_to_entity_type" not in indexes

@@ -59,7 +59,7 @@ def test_ten_hooks_at_once_interleaving_starts_and_captures(
     assert all(sessions[f"sess-{n}"].head_at_start == head for n in range(0, 10, 2))
     contents = sorted(i.content for i in list_items(db, limit=100))
     assert contents == sorted(
-        f"The user stated: service number {n} listens on port {8000 + n} only."
+        f"Rule from the user: service number {n} listens on port {8000 + n} only."
         for n in range(1, 10, 2)
     )
     db.close()

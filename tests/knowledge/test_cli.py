@@ -290,7 +290,12 @@ def test_learn_and_search_never_load_the_slow_model_without_vectors(
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [sys.executable, "-X", "importtime", "-m", "kgraph.cli.main", *args],
-            cwd=repo, env=env, capture_output=True, text=True, timeout=120, check=True,
+            cwd=repo,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
         )
 
     learned = json.loads(run("learn", "Retry writes on a locked database", "--json").stdout)

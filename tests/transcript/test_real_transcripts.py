@@ -48,7 +48,12 @@ def _sources() -> list[tuple[str, dict[str, int], dict[str, dict[str, int]]]]:
 
 
 SOURCES = _sources() if TRANSCRIPTS_DIR.is_dir() else []
-ALL_FILES = sorted(TRANSCRIPTS_DIR.rglob("*.jsonl")) if TRANSCRIPTS_DIR.is_dir() else []
+# capture-dev/ has its own SOURCES.md; it is the capture evaluation set, not these samples.
+ALL_FILES = (
+    sorted(p for p in TRANSCRIPTS_DIR.rglob("*.jsonl") if "capture-dev" not in p.parts)
+    if TRANSCRIPTS_DIR.is_dir()
+    else []
+)
 
 
 def test_sources_lists_every_file() -> None:

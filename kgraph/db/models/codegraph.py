@@ -82,8 +82,15 @@ class GraphRelationship(Base):
     # a third of a cold parse's inserts and a quarter of the table's size on disk.
     __table_args__ = (
         # Covering: callers and blast radius read edges by target from the index alone.
-        Index("ix_graph_relationships_callers", "to_entity", "type", "from_entity",
-              "line_number", "confidence", "resolution"),
+        Index(
+            "ix_graph_relationships_callers",
+            "to_entity",
+            "type",
+            "from_entity",
+            "line_number",
+            "confidence",
+            "resolution",
+        ),
         Index(None, "file_path"),
         # Only edges into the repository have a target file; the rest need no entry.
         Index(None, "to_file", sqlite_where=text("to_file IS NOT NULL")),

@@ -1,0 +1,327 @@
+"""The pure extraction step of capture: transcript entries and commits → candidate items.
+
+No database, no git, no clock: :func:`extract_candidates` takes what was read and returns
+what may be stored, so it is tested on fragments cut from real transcripts. Sources, in
+order of trust:
+
+1. the session's commit messages that explain (:mod:`kgraph.capture.commits`);
+2. Claude Code's compaction summaries (:mod:`kgraph.capture.summary_items`);
+3. the conversation: the agent's explanations of causes and fixes, the user's corrections,
+   decisions and rules (:mod:`kgraph.capture.explanations`), and AskUserQuestion answers;
+4. one Topic per session that produced anything: what the session was about.
+
+Every candidate passes the rubric (:mod:`kgraph.capture.junk`); paths are made repo-relative
+through the transcript's own cwd and home directories masked (:mod:`kgraph.capture.paths`);
+the files an item is about are the ones it names, resolved against what the session touched
+(:mod:`kgraph.capture.mentions`). Secrets are redacted thoroughly *before* any text is cut.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kgraph.capture import prose
+from kgraph.capture.candidates import Candidate, text_hash
+from kgraph.capture.commits import CommitInfo, commit_content, knowledge_reason
+from kgraph.capture.explanations import (
+    Found,
+    corrections_and_decisions,
+    explanations,
+    failure_causes,
+    rules,
+)
+from kgraph.capture.junk import rubric_reason
+from kgraph.capture.mentions import FileIndex, build_index
+from kgraph.capture.paths import PathMap
+from kgraph.capture.stream import Event, Ran, Said, conversation
+from kgraph.capture.summary_items import SummaryItem, summary_items
+
+_SUMMARY_KIND = {"errors": "Mistake", "solving": "Learning", "concepts": "Learning"}
+_SUMMARY_CONFIDENCE = {"errors": 0.75, "solving": 0.75, "concepts": 0.6, "files": 0.65}
+_ANSWER = re.compile(r'"((?:[^"\\]|\\.)*)"="((?:[^"\\]|\\.)*)"')
+_INTENT = re.compile(r"Primary Request and Intent:\s*\n(?P<body>.+?)(?:\n\s*\n|\n\s*\d+\.)", re.S)
+MAX_TOPIC_CHARS = 200
+
+
+@dataclass(frozen=True)
+class Extraction:
+    candidates: list[Candidate]
+    rejected: dict[str, int]
+
+
+def _scrubbed(text: str, paths: PathMap) -> str:
+    """Paths mapped and homes masked, secrets redacted, then cut to the item limit."""
+    from kgraph.redact import redact
+
+    return prose.shorten(redact(paths.scrub(text), thorough=True))
+
+
+def _from_summary(item: SummaryItem, index: FileIndex, number: int, n: int) -> Found:
+    kind = _SUMMARY_KIND.get(item.section, "Learning")
+    return Found(kind, item.text, f"summary:{number}:{n}", 5.0, _SUMMARY_CONFIDENCE[item.section])
+
+
+def _decisions_asked(events: Sequence[Event]) -> list[Found]:
+    """AskUserQuestion answers, the chosen option expanded to its description."""
+    found: list[Found] = []
+    for event in events:
+        if not isinstance(event, Ran) or event.name != "AskUserQuestion" or event.is_error:
+            continue
+        answers = {
+            q.replace('\\"', '"'): a.replace('\\"', '"') for q, a in _ANSWER.findall(event.result)
+        }
+        questions = event.input.get("questions")
+        for number, item in enumerate(questions if isinstance(questions, list) else []):
+            if not isinstance(item, dict) or item.get("question") not in answers:
+                continue
+            answer = answers[item["question"]]
+            described = {
+                str(o.get("label")): str(o.get("description") or "")
+                for o in item.get("options") or []
+                if isinstance(o, dict)
+            }
+            why = described.get(answer, "")
+            text = f"Decision: {item['question'].rstrip('?')} — {answer}" + (
+                f" ({why})" if why else ""
+            )
+            if prose.words(answer + " " + why) >= 3:
+                found.append(Found("Learning", text, f"ask:{event.call_id}:{number}", 3.0, 0.8))
+    return found
+
+
+def _distinct(found: list[Found]) -> list[Found]:
+    """One of each piece of knowledge: an item mostly made of the words of a better-scored one
+    (the summary's bullet and the agent's sentence about the same cause) is dropped."""
+    kept: list[Found] = []
+    for item in sorted(found, key=lambda f: -f.score):
+        words = set(item.text.lower().split())
+        if any(
+            len(words & other) / max(1, min(len(words), len(other))) > 0.6
+            for other in (set(k.text.lower().split()) for k in kept)
+        ):
+            continue
+        kept.append(item)
+    return kept
+
+
+def topic_text(summaries: Sequence[str], events: Sequence[Event]) -> str | None:
+    """What the session was about: the compaction summary's stated intent, else its first
+    prompt's first sentence."""
+    for summary in summaries:
+        match = _INTENT.search(summary)
+        if match:
+            sentences = [s for p in prose.units(match.group("body")) for s in p]
+            if sentences:
+                return sentences[0]
+    for event in events:
+        if isinstance(event, Said) and event.who == "user" and event.via == "prompt":
+            sentences = [s for p in prose.units(event.text) for s in p]
+            lead = next((s for s in sentences[:3] if prose.words(s) >= 4), None)
+            if lead:
+                return lead
+    return None
+
+
+_BODY_BULLET = re.compile(r"^\s*[-*•]\s+(?P<text>.+(?:\n\s{2,}\S.*)*)", re.M)
+
+
+def _commit_parts(commit: CommitInfo) -> list[str]:
+    """A commit's message as items: whole when it fits, else one per body bullet that says
+    something (the subject in front, so each stands alone)."""
+    from kgraph.redact import redact
+
+    content = redact(commit_content(commit), thorough=True)
+    if len(content) <= prose.MAX_ITEM_CHARS:
+        return [content]
+    bullets = [" ".join(m.group("text").split()) for m in _BODY_BULLET.finditer(content)]
+    parts = [
+        prose.shorten(f"{commit.subject} — {b}")
+        for b in bullets
+        if prose.words(b) >= 5 and rubric_reason(b) is None
+    ]
+    return parts or [prose.shorten(content)]
+
+
+def commit_candidates(
+    commits: Sequence[CommitInfo], rules_: Any, index: FileIndex | None = None
+) -> list[Candidate]:
+    """Learnings from the session's commits whose message explains something."""
+    from kgraph.knowledge.areas import infer_code_area
+
+    found = []
+    for commit in commits:
+        reason = knowledge_reason(commit)
+        if reason is None:
+            continue
+        parts = _commit_parts(commit)
+        for number, part in enumerate(parts):
+            files = commit.files
+            if len(parts) > 1 and index is not None:
+                named = index.files_of(part)
+                files = tuple(f for f in named if f in commit.files or not commit.files) or files
+            found.append(
+                Candidate(
+                    ref=f"commit:{commit.sha}" + (f":{number}" if number else ""),
+                    type="Learning",
+                    content=part,
+                    files=files,
+                    code_area=infer_code_area(f"{commit.scope}/_", rules_)
+                    if commit.scope
+                    else None,
+                    confidence=0.8 if reason == "breaking" else 0.75,
+                    source="commit",
+                )
+            )
+    return found
+
+
+_CD = re.compile(r"(?:^|&&|;)\s*cd\s+(?P<dir>[^\s&;|]+)")
+
+
+def transcript_commits(
+    events: Sequence[Event], paths: PathMap, index: FileIndex, known: Sequence[CommitInfo]
+) -> list[CommitInfo]:
+    """Commits the agent made in this repo, read from its ``git commit`` calls: the commit
+    messages of a session whose repository capture cannot read (another machine, or
+    rewritten history). Commits git already reported, and commits in scratch repositories
+    (``cd /tmp/x && git commit``), are left out."""
+    from kgraph.capture.commits import commit_from_command, parse_commit
+
+    subjects = {c.subject for c in known}
+    shas = [c.sha for c in known]
+    found: list[CommitInfo] = []
+    for event in events:
+        if not isinstance(event, Ran) or event.name != "Bash" or event.is_error:
+            continue
+        command = event.input.get("command")
+        if not isinstance(command, str):
+            continue
+        parsed = commit_from_command(command, event.result)
+        if parsed is None:
+            continue
+        sha, message, added = parsed
+        if any(
+            m.group("dir").startswith("/") and paths.rel(m.group("dir") + "/x") is None
+            for m in _CD.finditer(command)
+        ):
+            continue
+        files = tuple(
+            dict.fromkeys(f for a in added if (f := index.resolve_path(a) or paths.rel(a)))
+        )
+        commit = parse_commit(sha, message, files)
+        if commit.subject in subjects or any(s.startswith(sha) for s in shas):
+            continue
+        subjects.add(commit.subject)
+        found.append(commit)
+    return found
+
+
+def _is_user(event: Event) -> bool:
+    return isinstance(event, Said) and event.who == "user"
+
+
+def _turn_files(events: Sequence[Event], at: int, paths: PathMap) -> tuple[str, ...]:
+    """Files edited in the turn of event ``at`` (between the user's messages), if one or two:
+    an explanation that names no file is about what its turn changed."""
+    if at < 0:
+        return ()
+    start, end = at, at
+    while start > 0 and not _is_user(events[start - 1]):
+        start -= 1
+    while end + 1 < len(events) and not _is_user(events[end + 1]):
+        end += 1
+    edited: list[str] = []
+    for event in events[start : end + 1]:
+        if (
+            isinstance(event, Ran)
+            and event.name in ("Edit", "MultiEdit", "Write")
+            and not event.is_error
+        ):
+            raw = event.input.get("file_path")
+            rel = paths.rel(raw) if isinstance(raw, str) else None
+            if rel and rel not in edited:
+                edited.append(rel)
+    return tuple(edited) if len(edited) <= 2 else ()
+
+
+def transcript_cwd(entries: Sequence[Any]) -> str | None:
+    """The working directory the transcript's session ran in (its last recorded one)."""
+    for entry in reversed(entries):
+        cwd = getattr(entry, "cwd", None)
+        if cwd:
+            return str(cwd)
+    return None
+
+
+def extract_candidates(
+    entries: Sequence[Any],
+    root: Path,
+    *,
+    commits: Sequence[CommitInfo] = (),
+    area_rules: Any = None,
+    summaries: Sequence[str] | None = None,
+) -> Extraction:
+    """Candidate items from a session's transcript entries and commits (see module docstring).
+
+    ``summaries``: compaction summaries to read (default: the ones in ``entries``; capture
+    passes PostCompact's ``compact_summary`` too when it has one).
+    """
+    from kgraph.transcript.views import compaction_summaries
+
+    events = conversation(entries)
+    paths = PathMap(root, transcript_cwd(entries))
+    index = build_index(events, paths)
+    if summaries is None:
+        summaries = compaction_summaries(entries)
+    found: list[Found] = []
+    for number, summary in enumerate(summaries):
+        found += [_from_summary(s, index, number, n) for n, s in enumerate(summary_items(summary))]
+    found += corrections_and_decisions(events)
+    found += rules(events)
+    found += _decisions_asked(events)
+    found += failure_causes(events)
+    found += explanations(events)
+
+    rejected: dict[str, int] = {}
+    commits = [*commits, *transcript_commits(events, paths, index, commits)]
+    candidates = commit_candidates(commits, area_rules, index)
+    seen: set[str] = set()
+    for item in found:
+        text = _scrubbed(item.text, paths)
+        reason = rubric_reason(text, stated=item.stated)
+        key = text_hash(text)
+        if reason is None and key in seen:
+            reason = "duplicate"
+        if reason is not None:
+            rejected[reason] = rejected.get(reason, 0) + 1
+            continue
+        seen.add(key)
+        files = index.files_of(text) or _turn_files(events, item.at, paths)
+        candidates.append(
+            Candidate(
+                ref=f"{item.ref.split(':', 1)[0]}:{key}",
+                type=item.kind,
+                content=text,
+                files=files,
+                confidence=item.confidence,
+                stated=item.stated,
+            )
+        )
+    topic = topic_text(summaries, events) if candidates else None
+    if topic:
+        text = _scrubbed(f"Session topic: {prose.shorten(topic, MAX_TOPIC_CHARS)}", paths)
+        files = tuple(dict.fromkeys(f for c in candidates for f in c.files))[:6]
+        candidates.append(
+            Candidate(
+                ref=f"topic:{text_hash(text)}",
+                type="Topic",
+                content=text,
+                files=files,
+                confidence=0.6,
+            )
+        )
+    return Extraction(candidates, rejected)

@@ -1,0 +1,122 @@
+"""Which files an item is about: the paths and code names it mentions, resolved against what
+the session itself touched.
+
+An item names ``git_operations.go``, ``checkpoint/temporary.go`` or ``HasUncommittedChanges()``;
+the session read, edited and grepped files whose contents define those names. Only files the
+session saw are candidates, so a word that happens to look like a name never attaches an
+unrelated file, and an item about one function is not attached to every file edited nearby.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from kgraph.capture.paths import PathMap
+from kgraph.capture.stream import Event, Ran
+
+MAX_FILES = 4
+_PATHLIKE = re.compile(r"(?<![\w~/.-])((?:[\w.-]+/)*[\w.-]+\.[A-Za-z]{1,5})\b")
+_NAME = re.compile(r"`?([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)(?:\(\))?`?")
+_DEFINITION = re.compile(
+    r"(?:^|[\s;{])(?:func|def|class|type|interface|struct|enum|trait|fn|function|const|let|var|"
+    r"async def|export (?:default )?(?:async )?(?:function|class|const|interface|type))"
+    r"\s+(?:\([^)]*\)\s*)?([A-Za-z_][A-Za-z0-9_]*)",
+    re.MULTILINE,
+)
+_GREP_LINE = re.compile(r"^(?P<path>[^\s:]+\.[A-Za-z]{1,5})[:-]\d+[:-](?P<text>.*)$", re.MULTILINE)
+_COMMON_NAMES = frozenset(
+    {"main", "init", "test", "run", "get", "set", "new", "New", "err", "ctx", "self", "cls", "t"}
+)
+_FILE_TOOLS = frozenset({"Read", "Edit", "MultiEdit", "Write", "NotebookEdit", "NotebookRead"})
+
+
+@dataclass
+class FileIndex:
+    """Files a session saw (repo-relative) and the code names each one defines."""
+
+    files: set[str] = field(default_factory=set)
+    edited: set[str] = field(default_factory=set)
+    definitions: dict[str, set[str]] = field(default_factory=dict)
+
+    def add_definitions(self, rel: str, text: str) -> None:
+        for name in _DEFINITION.findall(text):
+            if len(name) > 2 and name not in _COMMON_NAMES:
+                self.definitions.setdefault(name, set()).add(rel)
+
+    def resolve_path(self, mention: str) -> str | None:
+        """A repo file for a mentioned path: exact, by path suffix, or by a unique base name."""
+        mention = mention.strip("`'\"./")
+        if not mention:
+            return None
+        if mention in self.files:
+            return mention
+        suffix = [f for f in self.files if f.endswith("/" + mention)]
+        if len(suffix) == 1:
+            return suffix[0]
+        if "/" not in mention:
+            named = [f for f in self.files if f.rsplit("/", 1)[-1] == mention]
+            if len(named) == 1:
+                return named[0]
+            return None
+        # a path with folders names a file even when the session never opened it
+        return mention if not mention.startswith(("~", "/", "..")) else None
+
+    def files_of(self, text: str) -> tuple[str, ...]:
+        """The files ``text`` is about: paths it names, then files defining names it uses."""
+        found: list[str] = []
+        for mention in _PATHLIKE.findall(text):
+            rel = self.resolve_path(mention)
+            if rel and rel not in found:
+                found.append(rel)
+        for raw in _NAME.findall(text):
+            for name in dict.fromkeys((raw, raw.rsplit(".", 1)[-1])):
+                owners = self.definitions.get(name)
+                if owners and len(owners) <= 2:
+                    for rel in sorted(owners, key=lambda f: (f not in self.edited, f)):
+                        if rel not in found:
+                            found.append(rel)
+        return tuple(found[:MAX_FILES])
+
+
+def _tool_text(event: Ran) -> str:
+    data = event.input
+    parts = [event.result] if event.name in ("Read", "NotebookRead") else []
+    for key in ("old_string", "new_string", "content", "new_source"):
+        value = data.get(key)
+        if isinstance(value, str):
+            parts.append(value)
+    edits = data.get("edits")
+    if isinstance(edits, list):
+        parts += [e.get("new_string", "") for e in edits if isinstance(e, dict)]
+    return "\n".join(p for p in parts if isinstance(p, str))
+
+
+def build_index(events: Iterable[Event], paths: PathMap) -> FileIndex:
+    """The files a session's tools touched or listed, and the names each defines."""
+    index = FileIndex()
+    for event in events:
+        if not isinstance(event, Ran) or event.is_error:
+            continue
+        if event.name in _FILE_TOOLS:
+            raw = event.input.get("file_path") or event.input.get("notebook_path")
+            rel = paths.rel(raw) if isinstance(raw, str) else None
+            if rel is None:
+                continue
+            index.files.add(rel)
+            if event.name not in ("Read", "NotebookRead"):
+                index.edited.add(rel)
+            index.add_definitions(rel, _tool_text(event))
+        elif event.name == "Grep":
+            for match in _GREP_LINE.finditer(event.result):
+                rel = paths.rel(match.group("path"))
+                if rel:
+                    index.files.add(rel)
+                    index.add_definitions(rel, match.group("text"))
+        elif event.name == "Glob":
+            for line in event.result.splitlines():
+                rel = paths.rel(line.strip())
+                if rel and "." in rel.rsplit("/", 1)[-1]:
+                    index.files.add(rel)
+    return index
