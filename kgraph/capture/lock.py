@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from kgraph.capture.state import locks_dir
+from kgraph.capture.state import ensure_state_dir, locks_dir
 from kgraph.errors import KgraphError
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")
@@ -34,6 +34,7 @@ def session_lock(root: Path, session_id: str, timeout: float = 120.0) -> Iterato
     except ImportError:  # pragma: no cover - Windows
         yield
         return
+    ensure_state_dir(root)
     directory = locks_dir(root)
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{_UNSAFE.sub('_', session_id)[:80]}.lock"
@@ -67,6 +68,7 @@ def worker_lock(root: Path) -> Iterator[bool]:
     except ImportError:  # pragma: no cover - Windows
         yield True
         return
+    ensure_state_dir(root)
     directory = locks_dir(root)
     directory.mkdir(parents=True, exist_ok=True)
     with (directory / "worker.lock").open("a") as handle:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kgraph.capture.state import queue_dir
+from kgraph.capture.state import ensure_state_dir, queue_dir
 
 KINDS = ("start", "injected", "capture", "catchup")
 STALE_CLAIM_S = 900.0
@@ -51,6 +51,7 @@ def enqueue(root: Path, kind: str, **fields: Any) -> Path:
     """Write a request file; returns its path. Raises OSError when the folder is unwritable."""
     if kind not in KINDS:
         raise ValueError(f"unknown request kind {kind!r}")
+    ensure_state_dir(root)
     directory = queue_dir(root)
     directory.mkdir(parents=True, exist_ok=True)
     now = time.time()

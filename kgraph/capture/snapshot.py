@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from kgraph.capture.state import state_dir
+from kgraph.capture.state import ensure_state_dir, state_dir
 
 VERSION = 1
 SNAPSHOT_NAME = "context-snapshot.json"
@@ -286,8 +286,8 @@ def write_snapshot(root: Path, db_url: str, content: dict[str, Any], stamp: list
     """Write the snapshot atomically with the stamp it is valid for."""
     from kgraph.db.location import sqlite_path
 
+    ensure_state_dir(root)
     path = snapshot_path(root)
-    path.parent.mkdir(parents=True, exist_ok=True)
     body = {**content, "db": str(sqlite_path(db_url)), "stamp": stamp, "built_at": time.time()}
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_text(json.dumps(body, separators=(",", ":")), encoding="utf-8")

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kgraph.capture.state import state_dir
+from kgraph.capture.state import ensure_state_dir
 
 WORKER_OUT = "worker.out"
 WORKER_OUT_MAX_BYTES = 1_000_000
@@ -37,8 +37,7 @@ def spawn_worker(root: Path, db_url: str | None = None) -> int | None:
     """
     if os.environ.get(NO_SPAWN_ENV):
         return None
-    directory = state_dir(root)
-    directory.mkdir(parents=True, exist_ok=True)
+    directory = ensure_state_dir(root)
     out = directory / WORKER_OUT
     try:
         if out.stat().st_size > WORKER_OUT_MAX_BYTES:

@@ -5,6 +5,7 @@ Hooks and the capture worker both live here, so this module imports nothing heav
 
 Layout::
 
+    .claude/kgraph/.gitignore        "*": nothing here is ever committed
     .claude/kgraph/hook.log          rotating log of hooks and the worker (errors, timings)
     .claude/kgraph/queue/*.json      capture requests written by hooks, drained by the worker
     .claude/kgraph/locks/*.lock      per-session capture locks
@@ -30,6 +31,15 @@ def state_dir(root: Path) -> Path:
     return root / STATE_RELATIVE
 
 
+def ensure_state_dir(root: Path) -> Path:
+    """Create the state folder (ignored by git: it holds a ``.gitignore`` of ``*``)."""
+    from kgraph.db.gitignore import ignore_state_dir
+
+    directory = state_dir(root)
+    ignore_state_dir(directory)
+    return directory
+
+
 def queue_dir(root: Path) -> Path:
     return state_dir(root) / "queue"
 
@@ -46,7 +56,9 @@ class _LazyRotatingHandler(RotatingFileHandler):
     """Creates the log's folder only when the first record is written; never raises."""
 
     def _open(self):  # type: ignore[no-untyped-def]
-        Path(self.baseFilename).parent.mkdir(parents=True, exist_ok=True)
+        from kgraph.db.gitignore import ignore_state_dir
+
+        ignore_state_dir(Path(self.baseFilename).parent)
         return super()._open()
 
     def handleError(self, record: logging.LogRecord) -> None:

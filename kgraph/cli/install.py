@@ -15,10 +15,11 @@ from kgraph.hooks.install import SCOPES, install, install_plugin
 @click.option(
     "--scope",
     type=click.Choice(SCOPES),
-    default="project",
+    default="local",
     show_default=True,
-    help="project: .claude/settings.json; local: .claude/settings.local.json; "
-    "user: ~/.claude/settings.json.",
+    help="local: .claude/settings.local.json (this machine, not committed); "
+    "project: .claude/settings.json (committed, shared with the team); "
+    "user: ~/.claude/settings.json (every project).",
 )
 @click.option("--uninstall", is_flag=True, help="Remove kgraph's hooks (every other hook is kept).")
 @click.option("--dry-run", is_flag=True, help="Show the result; change nothing.")
@@ -44,11 +45,15 @@ def install_command(
 ) -> None:
     """Merge kgraph's hooks into Claude Code's settings (idempotent, backs the file up).
 
-    The hooks call this kgraph by absolute path, so they work whatever PATH Claude Code has.
+    The hooks call this kgraph by absolute path, so they work whatever PATH Claude Code has;
+    that path is this machine's, so by default they go to .claude/settings.local.json,
+    which is not committed. kgraph's local files (database, state folder, backups) are
+    added to .claude/.gitignore.
 
     \b
     Example:
-      kgraph install                  # this project, .claude/settings.json
+      kgraph install                  # this project, .claude/settings.local.json
+      kgraph install --scope project  # .claude/settings.json, committed for the team
       kgraph install --scope user --dry-run
       kgraph install --uninstall
     """
@@ -85,6 +90,8 @@ def install_command(
         click.echo(f"{result.path} would {'change' if result.changed else 'stay unchanged'}:")
         click.echo(json.dumps(result.settings.get("hooks", {}), indent=2))
         return
+    if result.gitignore is not None:
+        click.echo(f"Kept kgraph's local files out of git in {result.gitignore}")
     if not result.changed:
         click.echo(f"Nothing to change in {result.path}.")
         return
@@ -95,4 +102,22 @@ def install_command(
     )
     click.echo(f"{action} {result.path}" + (f" (backup: {result.backup})" if result.backup else ""))
     if not uninstall:
+        if scope == "local" and _wired_in_project_settings():
+            click.echo(
+                "kgraph's hooks are also in .claude/settings.json (committed); remove them "
+                "with: kgraph install --scope project --uninstall"
+            )
         click.echo("Check the wiring with: kgraph doctor")
+
+
+def _wired_in_project_settings() -> bool:
+    from kgraph.db.location import project_root
+    from kgraph.errors import KgraphError
+    from kgraph.hooks.install import read_settings, remove_hooks, settings_path
+
+    path = settings_path("project", project_root())
+    try:
+        settings = read_settings(path)
+    except KgraphError:
+        return False
+    return remove_hooks(settings, path) != settings

@@ -13,7 +13,7 @@ import time
 
 from kgraph.capture.queue import enqueue
 from kgraph.capture.spawn import spawn_worker
-from kgraph.capture.state import state_dir
+from kgraph.capture.state import ensure_state_dir, state_dir
 from kgraph.hooks.runner import HookContext
 
 
@@ -68,6 +68,7 @@ def stop(ctx: HookContext) -> None:
         pass
     if ctx.options.dry_run:
         return
+    ensure_state_dir(ctx.root)
     stamp.parent.mkdir(parents=True, exist_ok=True)
     stamp.touch()
     os.utime(stamp, (now, now))

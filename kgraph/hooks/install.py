@@ -60,6 +60,7 @@ class InstallResult:
     settings: dict[str, Any]
     events: tuple[str, ...]
     dry_run: bool = False
+    gitignore: Path | None = None  # .claude/.gitignore, when its kgraph block was written
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -68,6 +69,7 @@ class InstallResult:
             "backup": str(self.backup) if self.backup else None,
             "events": list(self.events),
             "dry_run": self.dry_run,
+            "gitignore": str(self.gitignore) if self.gitignore else None,
             "settings": self.settings,
         }
 
@@ -249,7 +251,7 @@ def backup_file(path: Path) -> Path | None:
 
 
 def install(
-    scope: str = "project",
+    scope: str = "local",
     root: Path | None = None,
     *,
     uninstall: bool = False,
@@ -257,10 +259,18 @@ def install(
     exec_form: bool = False,
     command: list[str] | None = None,
 ) -> InstallResult:
-    """Install (or remove) kgraph's hooks in the settings file of ``scope``."""
+    """Install (or remove) kgraph's hooks in the settings file of ``scope``.
+
+    The default, ``local`` (``.claude/settings.local.json``), keeps this machine's absolute
+    path to kgraph out of the settings a team commits. A project install also adds kgraph's
+    block to ``.claude/.gitignore`` (see kgraph.db.gitignore), so ``git add -A`` never
+    picks up the database, its side files, the state folder or the settings backups.
+    """
+    from kgraph.db.gitignore import ignore_claude_dir
     from kgraph.db.location import project_root
 
-    path = settings_path(scope, project_root(root))
+    project = project_root(root)
+    path = settings_path(scope, project)
     current = read_settings(path)
     if uninstall:
         updated = remove_hooks(current, path)
@@ -272,7 +282,10 @@ def install(
         backup = backup_file(path)
         _write_json(path, updated)
     events = () if uninstall else tuple(spec.claude_event for spec in HOOK_SPECS)
-    return InstallResult(path, changed, backup, updated, events, dry_run)
+    ignore = None
+    if not uninstall and not dry_run and scope != "user":
+        ignore = ignore_claude_dir(project / ".claude")
+    return InstallResult(path, changed, backup, updated, events, dry_run, ignore)
 
 
 def install_plugin(

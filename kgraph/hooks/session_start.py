@@ -28,7 +28,7 @@ from kgraph.capture.queue import enqueue
 from kgraph.capture.settings import clamp_chars
 from kgraph.capture.snapshot import Snapshot, load_snapshot
 from kgraph.capture.spawn import spawn_worker
-from kgraph.capture.state import state_dir
+from kgraph.capture.state import ensure_state_dir, state_dir
 from kgraph.db.location import sqlite_path
 from kgraph.hooks import briefing
 from kgraph.hooks.briefing import Signals
@@ -169,7 +169,7 @@ def _catchup_due(ctx: HookContext) -> bool:
             return False
     except OSError:
         pass
-    stamp.parent.mkdir(parents=True, exist_ok=True)
+    ensure_state_dir(ctx.root)
     stamp.touch()
     return True
 

@@ -152,7 +152,8 @@ def test_install_then_doctor_from_the_cli(
     result = run_kgraph("install", cwd=tmp_repo)
     assert result.returncode == 0, result.stderr
     assert "Installed" in result.stdout
-    settings = json.loads((tmp_repo / ".claude" / "settings.json").read_text())
+    assert not (tmp_repo / ".claude" / "settings.json").exists()  # the team's file: untouched
+    settings = json.loads((tmp_repo / ".claude" / "settings.local.json").read_text())
     # The documented format: event -> [{"hooks": [{"type": "command", "command", "timeout"}]}]
     for event, groups in settings["hooks"].items():
         assert event in {spec.claude_event for spec in HOOK_SPECS}
@@ -206,7 +207,7 @@ def test_install_cli_errors_are_one_line(
     run_kgraph: Callable[..., CliResult], tmp_repo: Path
 ) -> None:
     (tmp_repo / ".claude").mkdir()
-    (tmp_repo / ".claude" / "settings.json").write_text("[1, 2]")
+    (tmp_repo / ".claude" / "settings.local.json").write_text("[1, 2]")
     result = run_kgraph("install", cwd=tmp_repo)
     assert (
         result.returncode != 0
@@ -215,3 +216,12 @@ def test_install_cli_errors_are_one_line(
     )
     result = run_kgraph("install", "--scope", "nope", cwd=tmp_repo)
     assert result.returncode == 2
+
+
+def test_local_install_points_at_hooks_left_in_the_committed_settings(
+    run_kgraph: Callable[..., CliResult], tmp_repo: Path
+) -> None:
+    install("project", tmp_repo, command=COMMAND)  # what earlier releases wrote
+    result = run_kgraph("install", cwd=tmp_repo)
+    assert result.returncode == 0, result.stderr
+    assert "kgraph install --scope project --uninstall" in result.stdout
