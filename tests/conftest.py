@@ -36,6 +36,8 @@ def _isolated_environment(
 
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
+    # The folder exists: kgraph creates only a project's own .claude/ folder.
+    (tmp_path / "state").mkdir(exist_ok=True)
     return tmp_path / "state" / "kgraph.db"
 
 

@@ -40,6 +40,30 @@ def ensure_state_dir(root: Path) -> Path:
     return directory
 
 
+def fallback_dir(root: Path) -> Path:
+    """Where the log and notices go when the project's state folder cannot be written (a
+    read-only checkout): a per-user folder under the temp dir, one per project."""
+    import hashlib
+    import tempfile
+
+    digest = hashlib.sha1(str(root).encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    user = os.getuid() if hasattr(os, "getuid") else "user"
+    return Path(tempfile.gettempdir()) / f"kgraph-{user}" / digest
+
+
+def log_dir(root: Path) -> Path:
+    """The state folder, or :func:`fallback_dir` when it cannot be created or written
+    (checked with ``os.access`` on the nearest existing folder: no file is written)."""
+    directory = state_dir(root)
+    for probe in (directory, directory.parent, root):
+        try:
+            if probe.is_dir():
+                return directory if os.access(probe, os.W_OK | os.X_OK) else fallback_dir(root)
+        except OSError:
+            break
+    return fallback_dir(root)
+
+
 def queue_dir(root: Path) -> Path:
     return state_dir(root) / "queue"
 
@@ -49,7 +73,7 @@ def locks_dir(root: Path) -> Path:
 
 
 def log_path(root: Path) -> Path:
-    return state_dir(root) / LOG_NAME
+    return log_dir(root) / LOG_NAME
 
 
 class _LazyRotatingHandler(RotatingFileHandler):
@@ -58,7 +82,11 @@ class _LazyRotatingHandler(RotatingFileHandler):
     def _open(self):  # type: ignore[no-untyped-def]
         from kgraph.db.gitignore import ignore_state_dir
 
-        ignore_state_dir(Path(self.baseFilename).parent)
+        directory = Path(self.baseFilename).parent
+        if directory.name == STATE_RELATIVE.name:
+            ignore_state_dir(directory)
+        else:  # the per-user fallback folder
+            directory.mkdir(parents=True, exist_ok=True, mode=0o700)
         return super()._open()
 
     def handleError(self, record: logging.LogRecord) -> None:

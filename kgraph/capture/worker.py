@@ -274,10 +274,28 @@ def _drain(
     if not requests:
         _refresh_snapshot(root, url, log)
         return
+    from kgraph.capture.notice import record_problem
+    from kgraph.db.location import sqlite_path
+    from kgraph.errors import KgraphError
+
     try:
         db = open_database(url)
+    except KgraphError as exc:
+        log.error("worker cannot open the database: %s", exc)
+        record_problem(root, str(exc), sqlite_path(url))
+        _retry_later(root, requests, log)
+        total.failed += 1
+        return
     except Exception as exc:
         log.error("worker cannot open the database: %s: %s", type(exc).__name__, exc)
+        _retry_later(root, requests, log)
+        total.failed += 1
+        return
+    if db.read_only:
+        message = f"database {db.where} is read-only: sessions are not captured"
+        log.error("worker: %s", message)
+        record_problem(root, message, db.path)
+        db.close()
         _retry_later(root, requests, log)
         total.failed += 1
         return

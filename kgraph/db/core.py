@@ -1,8 +1,16 @@
 """Opening a database: the one place that creates, upgrades and configures it.
 
-``open_database()`` creates the file (and its folder) if missing, upgrades it if behind
-(copying the file first), and returns a :class:`Database`. On an up-to-date database the
-check is one ``SELECT`` and Alembic is never imported.
+``open_database()`` checks the path first (a mistyped ``--db`` must not silently create a new
+empty database), creates the file if missing, upgrades it if behind (copying the file first,
+once per revision), and returns a :class:`Database`. On an up-to-date database the check is
+one ``SELECT`` and Alembic is never imported.
+
+- Only a project's own ``.claude/`` folder is created; any other missing folder is an error.
+- A database the process cannot write (file or folder) opens read-only: reads work, a write
+  is a one-line error. It is never migrated or copied.
+- A database that is not kgraph's, is newer than this kgraph, or is damaged is refused
+  with one line, before anything is copied: failing commands never pile up backups.
+- Every failure inside ``read``/``write`` is one line too (kgraph.db.failures).
 """
 
 from __future__ import annotations
@@ -10,22 +18,26 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import sqlite3
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from glob import escape as glob_escape
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
+from urllib.parse import quote
 
 from sqlalchemy import create_engine
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DatabaseError as SADatabaseError
-from sqlalchemy.exc import OperationalError
 
 from kgraph.db import migrate, sqlite
-from kgraph.db.location import resolve_database_url, sqlite_path
+from kgraph.db.failures import describe_failure, first_line, read_only_message
+from kgraph.db.location import DEFAULT_RELATIVE_PATH, resolve_database_url, sqlite_path
+from kgraph.db.locks import held_lock
 from kgraph.db.retry import with_retry
-from kgraph.db.schema_version import HEAD_REVISION
-from kgraph.errors import DatabaseError
+from kgraph.db.schema_version import CORE_TABLES, HEAD_REVISION, KNOWN_REVISIONS
+from kgraph.errors import DatabaseError, InvalidValueError, KgraphError, SchemaTooNewError
 
 T = TypeVar("T")
 
@@ -36,15 +48,22 @@ class Database:
 
     Both pass a SQLAlchemy Core ``Connection``; use the models' tables
     (``Workflow.__table__``), never ORM instances (see kgraph/db/models/base.py).
+    ``read_only``: the process cannot write the file or its folder; ``write`` refuses.
     """
 
     url: str
     engine: Engine
     path: Path | None
+    read_only: bool = False
     _write_engine: Engine = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._write_engine = self.engine.execution_options(**{sqlite.WRITE_OPTION: True})
+
+    @property
+    def where(self) -> str:
+        """The database as a person would name it: its path, or its URL."""
+        return str(self.path) if self.path is not None else self.url
 
     def write(self, operation: Callable[[Connection], T]) -> T:
         """Run ``operation(conn)`` in a write transaction, retried whole on a locked database.
@@ -52,12 +71,14 @@ class Database:
         The transaction takes SQLite's write lock up front (BEGIN IMMEDIATE). Keep the
         operation short and free of slow work (no embedding, no parsing, no network).
         """
+        if self.read_only:
+            raise DatabaseError(read_only_message(self.where))
 
         def attempt() -> T:
             with self._write_engine.begin() as conn:
                 return operation(conn)
 
-        return with_retry(attempt)
+        return self._translated(attempt)
 
     def read(self, operation: Callable[[Connection], T]) -> T:
         """Run ``operation(conn)`` in a read transaction (retried on a locked database)."""
@@ -66,16 +87,42 @@ class Database:
             with self.engine.begin() as conn:
                 return operation(conn)
 
-        return with_retry(attempt)
+        return self._translated(attempt)
+
+    def _translated(self, attempt: Callable[[], T]) -> T:
+        try:
+            return with_retry(attempt)
+        except KgraphError:
+            raise
+        except Exception as exc:
+            failure = describe_failure(exc, self.where)
+            if failure is None:
+                raise
+            raise failure from exc
 
     def close(self) -> None:
         self.engine.dispose()
 
 
-def make_engine(url: str) -> Engine:
-    engine = create_engine(url)
+def make_engine(url: str, read_only: str | None = None) -> Engine:
+    """An engine for ``url``. ``read_only`` (SQLite files only): "ro" opens the file with
+    ``mode=ro``; "immutable" also tells SQLite nobody writes it (needed when the folder is
+    read-only, where SQLite cannot create the WAL index a normal open needs).
+    Raises InvalidValueError for a URL SQLAlchemy cannot use."""
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    options: dict[str, Any] = {}
+    path = sqlite_path(url)
+    if read_only and path is not None:
+        query = "immutable=1" if read_only == "immutable" else "mode=ro"
+        uri = f"file:{quote(str(path))}?{query}"
+        options["creator"] = lambda: sqlite3.connect(uri, uri=True, check_same_thread=False)
+    try:
+        engine = create_engine(url, **options)
+    except (ArgumentError, NoSuchModuleError, ImportError, ValueError) as exc:
+        raise InvalidValueError(f"cannot use database URL {url!r}: {first_line(exc)}") from exc
     if engine.dialect.name == "sqlite":
-        sqlite.configure_sqlite_engine(engine)
+        sqlite.configure_sqlite_engine(engine, read_only=bool(read_only))
     return engine
 
 
@@ -86,31 +133,26 @@ def file_lock(
     """Hold an exclusive lock on ``<path><suffix>``: serialises work on one database file
     across processes. Blocks while another process holds it, calling ``on_wait`` first.
     A no-op without a file (or without ``fcntl``)."""
-    if path is None:
+    with held_lock(path, suffix, on_wait=None if on_wait is None else lambda _holder: on_wait()):
         yield
-        return
-    try:
-        import fcntl
-    except ImportError:  # Windows: SQLite's own locking and the retry cover it
-        yield
-        return
-    lock_path = path.with_name(path.name + suffix)
-    with lock_path.open("a") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            if on_wait is not None:
-                on_wait()
-            fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def backup_before_upgrade(path: Path, revision: str) -> Path:
-    """Copy the database next to itself before an upgrade; returns the copy's path."""
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    """Copy the database next to itself before an upgrade; returns the copy's path.
+
+    At most one copy per revision step attempted: an upgrade that failed changed nothing,
+    so a copy of this revision with the file's current size is reused instead of copying
+    again on every command that tries (the file's time is no guide: opening a database can
+    touch it).
+    """
+    size = path.stat().st_size
+    for existing in sorted(path.parent.glob(f"{glob_escape(path.name)}.bak-{revision}-*")):
+        try:
+            if existing.stat().st_size == size:
+                return existing
+        except OSError:
+            continue
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     destination = path.with_name(f"{path.name}.bak-{revision}-{stamp}")
     try:
         sqlite.backup_file(path, destination)
@@ -119,46 +161,137 @@ def backup_before_upgrade(path: Path, revision: str) -> Path:
     return destination
 
 
-def _ensure_schema(engine: Engine, path: Path | None, had_content: bool) -> None:
-    """Upgrade to head if needed; a file that held anything is copied first."""
+def _refuse_unknown(engine: Engine, where: str, revision: str | None) -> None:
+    """Refuse, before any copy or change, a database this kgraph cannot upgrade."""
+    if revision is not None and revision not in KNOWN_REVISIONS:
+        raise SchemaTooNewError(
+            f"database {where} is at schema {revision}, newer than this kgraph "
+            f"({HEAD_REVISION}); upgrade kgraph"
+        )
+    if revision is None and set(CORE_TABLES) & migrate.table_names(engine):
+        raise DatabaseError(
+            f"{where} has kgraph tables but no schema version (a pre-release kgraph, or a "
+            "damaged version table); move it aside and kgraph creates a new one"
+        )
+
+
+def _ensure_schema(engine: Engine, path: Path | None, where: str) -> None:
+    """Upgrade to head if needed; a file that held a kgraph schema is copied first."""
     if migrate.current_revision(engine) == HEAD_REVISION:
         return
     with file_lock(path):  # first-time creation and upgrades, one process at a time
         revision = with_retry(lambda: migrate.current_revision(engine))
         if revision == HEAD_REVISION:
             return
-        if path is not None and had_content:
-            backup_before_upgrade(path, revision or "none")
-        with_retry(lambda: migrate.upgrade_to_head(engine))
+        _refuse_unknown(engine, where, revision)
+        backup = None
+        if path is not None and (revision is not None or migrate.table_names(engine)):
+            backup = backup_before_upgrade(path, revision or "none")
+        try:
+            with_retry(lambda: migrate.upgrade_to_head(engine))
+        except KgraphError:
+            raise
+        except Exception as exc:
+            failure = describe_failure(exc, where)
+            if failure is None:
+                raise
+            kept = f"; a copy is at {backup}" if backup is not None else ""
+            raise DatabaseError(
+                f"cannot upgrade database {where} from schema {revision or 'none'}: "
+                f"{first_line(exc)}{kept}"
+                + (". It may come from a pre-release kgraph: move it aside" if revision else "")
+            ) from exc
+
+
+def is_default_location(path: Path) -> bool:
+    """True for ``<folder>/.claude/execution-state.db``: the only place whose missing
+    ``.claude/`` folder kgraph creates (the project's own database)."""
+    return path.name == DEFAULT_RELATIVE_PATH.name and path.parent.name == ".claude"
+
+
+def check_database_path(path: Path) -> str | None:
+    """Validate a database path before SQLite sees it; returns the read-only mode to open
+    it with (None: read-write, "ro", "immutable"). Raises InvalidValueError for a path that
+    cannot be a database file, DatabaseError for a file kgraph cannot use."""
+    parent = path.parent
+    if not parent.is_dir():
+        if parent.exists():
+            raise InvalidValueError(f"{parent} is not a folder")
+        if not (is_default_location(path) and parent.parent.is_dir()):
+            raise InvalidValueError(
+                f"{parent} does not exist: check --db / KGRAPH_DB (kgraph creates only a "
+                "project's .claude/ folder)"
+            )
+        try:
+            parent.mkdir()
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise DatabaseError(f"cannot create {parent}: {exc.strerror or exc}") from exc
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise DatabaseError(
+                f"cannot create database {path}: the folder {parent} is read-only"
+            ) from None
+        return None
+    except OSError as exc:
+        raise DatabaseError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    if stat.S_ISDIR(info.st_mode):
+        raise InvalidValueError(f"{path} is a directory, not a database file")
+    if not stat.S_ISREG(info.st_mode):
+        raise InvalidValueError(f"{path} is not a regular file")
+    if not os.access(path, os.R_OK):
+        raise DatabaseError(f"cannot read database {path}: permission denied")
+    try:
+        is_sqlite = sqlite.is_sqlite_file(path)
+    except OSError as exc:
+        raise DatabaseError(f"cannot read database {path}: {exc.strerror or exc}") from exc
+    if not is_sqlite:
+        raise DatabaseError(f"{path} is not a SQLite database (or its first page is damaged)")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return "immutable"
+    if not os.access(path, os.W_OK):
+        return "ro"
+    return None
 
 
 def open_database(url: str | None = None, cwd: Path | None = None) -> Database:
     """Open (creating and upgrading as needed) the database at ``url``.
 
     ``url`` defaults to :func:`kgraph.db.location.resolve_database_url`. Raises
-    DatabaseError with a one-line message when the file cannot be used.
+    InvalidValueError for a path or URL that cannot be a database (exit 2), DatabaseError
+    with a one-line message when the file cannot be used (see the module docstring).
     """
     url = url or resolve_database_url(cwd=cwd)
     path = sqlite_path(url)
-    if path is not None:
-        if path.is_dir():
-            raise DatabaseError(f"{path} is a directory, not a database file")
-        if path.exists() and not sqlite.is_sqlite_file(path):
-            raise DatabaseError(f"{path} is not a SQLite database")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise DatabaseError(f"cannot create {path.parent}: {exc.strerror}") from exc
-        if path.exists() and not os.access(path, os.R_OK):
-            raise DatabaseError(f"cannot read {path}: permission denied")
-    had_content = path is not None and path.exists() and path.stat().st_size > 0
-    engine = make_engine(url)
+    mode = check_database_path(path) if path is not None else None
+    where = str(path) if path is not None else url
+    created = path is not None and not path.exists()
+    engine = make_engine(url, read_only=mode)
     try:
-        _ensure_schema(engine, path, had_content)
-    except (OperationalError, SADatabaseError) as exc:
-        engine.dispose()
-        raise DatabaseError(f"cannot open database {path or url}: {exc.orig}") from exc
-    except Exception:
+        if mode is not None:
+            revision = migrate.current_revision(engine)
+            if revision != HEAD_REVISION:
+                raise DatabaseError(
+                    f"database {where} is read-only and at schema {revision or 'none'}; "
+                    f"this kgraph needs {HEAD_REVISION}: make it writable once to upgrade it"
+                )
+        else:
+            _ensure_schema(engine, path, where)
+    except KgraphError:
         engine.dispose()
         raise
-    return Database(url=url, engine=engine, path=path)
+    except Exception as exc:
+        engine.dispose()
+        failure = describe_failure(exc, where)
+        if failure is None:
+            raise
+        raise failure from exc
+    if created and path is not None and is_default_location(path):
+        with contextlib.suppress(OSError):  # an ignore rule is a courtesy, never a failure
+            from kgraph.db.gitignore import ignore_claude_dir
+
+            ignore_claude_dir(path.parent)
+    return Database(url=url, engine=engine, path=path, read_only=mode is not None)

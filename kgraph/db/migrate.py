@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import OperationalError
 
 from kgraph.db import sqlite
@@ -45,10 +44,15 @@ def current_revision(engine: Engine) -> str | None:
     except OperationalError as exc:
         if "no such table" in str(exc).lower():
             return None
-        raise
-    except SADatabaseError as exc:
-        raise DatabaseError(f"not a usable kgraph database: {exc.orig}") from exc
+        raise  # the caller words it (kgraph.db.failures), naming the file
     return None if row is None else str(row[0])
+
+
+def table_names(engine: Engine) -> set[str]:
+    """The tables in the database."""
+    from sqlalchemy import inspect
+
+    return set(inspect(engine).get_table_names())
 
 
 def is_up_to_date(engine: Engine) -> bool:

@@ -25,8 +25,9 @@ BUSY_TIMEOUT_MS = 5000
 WRITE_OPTION = "kgraph_write"
 
 
-def configure_sqlite_engine(engine: Engine) -> None:
-    """Install the connect/begin listeners on a SQLite engine."""
+def configure_sqlite_engine(engine: Engine, read_only: bool = False) -> None:
+    """Install the connect/begin listeners on a SQLite engine (``read_only``: leave the
+    journal mode alone, switching it is a write)."""
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -34,7 +35,8 @@ def configure_sqlite_engine(engine: Engine) -> None:
         cursor = dbapi_connection.cursor()
         try:
             cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            cursor.execute("PRAGMA journal_mode = WAL")
+            if not read_only:
+                cursor.execute("PRAGMA journal_mode = WAL")
             cursor.execute("PRAGMA synchronous = NORMAL")
             cursor.execute("PRAGMA foreign_keys = ON")
         finally:

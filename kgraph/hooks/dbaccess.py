@@ -34,26 +34,31 @@ def database_ready(url: str) -> bool:
 def open_ready_database(url: str) -> Database | None:
     """The database at ``url`` when it exists and is at the current schema, else None.
 
-    Never creates, migrates or imports Alembic. Raises DatabaseError-like exceptions for a
-    corrupt file (the hook runner logs them and prints nothing).
+    Never creates, migrates or imports Alembic. A database that cannot be used (not SQLite,
+    damaged, unreadable) raises a one-line KgraphError: the hook runner logs it and tells
+    the user once per session. A read-only database opens read-only.
     """
     if not database_ready(url):
         return None
-    from kgraph.db import Database, migrate, sqlite
-    from kgraph.db.core import make_engine
+    from kgraph.db import Database, migrate
+    from kgraph.db.core import check_database_path, make_engine
+    from kgraph.db.failures import describe_failure
 
     path = sqlite_path(url)
-    if path is not None and not sqlite.is_sqlite_file(path):
-        return None
-    engine = make_engine(url)
+    mode = check_database_path(path) if path is not None else None
+    engine = make_engine(url, read_only=mode)
+    where = str(path) if path is not None else url
     try:
         if not migrate.is_up_to_date(engine):
             engine.dispose()
             return None
-    except BaseException:
+    except BaseException as exc:
         engine.dispose()
-        raise
-    return Database(url=url, engine=engine, path=path)
+        failure = describe_failure(exc, where) if isinstance(exc, Exception) else None
+        if failure is None or failure is exc:
+            raise
+        raise failure from exc
+    return Database(url=url, engine=engine, path=path, read_only=mode is not None)
 
 
 def call_with_timeout(operation: Callable[[], T], timeout: float) -> tuple[bool, T | None]:

@@ -5,8 +5,11 @@
 - ``KGRAPH_DISABLED=1`` makes it a no-op, and so does ``KGRAPH_INTERNAL=1``, which kgraph
   sets on its own ``claude -p`` call (recursion guard; ``CLAUDE_CODE_CHILD_SESSION`` cannot
   serve, Claude Code sets it in every hook);
-- it never raises: any error is logged to ``.claude/kgraph/hook.log`` and the hook prints
-  nothing;
+- it never raises: any error is logged to ``.claude/kgraph/hook.log`` (a kgraph error in one
+  line, anything else with its traceback) and the hook prints nothing;
+- a database that cannot be used (damaged, unreadable, read-only for the worker) is also
+  recorded (kgraph.capture.notice): the injecting hooks add a short ``systemMessage`` the
+  first time each session runs, so the user sees it instead of silence;
 - the injecting hooks (session-start, user-prompt) run in a thread with a deadline; when it
   expires the hook returns what the handler had ready (``ctx.publish``) and the caller exits
   without waiting for the thread;
@@ -107,14 +110,20 @@ def is_disabled(environ: Mapping[str, str]) -> bool:
     )
 
 
-def contract_json(event: str, context: str | None) -> str:
-    """The stdout for ``event``: the hookSpecificOutput JSON, or "" when there is nothing."""
-    if event not in INJECTING or not context or not context.strip():
+def contract_json(event: str, context: str | None, notice: str | None = None) -> str:
+    """The stdout for ``event``: the hookSpecificOutput JSON (with ``systemMessage`` when
+    there is a notice for the user), or "" when there is nothing."""
+    if event not in INJECTING:
         return ""
-    payload = {
-        "hookSpecificOutput": {"hookEventName": EVENTS[event][0], "additionalContext": context}
-    }
-    return json.dumps(payload)
+    payload: dict[str, object] = {}
+    if context and context.strip():
+        payload["hookSpecificOutput"] = {
+            "hookEventName": EVENTS[event][0],
+            "additionalContext": context,
+        }
+    if notice:
+        payload["systemMessage"] = notice
+    return json.dumps(payload) if payload else ""
 
 
 def _deadline_for(event: str, settings: HookSettings) -> float:
@@ -169,7 +178,10 @@ def run_hook(
         )
         handler = _handler(event)
         if event not in INJECTING:
-            handler(ctx)
+            try:
+                handler(ctx)
+            except BaseException as exc:
+                _log_failure(log, event, exc, ctx)
             return HookResult()
         return _run_with_deadline(ctx, handler)
     except BaseException as exc:  # fail open: KeyboardInterrupt and SystemExit included
@@ -198,22 +210,44 @@ def _run_with_deadline(
         ctx.log.warning("%s: deadline expired; returning partial context", ctx.event)
     if failure:
         # A failure after the context was ready (e.g. queueing work) keeps the context.
-        _log_failure(ctx.log, ctx.event, failure[0])
+        _log_failure(ctx.log, ctx.event, failure[0], ctx)
     text, _ = ctx.published()
     for finalize in ctx.finalizers:
         try:
             finalize()
         except Exception as exc:
+            _log_failure(ctx.log, ctx.event, exc, ctx)
+    notice = None
+    if not ctx.options.dry_run:
+        from kgraph.capture.notice import notice_for
+
+        try:
+            notice = notice_for(ctx.root, ctx.payload.session_id)
+        except Exception as exc:
             _log_failure(ctx.log, ctx.event, exc)
     ctx.log.debug("%s: %.3f s", ctx.event, time.monotonic() - ctx.started)
-    return HookResult(stdout=contract_json(ctx.event, text), abandoned=abandoned)
+    return HookResult(stdout=contract_json(ctx.event, text, notice), abandoned=abandoned)
 
 
-def _log_failure(log: logging.Logger | None, event: str, exc: BaseException) -> None:
+def _log_failure(
+    log: logging.Logger | None, event: str, exc: BaseException, ctx: HookContext | None = None
+) -> None:
+    """One line for a kgraph error (recorded for the user when it is about the database),
+    the traceback for anything else (a bug)."""
     if log is None:
         return
     try:
+        from kgraph.errors import DatabaseError, KgraphError
+
+        if isinstance(exc, KgraphError):
+            log.error("%s failed: %s", event, exc)
+            if isinstance(exc, DatabaseError) and ctx is not None and not ctx.options.dry_run:
+                from kgraph.capture.notice import record_problem
+                from kgraph.db.location import sqlite_path
+
+                record_problem(ctx.root, str(exc), sqlite_path(ctx.db_url))
+            return
         detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-        log.error("%s failed: %s: %s\n%s", event, type(exc).__name__, exc, detail)
+        log.error("%s failed: %s: %s\n%s", event, type(exc).__name__, exc, detail[-4000:])
     except Exception:  # pragma: no cover
         pass

@@ -101,7 +101,9 @@ def test_database_that_is_not_sqlite_is_one_line(
     bogus.write_text("not a database")
     result = run_kgraph("--db", str(bogus), "workflow", "list")
     assert result.returncode == 1
-    assert result.stderr.strip() == f"Error: {bogus} is not a SQLite database"
+    assert result.stderr.strip().splitlines() == [
+        f"Error: {bogus} is not a SQLite database (or its first page is damaged)"
+    ]
 
 
 def test_milestone_and_baseline_cli(run_kgraph: Callable[..., CliResult]) -> None:

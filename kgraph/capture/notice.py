@@ -1,0 +1,104 @@
+"""A database problem the user must hear about, told once per session.
+
+Hooks fail open, so a corrupt, unreadable or read-only database would otherwise go unseen:
+the briefing is just empty and captures vanish. Whoever meets the problem (a hook, the
+capture worker) records it here; the injecting hooks (session-start, user-prompt) turn it
+into a short ``systemMessage`` the first time each session runs, and the log keeps one line.
+
+The record holds the database file's stamp (size, mtime, ctime) when the problem was seen:
+once the file changes (restored, moved aside, made writable), the problem is forgotten.
+Lives in the state folder (or its per-user fallback); imports nothing heavy.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+from pathlib import Path
+
+from kgraph.capture.state import log_dir
+
+NOTICE_NAME = "problem.json"
+MAX_SESSIONS = 50
+MAX_MESSAGE_CHARS = 300
+
+
+def _notice_path(root: Path) -> Path:
+    return log_dir(root) / NOTICE_NAME
+
+
+def _stamp(db_path: Path | None) -> list[int] | None:
+    if db_path is None:
+        return None
+    try:
+        info = db_path.stat()
+    except OSError:
+        return None
+    return [info.st_size, info.st_mtime_ns, info.st_ctime_ns]
+
+
+def _write(path: Path, data: dict[str, object]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def record_problem(root: Path, message: str, db_path: Path | None) -> None:
+    """Remember ``message`` (one line) about the database at ``db_path``; never raises."""
+    with contextlib.suppress(OSError, ValueError):
+        path = _notice_path(root)
+        current = _read(path)
+        told = current.get("told") if current.get("message") == message else []
+        _write(
+            path,
+            {
+                "message": message.splitlines()[0][:MAX_MESSAGE_CHARS] if message else "",
+                "db": str(db_path) if db_path else None,
+                "stamp": _stamp(db_path),
+                "at": time.time(),
+                "told": told if isinstance(told, list) else [],
+            },
+        )
+
+
+def clear_problem(root: Path) -> None:
+    with contextlib.suppress(OSError):
+        _notice_path(root).unlink(missing_ok=True)
+
+
+def _read(path: Path) -> dict[str, object]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def notice_for(root: Path, session_id: str | None) -> str | None:
+    """The ``systemMessage`` for this session, or None: no problem, already told, or the
+    database file changed since (then the record is dropped). Marks the session as told."""
+    path = _notice_path(root)
+    try:
+        if not path.is_file():
+            return None
+    except OSError:
+        return None
+    data = _read(path)
+    message = data.get("message")
+    if not isinstance(message, str) or not message:
+        return None
+    db = data.get("db")
+    if isinstance(db, str) and _stamp(Path(db)) != data.get("stamp"):
+        clear_problem(root)
+        return None
+    told = data.get("told")
+    told = [t for t in told if isinstance(t, str)] if isinstance(told, list) else []
+    if session_id is not None:
+        if session_id in told:
+            return None
+        with contextlib.suppress(OSError):
+            _write(path, {**data, "told": [*told, session_id][-MAX_SESSIONS:]})
+    return f"kgraph: {message}" + ("" if "kgraph doctor" in message else " (see `kgraph doctor`)")

@@ -1,0 +1,83 @@
+"""Turning what SQLite and SQLAlchemy raise into one-line kgraph errors.
+
+SQLAlchemy's messages carry the SQL statement, its parameters and a documentation link over
+many lines; a corrupt file can also surface as a UnicodeDecodeError from a text column.
+A person gets one line saying what is wrong with which file and what to do; a hook gets the
+same line in its log. Locked-database errors never come here: the retry handles them.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from kgraph.errors import DatabaseError, InvalidValueError, KgraphError
+
+_CORRUPT = (
+    "database disk image is malformed",
+    "file is not a database",
+    "malformed database schema",
+    "database corruption",
+)
+_READ_ONLY = ("readonly database", "read-only database")
+_SCHEMA = ("no such table", "no such column", "has no column named")
+
+
+def first_line(exc: BaseException) -> str:
+    """The driver's message of ``exc`` (SQLAlchemy's wrapper unwrapped), first line only."""
+    orig = getattr(exc, "orig", None)
+    text = str(orig if orig is not None else exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def corrupt_message(where: str, detail: str) -> str:
+    return (
+        f"database {where} is damaged ({detail}); "
+        "check it with `kgraph doctor --full`, then restore a backup or move it aside"
+    )
+
+
+def read_only_message(where: str) -> str:
+    return (
+        f"database {where} is read-only: this command needs to write "
+        "(read-only commands such as `knowledge list` still work)"
+    )
+
+
+def describe_failure(exc: BaseException, where: str) -> KgraphError | None:
+    """The one-line KgraphError for a database failure, or None when ``exc`` is not one
+    (a bug in kgraph: the caller lets it through)."""
+    from sqlalchemy.exc import DBAPIError, StatementError
+
+    if isinstance(exc, KgraphError):
+        return exc
+    if isinstance(exc, UnicodeDecodeError):
+        return DatabaseError(corrupt_message(where, "a text value is not valid UTF-8"))
+    if isinstance(exc, OverflowError):
+        return InvalidValueError(f"a number is out of range for the database: {exc}")
+    if not isinstance(exc, DBAPIError | StatementError | sqlite3.Error):
+        return None
+    orig = getattr(exc, "orig", exc)
+    if isinstance(orig, UnicodeDecodeError | OverflowError):
+        return describe_failure(orig, where)
+    if not isinstance(orig, sqlite3.Error | DBAPIError) and not isinstance(exc, DBAPIError):
+        return None
+    message = first_line(exc)
+    low = message.lower()
+    if "could not decode to utf-8" in low:
+        return DatabaseError(corrupt_message(where, "a text value is not valid UTF-8"))
+    if any(marker in low for marker in _CORRUPT):
+        return DatabaseError(corrupt_message(where, message))
+    if any(marker in low for marker in _READ_ONLY):
+        return DatabaseError(read_only_message(where))
+    if "unable to open database file" in low:
+        return DatabaseError(
+            f"cannot open database {where}: the file or its folder cannot be read or written"
+        )
+    if any(marker in low for marker in _SCHEMA):
+        return DatabaseError(
+            f"database {where} does not have the layout this kgraph expects ({message}); "
+            "it may come from a pre-release kgraph: move it aside and kgraph creates a new one"
+        )
+    if "disk is full" in low:
+        return DatabaseError(f"cannot write database {where}: the disk is full")
+    return DatabaseError(f"database {where}: {message}")
