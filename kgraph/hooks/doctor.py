@@ -5,9 +5,11 @@ Checks, each ``ok``, ``warn`` or ``fail``:
 - wiring: which settings files (user, project, local) run which kgraph hooks, that their
   executables exist, that no hook is wired twice with different commands, and that hooks
   are not disabled;
-- the database: present, readable, at this kgraph's schema version;
+- the database: present, readable, at this kgraph's schema version, intact (``PRAGMA
+  quick_check``; ``integrity_check`` with ``--full``), and writable with its folder;
 - a sample ``hook session-start`` and ``hook session-end`` (``--dry-run``: nothing written)
-  return exit 0 with contract output, within their budgets.
+  return exit 0 with contract output, within their target and the timeout installed for
+  them (a slow sample is repeated before it is reported).
 """
 
 from __future__ import annotations
@@ -88,12 +90,14 @@ def check_wiring(root: Path) -> list[Check]:
                         continue
                     exe = _executable_of(handler) or ""
                     if not (Path(exe).is_file() and os.access(exe, os.X_OK)):
+                        why = (
+                            "which no longer exists (the kgraph install moved or was "
+                            "deleted?); run `kgraph install` again from the kgraph to use"
+                            if exe and not Path(exe).exists()
+                            else "which is not an executable file"
+                        )
                         checks.append(
-                            Check(
-                                f"{event} ({scope})",
-                                "fail",
-                                f"{path}: runs {exe or '?'}, which is not an executable file",
-                            )
+                            Check(f"{event} ({scope})", "fail", f"{path}: runs {exe or '?'}, {why}")
                         )
                     key = json.dumps(
                         {k: handler.get(k) for k in ("command", "args")}, sort_keys=True
@@ -120,23 +124,52 @@ def check_wiring(root: Path) -> list[Check]:
     return checks
 
 
-def check_database(root: Path, db_url: str | None = None) -> Check:
+def _database_files(root: Path, db_url: str | None) -> tuple[str, Path | None]:
     from kgraph.db.location import resolve_database_url, sqlite_path
-    from kgraph.db.schema_version import HEAD_REVISION
 
     url = resolve_database_url(db_url, cwd=root)
-    path = sqlite_path(url)
+    return url, sqlite_path(url)
+
+
+def check_writable(root: Path, db_url: str | None = None) -> Check:
+    """Can this user write the database and its folder? (A read-only one still serves
+    briefings, but nothing is captured; in a read-only folder none can be created.)"""
+    _, path = _database_files(root, db_url)
+    if path is None:
+        return Check("database writable", "ok", "not a file database")
+    folder = path.parent if path.parent.is_dir() else path.parent.parent
+    if not os.access(folder, os.W_OK | os.X_OK):
+        what = "no database can be created" if not path.exists() else "no capture is saved"
+        return Check("database writable", "fail", f"{folder} is read-only: {what}")
+    if path.exists() and not os.access(path, os.W_OK):
+        return Check(
+            "database writable", "fail", f"{path} is read-only: briefings work, no capture is saved"
+        )
+    return Check("database writable", "ok", f"{folder} and the database can be written")
+
+
+def check_database(root: Path, db_url: str | None = None, *, full: bool = False) -> Check:
+    """Present, usable, at this kgraph's schema, and intact (``PRAGMA quick_check``, or the
+    slower ``integrity_check`` with ``full``)."""
+    from kgraph.db.schema_version import HEAD_REVISION
+    from kgraph.errors import KgraphError
+
+    url, path = _database_files(root, db_url)
     if path is not None and not path.exists():
         return Check("database", "warn", f"{path} does not exist yet (created on first capture)")
-    from sqlalchemy import func, select
+    from sqlalchemy import func, select, text
 
-    from kgraph.db import migrate, sqlite
-    from kgraph.db.core import make_engine
+    from kgraph.db import migrate
+    from kgraph.db.core import check_database_path, make_engine
+    from kgraph.db.failures import describe_failure
     from kgraph.db.models import Entity, Session
 
-    if path is not None and not sqlite.is_sqlite_file(path):
-        return Check("database", "fail", f"{path} is not a SQLite database")
-    engine = make_engine(url)
+    where = str(path) if path is not None else url
+    try:
+        mode = check_database_path(path) if path is not None else None
+        engine = make_engine(url, read_only=mode)
+    except KgraphError as exc:
+        return Check("database", "fail", str(exc))
     try:
         revision = migrate.current_revision(engine)
         if revision != HEAD_REVISION:
@@ -144,21 +177,57 @@ def check_database(root: Path, db_url: str | None = None) -> Check:
             return Check(
                 "database",
                 status,
-                f"{path or url}: schema {revision or 'none'}, this kgraph uses {HEAD_REVISION}"
+                f"{where}: schema {revision or 'none'}, this kgraph uses {HEAD_REVISION}"
                 + (" (upgraded on next use)" if status == "warn" else " (upgrade kgraph)"),
             )
+        pragma = "integrity_check" if full else "quick_check"
         with engine.connect() as conn:
+            problems = [str(r[0]) for r in conn.execute(text(f"PRAGMA {pragma}(20)"))]
+            if problems != ["ok"]:
+                return Check(
+                    "database",
+                    "fail",
+                    f"{where}: {pragma} found {len(problems)} problem(s), first: {problems[0]}; "
+                    "restore a backup or move it aside",
+                )
             items = conn.execute(select(func.count()).select_from(Entity)).scalar_one()
             sessions = conn.execute(select(func.count()).select_from(Session)).scalar_one()
         return Check(
             "database",
             "ok",
-            f"{path or url}: schema {revision}, {items} entities, {sessions} sessions",
+            f"{where}: schema {revision}, {pragma} ok, {items} entities, {sessions} sessions",
         )
     except Exception as exc:
-        return Check("database", "fail", f"{path or url}: {type(exc).__name__}: {exc}")
+        failure = describe_failure(exc, where)
+        return Check("database", "fail", str(failure) if failure else f"{where}: {exc}")
     finally:
         engine.dispose()
+
+
+# Claude Code's limits when no timeout is installed: SessionEnd hooks share 1.5 s (a
+# settings file's timeout raises it), other hooks 600 s.
+DEFAULT_LIMITS = {"SessionEnd": 1.5}
+DEFAULT_LIMIT_S = 600.0
+SLOW_RESAMPLES = 3
+
+
+def installed_timeouts(root: Path) -> dict[str, float]:
+    """Claude Code event -> the longest timeout of kgraph's handlers in any settings file."""
+    found: dict[str, float] = {}
+    for scope in SCOPES:
+        try:
+            hooks = read_settings(settings_path(scope, root)).get("hooks")
+        except Exception:
+            continue
+        for event, groups in hooks.items() if isinstance(hooks, dict) else ():
+            for group in groups if isinstance(groups, list) else []:
+                handlers = group.get("hooks") if isinstance(group, dict) else None
+                for handler in handlers if isinstance(handlers, list) else []:
+                    timeout = handler.get("timeout") if isinstance(handler, dict) else None
+                    if kgraph_event_of(handler) is None or not isinstance(timeout, int | float):
+                        continue
+                    found[event] = max(found.get(event, 0.0), float(timeout))
+    return found
 
 
 def time_hook(
@@ -196,10 +265,24 @@ def time_hook(
     return best, code, out
 
 
-def check_hook_run(command: list[str], event: str, root: Path, db_url: str | None = None) -> Check:
-    target, limit = BUDGETS[event]
+def check_hook_run(
+    command: list[str],
+    event: str,
+    root: Path,
+    db_url: str | None = None,
+    limit: float | None = None,
+) -> Check:
+    """Time a dry run of hook ``event`` against its target and ``limit`` (the timeout
+    installed for it, else Claude Code's default). A slow best-of-two is sampled again
+    before it is reported: one busy moment of the machine is not a slow hook."""
+    target, default_limit = BUDGETS[event]
+    limit = limit if limit is not None else default_limit
+    samples = 2
     try:
-        elapsed, code, out = time_hook(command, event, root, db_url=db_url)
+        elapsed, code, out = time_hook(command, event, root, runs=samples, db_url=db_url)
+        if code == 0 and elapsed > target:
+            again, code, out = time_hook(command, event, root, runs=SLOW_RESAMPLES, db_url=db_url)
+            elapsed, samples = min(elapsed, again), samples + SLOW_RESAMPLES
     except (OSError, subprocess.TimeoutExpired) as exc:
         return Check(f"hook {event}", "fail", f"could not run: {exc}")
     if code != 0:
@@ -207,22 +290,35 @@ def check_hook_run(command: list[str], event: str, root: Path, db_url: str | Non
     if out.strip():
         try:
             data = json.loads(out)
-            assert data["hookSpecificOutput"]["hookEventName"]
+            assert data["hookSpecificOutput"]["hookEventName"] or data["systemMessage"]
         except Exception:
             return Check(f"hook {event}", "fail", f"stdout is not the hook JSON: {out[:80]!r}")
-    detail = f"{elapsed:.2f} s (target {target} s, Claude Code limit {limit} s)"
+    detail = f"{elapsed:.2f} s, best of {samples} (target {target} s, timeout {limit:g} s)"
     if elapsed > limit:
         return Check(f"hook {event}", "fail", detail)
     return Check(f"hook {event}", "ok" if elapsed <= target else "warn", detail)
 
 
-def run_doctor(root: Path, db_url: str | None = None, *, run_hooks: bool = True) -> list[Check]:
-    """All checks for the project at ``root``."""
+def run_doctor(
+    root: Path, db_url: str | None = None, *, run_hooks: bool = True, full: bool = False
+) -> list[Check]:
+    """All checks for the project at ``root`` (``full``: integrity_check, not quick_check)."""
     from kgraph.db.location import project_root
 
     root = project_root(root)
     command = kgraph_command()
-    checks = [check_executable(command), *check_wiring(root), check_database(root, db_url)]
+    checks = [
+        check_executable(command),
+        *check_wiring(root),
+        check_database(root, db_url, full=full),
+        check_writable(root, db_url),
+    ]
     if run_hooks:
-        checks += [check_hook_run(command, event, root, db_url) for event in BUDGETS]
+        timeouts = installed_timeouts(root)
+        for event in BUDGETS:
+            claude_event = next(s.claude_event for s in HOOK_SPECS if s.cli_event == event)
+            limit = timeouts.get(claude_event)
+            if limit is None:
+                limit = DEFAULT_LIMITS.get(claude_event, DEFAULT_LIMIT_S)
+            checks.append(check_hook_run(command, event, root, db_url, limit))
     return checks

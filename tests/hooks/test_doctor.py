@@ -1,0 +1,97 @@
+"""``kgraph doctor``: intact and writable database, timings against installed timeouts."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from kgraph.checkpoint import create_workflow
+from kgraph.db import open_database
+from kgraph.hooks import doctor
+from kgraph.hooks.install import install
+
+COMMAND = ["/opt/kgraph/bin/kgraph"]
+
+
+def _project_db(root: Path, workflows: int = 300) -> Path:
+    path = root / ".claude" / "execution-state.db"
+    db = open_database(f"sqlite:///{path}")
+    for issue in range(workflows):
+        create_workflow(db, issue, f"feat/{issue}-" + "y" * 300)
+    db.close()
+    return path
+
+
+def test_a_healthy_database_passes_quick_and_full_checks(tmp_repo: Path) -> None:
+    _project_db(tmp_repo, 5)
+    quick = doctor.check_database(tmp_repo)
+    full = doctor.check_database(tmp_repo, full=True)
+    assert quick.status == "ok" and "quick_check ok" in quick.detail
+    assert full.status == "ok" and "integrity_check ok" in full.detail
+
+
+def test_damage_inside_a_table_is_found(tmp_repo: Path) -> None:
+    path = _project_db(tmp_repo)
+    pages = path.stat().st_size // 4096
+    with path.open("r+b") as handle:  # one page deep inside the workflows table
+        handle.seek((pages - 3) * 4096)
+        handle.write(b"\xff" * 4096)
+    check = doctor.check_database(tmp_repo)
+    assert check.status == "fail"
+    assert "quick_check found" in check.detail or "is damaged" in check.detail
+
+
+def test_a_read_only_folder_fails_the_writable_check(
+    tmp_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_repo / ".claude"
+    folder.mkdir()
+    real = os.access
+    monkeypatch.setattr(
+        doctor.os,
+        "access",
+        lambda p, mode: False if Path(p) == folder and mode & os.W_OK else real(p, mode),
+    )
+    check = doctor.check_writable(tmp_repo)
+    assert check.status == "fail" and "no database can be created" in check.detail
+    monkeypatch.setattr(doctor.os, "access", real)
+    assert doctor.check_writable(tmp_repo).status == "ok"
+
+
+def test_installed_timeouts_are_the_limits(tmp_repo: Path) -> None:
+    install("local", tmp_repo, command=COMMAND)
+    timeouts = doctor.installed_timeouts(tmp_repo)
+    assert timeouts["SessionEnd"] == 5 and timeouts["SessionStart"] == 10
+
+
+def _fake_timings(monkeypatch: pytest.MonkeyPatch, times: list[float]) -> list[int]:
+    calls: list[int] = []
+
+    def fake(command: list[str], event: str, root: Path, runs: int = 2, db_url: object = None):  # type: ignore[no-untyped-def]
+        calls.append(runs)
+        return times.pop(0), 0, ""
+
+    monkeypatch.setattr(doctor, "time_hook", fake)
+    return calls
+
+
+def test_a_slow_sample_is_repeated_before_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = _fake_timings(monkeypatch, [2.0, 0.2])  # a busy moment, then the real speed
+    check = doctor.check_hook_run(COMMAND, "session-end", tmp_path, limit=5.0)
+    assert check.status == "ok" and calls == [2, doctor.SLOW_RESAMPLES]
+    calls = _fake_timings(monkeypatch, [2.0, 1.9])  # slow twice: slow, but within 5 s
+    check = doctor.check_hook_run(COMMAND, "session-end", tmp_path, limit=5.0)
+    assert check.status == "warn" and "timeout 5 s" in check.detail
+    _fake_timings(monkeypatch, [6.0, 6.0])
+    assert doctor.check_hook_run(COMMAND, "session-end", tmp_path, limit=5.0).status == "fail"
+
+
+def test_hooks_pointing_at_a_moved_kgraph(tmp_repo: Path) -> None:
+    install("local", tmp_repo, command=["/old/clone/.venv/bin/kgraph"])
+    failing = [c for c in doctor.check_wiring(tmp_repo) if c.status == "fail"]
+    assert failing and all("no longer exists" in c.detail for c in failing)
+    assert "kgraph install" in failing[0].detail
