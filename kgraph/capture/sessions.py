@@ -111,11 +111,21 @@ def _load_or_create(conn: Connection, session_id: str) -> dict[str, Any]:
 
 
 def _save(conn: Connection, before: dict[str, Any], after: dict[str, Any]) -> SessionRecord:
+    """Write the changed columns: paths home-masked, names and paths redacted (the
+    compaction summary and commit subjects are redacted thoroughly where they are read)."""
     from kgraph.capture.paths import mask_home
+    from kgraph.redact import redact
 
     for key in ("cwd", "transcript_path", "compaction_summary"):
         if isinstance(after.get(key), str):
             after[key] = mask_home(after[key])
+    for key in ("cwd", "transcript_path", "branch"):
+        if isinstance(after.get(key), str):
+            after[key] = redact(after[key])
+    for key in ("files_read", "files_edited"):
+        paths = after["data"].get(key)
+        if isinstance(paths, list):
+            after["data"][key] = [redact(p) if isinstance(p, str) else p for p in paths]
     changes = {k: v for k, v in after.items() if k != "session_id" and before.get(k) != v}
     if changes:
         conn.execute(

@@ -28,6 +28,7 @@ from kgraph.db.models import (
     utcnow,
 )
 from kgraph.errors import InvalidValueError, NotFoundError
+from kgraph.redact import redact
 
 MILESTONES = table_of(Milestone)
 BASELINES = table_of(Baseline)
@@ -171,6 +172,7 @@ def create_milestone(
     check_choice(phase, PHASES, "phase")
     if not name.strip():
         raise InvalidValueError("milestone name must not be empty")
+    name = redact(name, thorough=True)  # find_milestone looks it up the same way
     milestone_id = new_id("ms")
 
     def op(conn: Connection) -> MilestoneRecord:
@@ -197,6 +199,7 @@ def get_milestone(db: Database, milestone_id: str) -> MilestoneRecord:
 
 def find_milestone(db: Database, name: str) -> MilestoneRecord | None:
     """The active milestone with this name, else its most recent one, else None."""
+    name = redact(name, thorough=True)
 
     def op(conn: Connection) -> MilestoneRecord | None:
         for statuses in (ACTIVE_STATUSES, STATUSES):

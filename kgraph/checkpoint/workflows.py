@@ -3,6 +3,11 @@
 Every function takes an open :class:`~kgraph.db.Database`, runs one short transaction with
 SQLAlchemy Core and returns immutable records, so callers (CLI, hooks, tests) hold no
 database state.
+
+Text an agent or person wrote is redacted before it is stored: actions, their metadata and
+commit messages, branch and worktree names thoroughly (kgraph.redact). Lookups by branch
+(session-start's, on a hook's budget) apply the fast pass, which agrees with the thorough
+one on every branch name that holds no secret.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from kgraph.checkpoint.common import (
 from kgraph.db import Database
 from kgraph.db.models import Action, Commit, Workflow, isoformat, table_of, utcnow
 from kgraph.errors import InvalidValueError, NotFoundError
+from kgraph.redact import redact, redact_data
 
 WORKFLOWS = table_of(Workflow)
 ACTIONS = table_of(Action)
@@ -167,6 +173,8 @@ def create_workflow(
     if not branch.strip():
         raise InvalidValueError("branch must not be empty")
     workflow_id = new_id("wf")
+    branch = redact(branch, thorough=True)
+    worktree = redact(worktree, thorough=True) if worktree else worktree
 
     def op(conn: Connection) -> WorkflowRecord:
         now = utcnow()
@@ -213,6 +221,7 @@ def find_workflow(db: Database, issue_number: int) -> WorkflowRecord | None:
 
 def find_workflow_for_branch(db: Database, branch: str) -> WorkflowRecord | None:
     """The most recently updated active workflow on ``branch``, else None."""
+    branch = redact(branch)
     return db.read(
         lambda conn: _latest(
             conn, WORKFLOWS.c.branch == branch, WORKFLOWS.c.status.in_(ACTIVE_STATUSES)
@@ -263,6 +272,8 @@ def log_action(
     check_choice(result, ACTION_RESULTS, "result")
     if not action.strip():
         raise InvalidValueError("action must not be empty")
+    action = redact(action, thorough=True)
+    metadata = redact_data(metadata, thorough=True) if metadata is not None else None
 
     def op(conn: Connection) -> WorkflowRecord:
         _row(conn, workflow_id)
@@ -283,6 +294,8 @@ def log_action(
 def log_commit(db: Database, workflow_id: str, sha: str, message: str) -> WorkflowRecord:
     if not sha.strip():
         raise InvalidValueError("sha must not be empty")
+    sha = redact(sha, thorough=True)
+    message = redact(message, thorough=True)
 
     def op(conn: Connection) -> WorkflowRecord:
         _row(conn, workflow_id)

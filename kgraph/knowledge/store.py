@@ -188,12 +188,25 @@ def prepare_targets(
     files: Sequence[str],
     project_root: Path | None,
     area_rules: AreaRules | None,
+    thorough_redaction: bool = True,
 ) -> tuple[list[str], list[str]]:
-    """Repo-relative file paths and the area names an item is about."""
-    paths = list(dict.fromkeys(relative_path(f, project_root) for f in files if f.strip()))
+    """Repo-relative file paths and the area names an item is about, redacted: they become
+    File/CodeArea entities, their ids and FTS rows, and the context snapshot."""
+    # Redacted before the path is normalised too: that folds "://" into ":/", which hides
+    # a URL's password from the pattern that finds it.
+    paths = list(
+        dict.fromkeys(
+            redact(
+                relative_path(redact(f, thorough=thorough_redaction), project_root),
+                thorough=thorough_redaction,
+            )
+            for f in files
+            if f.strip()
+        )
+    )
     paths = [p for p in paths if p and p != "."]
     if code_area is not None and code_area.strip():
-        areas = [code_area.strip()]
+        areas = [redact(code_area.strip(), thorough=thorough_redaction)]
     else:
         areas = list(dict.fromkeys(infer_code_area(p, area_rules) for p in paths))
     return paths, areas
@@ -251,7 +264,7 @@ def prepare_item(
     extra = redact_data(data or {}, thorough=thorough_redaction)
     if not isinstance(extra, dict):
         raise InvalidValueError("data must be a JSON object")
-    paths, areas = prepare_targets(code_area, files, project_root, area_rules)
+    paths, areas = prepare_targets(code_area, files, project_root, area_rules, thorough_redaction)
     return PreparedItem(
         type=type_,
         text=text,
@@ -469,7 +482,7 @@ def set_hidden(db: Database, entity_id: str, hidden: bool, reason: str | None = 
         data = dict(row["data"] or {})
         if hidden and row["hidden_at"] is None:
             if reason:
-                data["hidden_reason"] = reason
+                data["hidden_reason"] = redact(reason, thorough=True)
             update_entity(conn, row["id"], hidden_at=utcnow(), data=data)
         elif not hidden and row["hidden_at"] is not None:
             data.pop("hidden_reason", None)

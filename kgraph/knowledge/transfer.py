@@ -247,7 +247,7 @@ def _parse_entity(record: dict[str, Any]) -> _EntityLine:
         raise InvalidValueError("data must be an object")
     seen = _opt_int(record.get("seen_count"), "seen_count") or 1
     return _EntityLine(
-        id=entity_id,
+        id=redact(entity_id, thorough=True),
         type=parse_type(str(record.get("type", ""))),
         content=redact(content, thorough=True),
         confidence=check_confidence(_number(record.get("confidence"), "confidence", 0.5)),
@@ -256,7 +256,9 @@ def _parse_entity(record: dict[str, Any]) -> _EntityLine:
         if (v := _opt_str(record.get("source_ref"), "source_ref"))
         else None,
         issue_number=_opt_int(record.get("issue_number"), "issue_number"),
-        session_id=_opt_str(record.get("session_id"), "session_id"),
+        session_id=redact(v, thorough=True)
+        if (v := _opt_str(record.get("session_id"), "session_id"))
+        else None,
         seen_count=max(1, seen),
         hidden_at=_time(record.get("hidden_at"), "hidden_at"),
         data=redact_data(data, thorough=True),
@@ -274,9 +276,9 @@ def _parse_edge(record: dict[str, Any]) -> _EdgeLine:
     if data is not None and not isinstance(data, dict):
         raise InvalidValueError("data must be an object or null")
     return _EdgeLine(
-        from_id=from_id,
+        from_id=redact(from_id, thorough=True),
         type=check_relationship_type(str(record.get("type", ""))),
-        to_id=to_id,
+        to_id=redact(to_id, thorough=True),
         data=redact_data(data, thorough=True) if data is not None else None,
         created_at=_time(record.get("created_at"), "created_at"),
     )
