@@ -3,8 +3,9 @@
 A capture hook must return in well under 0.3 s, so it never opens the database: it writes
 one request file here (atomically: temp file + rename) and starts the detached worker. The
 worker *claims* a request by renaming it (only one process can win a rename), processes
-it, then deletes it. A claim whose worker died is returned to the queue after
-``STALE_CLAIM_S``. Imports nothing heavy.
+it, then deletes it. A claim whose worker died (its pid, in the claimed name, is gone) is
+returned to the queue by the next worker; any claim older than ``STALE_CLAIM_S`` too (a pid
+reused by another process). Imports nothing heavy.
 
 Kinds:
 - ``start``    a session-start record the hook could not write in its budget;
@@ -82,10 +83,37 @@ def _read(path: Path) -> Request | None:
     )
 
 
+def _claimer_gone(claimed: Path) -> bool:
+    """True when the process that claimed this request no longer exists (it was killed:
+    its claim is returned at once instead of after STALE_CLAIM_S)."""
+    try:
+        pid = int(claimed.name.rsplit(_CLAIM_MARK, 1)[1])
+    except (IndexError, ValueError):
+        return False
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except (PermissionError, OSError):
+        return False
+    return _is_zombie(pid)
+
+
+def _is_zombie(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[-1].split()[:1] == ["Z"]
+
+
 def _requeue_stale(directory: Path, now: float) -> None:
+    """Return to the queue claims older than STALE_CLAIM_S, and those of dead workers."""
     for claimed in directory.glob(f"*.json{_CLAIM_MARK}*"):
         try:
-            if now - claimed.stat().st_mtime > STALE_CLAIM_S:
+            if now - claimed.stat().st_mtime > STALE_CLAIM_S or _claimer_gone(claimed):
                 os.replace(claimed, claimed.with_name(claimed.name.split(_CLAIM_MARK)[0]))
         except OSError:
             continue

@@ -122,6 +122,7 @@ def parse_cmd(
             jobs=jobs,
             force=force,
             progress=progress,
+            on_wait=lambda line: click.echo(line, err=True),
         )
     if as_json:
         print_json(report.to_dict())

@@ -22,6 +22,7 @@ import json
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -36,8 +37,8 @@ from kgraph.codegraph.summary import Summary, changed_names, content_hash, depen
 from kgraph.codegraph.walk import SourceFile, iter_source_files, language_of
 from kgraph.codegraph.workers import Progress, ResolveState, parse_all, resolve_all
 from kgraph.db import Database
-from kgraph.db.core import file_lock
 from kgraph.db.location import project_root
+from kgraph.db.locks import Holder, held_lock
 from kgraph.db.models import utcnow
 from kgraph.errors import InvalidValueError
 
@@ -77,21 +78,26 @@ def parse_repository(
     jobs: int | None = None,
     force: bool = False,
     progress: Progress | None = None,
+    on_wait: Callable[[str], None] | None = None,
 ) -> ParseReport:
     """Parse ``path`` (a folder or file) into the code graph; paths are relative to ``root``.
 
     ``root`` defaults to the git root of ``path`` (or ``path`` itself outside git). Only new
     and changed files are parsed (``force`` re-parses everything under ``path``); files
     under ``path`` that disappeared are removed. Raises InvalidValueError for a missing path
-    or one outside ``root``.
+    or one outside ``root``. When another parse of the database runs, ``on_wait`` gets a
+    line saying which process this one waits for.
     """
     started = time.perf_counter()
 
-    def waiting() -> None:
+    def waiting(holder: Holder | None) -> None:
+        if on_wait:
+            who = holder.describe() if holder is not None else "a process that did not say"
+            on_wait(f"Waiting for another graph parse of this database ({who})")
         if progress:
             progress("wait", 0, 0)
 
-    with file_lock(db.path, ".graph.lock", on_wait=waiting):
+    with held_lock(db.path, ".graph.lock", on_wait=waiting):
         return _parse_repository(db, path, root, jobs, force, progress, started)
 
 

@@ -12,6 +12,8 @@ import gc
 import multiprocessing
 import os
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -70,8 +72,44 @@ def parse_one(item: tuple[str, str, str]) -> Parsed | None:
     )
 
 
-def _worker_start() -> None:
-    """Pool initializer: worker processes are short-lived and allocation-heavy."""
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+WATCHDOG_INTERVAL_S = 1.0
+
+
+def die_with_parent(parent: int) -> None:
+    """Make this worker process end when ``parent`` does, however it ends (``kill -9``
+    included): a pool worker that outlives its parse would keep working for nobody.
+
+    Linux: the kernel sends SIGKILL on the parent's death (``PR_SET_PDEATHSIG``). Elsewhere,
+    and as a second guard, a daemon thread checks every second whether the process was
+    re-parented. Either way the parse lock, which workers never hold (kgraph.db.locks),
+    is free as soon as the parent is gone.
+    """
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(WATCHDOG_INTERVAL_S)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="kgraph-parent-watchdog", daemon=True).start()
+
+
+def _worker_start(parent: int) -> None:
+    """Pool initializer: end with the parent; worker processes are short-lived and
+    allocation-heavy (no garbage collector)."""
+    die_with_parent(parent)
     gc.disable()
 
 
@@ -117,7 +155,10 @@ def parse_all(
     chunk = max(1, min(8, len(items) // (jobs * 16)))
     trim_heap()
     with ProcessPoolExecutor(
-        max_workers=jobs, mp_context=pool_context(), initializer=_worker_start
+        max_workers=jobs,
+        mp_context=pool_context(),
+        initializer=_worker_start,
+        initargs=(os.getpid(),),
     ) as pool:
         for i, result in enumerate(pool.map(parse_one, items, chunksize=chunk), 1):
             if progress and (i % 10 == 0 or i == len(items)):
@@ -228,7 +269,10 @@ def resolve_all(
     trim_heap()
     try:
         with ProcessPoolExecutor(
-            max_workers=jobs, mp_context=pool_context(), initializer=_worker_start
+            max_workers=jobs,
+            mp_context=pool_context(),
+            initializer=_worker_start,
+            initargs=(os.getpid(),),
         ) as pool:
             futures = [(len(batch), pool.submit(resolve_batch, batch)) for batch in batches]
             for size, future in futures:

@@ -55,3 +55,18 @@ def test_odd_session_ids_make_safe_file_names(tmp_path: Path) -> None:
     path = queue.enqueue(tmp_path, "capture", session_id="../../x y")
     assert path.parent == tmp_path / ".claude" / "kgraph" / "queue"
     assert queue.claim_all(tmp_path)[0].session_id == "../../x y"
+
+
+def test_claims_of_a_dead_worker_are_retried_at_the_next_run(tmp_path: Path) -> None:
+    import subprocess
+
+    queue.enqueue(tmp_path, "capture", session_id="s1")
+    (path,) = queue.pending(tmp_path)
+    dead_pid = subprocess.Popen(["true"])  # a pid that has exited and been reaped
+    dead_pid.wait()
+    os.rename(path, path.with_name(f"{path.name}.claimed-{dead_pid.pid}"))
+    assert [r.session_id for r in queue.claim_all(tmp_path)] == ["s1"]  # not 15 minutes later
+    queue.enqueue(tmp_path, "capture", session_id="s2")
+    (path,) = queue.pending(tmp_path)
+    os.rename(path, path.with_name(f"{path.name}.claimed-{os.getppid()}"))  # alive: kept
+    assert queue.claim_all(tmp_path) == []

@@ -183,14 +183,21 @@ def test_a_parse_waiting_for_another_says_so_first(db: Database, chain_repo: Pat
     holder.start()
     assert held.wait(10)
     stages: list[tuple[str, int, int]] = []
+    said: list[str] = []
 
     def progress(stage: str, done: int, total: int) -> None:
         if not stages:  # the first word: the lock is still held
             release.set()
         stages.append((stage, done, total))
 
-    report = parse_repository(db, chain_repo, root=chain_repo, jobs=1, progress=progress)
+    report = parse_repository(
+        db, chain_repo, root=chain_repo, jobs=1, progress=progress, on_wait=said.append
+    )
     holder.join(10)
     assert stages[0] == ("wait", 0, 0)
+    (line,) = said  # who holds the lock, said once
+    assert line.startswith(
+        f"Waiting for another graph parse of this database (pid {holder.pid}, for "
+    )
     assert {stage for stage, _done, _total in stages[1:]} == {"parse", "resolve"}
     assert report.added == 21

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -63,3 +65,63 @@ def test_trim_heap_gives_freed_memory_back_before_a_fork() -> None:
     workers.trim_heap()
     assert before - _resident_bytes() > 40_000_000
     assert len(kept) == 20_000
+
+
+SLOW_PARSE = """
+import sys, time
+from pathlib import Path
+from kgraph.codegraph import workers
+from kgraph.db.locks import held_lock
+
+def slow(item):
+    time.sleep(120)
+
+workers.parse_one = slow
+with held_lock(Path(sys.argv[1]), ".graph.lock"):
+    list(workers.parse_all([(f"f{i}.py", sys.argv[1], "python") for i in range(80)], 2, None))
+"""
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for stat in os.listdir("/proc"):
+        if not stat.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{stat}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(stat))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_pool_workers_die_with_a_killed_parse_and_free_the_lock(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+
+    from tests.db.test_locks import lock_is_free, wait_for
+
+    database = tmp_path / "k.db"
+    parse = subprocess.Popen([sys.executable, "-c", SLOW_PARSE, str(database)])
+    workers_seen: list[int] = []
+    try:
+        assert wait_for(lambda: len(workers_seen.extend(_children(parse.pid)) or workers_seen) >= 2)
+        parse.send_signal(signal.SIGKILL)
+        parse.wait(10)
+        pool = set(workers_seen)
+        assert wait_for(lambda: not any(_alive(pid) for pid in pool))
+        assert lock_is_free(tmp_path / "k.db.graph.lock")
+    finally:
+        for pid in set(workers_seen):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
