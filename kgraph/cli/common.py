@@ -17,6 +17,71 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 
+# Values are checked where they come in, so nothing deeper meets a number SQLite cannot
+# store, a date before year 1, or JSON too deep to serialise.
+INT64_MAX = 2**63 - 1
+MAX_DAYS = 100_000  # ~270 years: any more and a date computed from it leaves the calendar
+MAX_JOBS = 64
+MAX_JSON_DEPTH = 32
+MAX_JSON_CHARS = 1_000_000
+MAX_NAME_CHARS = 1_000  # a code name, id or path to look up
+MAX_QUERY_CHARS = 10_000  # a search query
+
+
+def int_range(min: int | None = None, max: int | None = None) -> click.IntRange:
+    """An integer type no wider than SQLite's 64 bits (2**63 would fail at the write)."""
+    return click.IntRange(
+        min=-INT64_MAX - 1 if min is None else min, max=INT64_MAX if max is None else max
+    )
+
+
+class FiniteFloatRange(click.FloatRange):
+    """A float range that also refuses ``nan`` and ``inf``, which compare false with every
+    bound and would slip through click's FloatRange."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        import math
+
+        result = super().convert(value, param, ctx)
+        if not math.isfinite(result):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return result
+
+
+ISSUE = int_range(0)
+DAYS = int_range(0, MAX_DAYS)
+
+
+def max_length(limit: int) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    """A callback refusing text (or each of several texts) longer than ``limit``."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        values = value if isinstance(value, tuple) else (value,)
+        for text in values:
+            if isinstance(text, str) and len(text) > limit:
+                raise click.BadParameter(
+                    f"is {len(text):,} characters long (at most {limit:,})", ctx, param
+                )
+        return value
+
+    return check
+
+
+def regular_file(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """A callback for FILE arguments that are read: a regular file (or ``-``), so a FIFO
+    cannot block and a device cannot fill memory."""
+    import stat
+
+    if value is None or value == "-":
+        return value
+    try:
+        mode = Path(value).stat().st_mode
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {value}: {exc.strerror or exc}", ctx, param) from exc
+    if not stat.S_ISREG(mode):
+        raise click.BadParameter(f"{value} is not a regular file", ctx, param)
+    return value
+
 
 def get_db(ctx: click.Context) -> Database:
     """The database for this invocation (opened once, on first use)."""
@@ -109,14 +174,48 @@ def parse_json_object(value: str | None, what: str) -> dict[str, Any] | None:
     """Parse a JSON object given on the command line; a clear error otherwise."""
     if value is None:
         return None
+    if len(value) > MAX_JSON_CHARS:
+        raise click.BadParameter(f"is over {MAX_JSON_CHARS:,} characters", param_hint=what)
     try:
         parsed = json.loads(value)
     except json.JSONDecodeError as exc:
         raise click.BadParameter(
             f"not valid JSON ({exc.msg} at position {exc.pos})", param_hint=what
         ) from exc
+    except RecursionError as exc:
+        raise click.BadParameter(
+            f"nested deeper than {MAX_JSON_DEPTH} levels", param_hint=what
+        ) from exc
     if not isinstance(parsed, dict):
         raise click.BadParameter(
             'must be a JSON object, e.g. \'{"key": "value"}\'', param_hint=what
         )
+    problem = json_problem(parsed)
+    if problem:
+        raise click.BadParameter(problem, param_hint=what)
     return parsed
+
+
+def json_problem(value: Any) -> str | None:
+    """Why a parsed JSON value cannot be stored (too deep, a non-finite number, text that is
+    not valid Unicode), or None. Iterative: the depth itself is what is being checked."""
+    import math
+
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            return f"nested deeper than {MAX_JSON_DEPTH} levels"
+        if isinstance(item, dict):
+            stack.extend((k, depth) for k in item)
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+        elif isinstance(item, float) and not math.isfinite(item):
+            return "holds NaN or Infinity, which JSON does not allow"
+        elif isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return "holds text that is not valid Unicode (a lone surrogate)"
+    return None

@@ -10,7 +10,16 @@ from typing import Any
 
 import click
 
-from kgraph.cli.common import get_db, json_option, print_json, table
+from kgraph.cli.common import (
+    MAX_JOBS,
+    MAX_NAME_CHARS,
+    get_db,
+    int_range,
+    json_option,
+    max_length,
+    print_json,
+    table,
+)
 from kgraph.db.location import project_root
 
 
@@ -21,7 +30,11 @@ def _repo_path(value: str) -> str:
     root; anything else is taken as already repo-relative.
     """
     candidate = Path(value)
-    if candidate.exists():
+    try:
+        exists = candidate.exists()
+    except (OSError, ValueError):  # a name too long for a path: not a file here
+        exists = False
+    if exists:
         root = project_root()
         try:
             relative = candidate.resolve().relative_to(root).as_posix()
@@ -101,7 +114,7 @@ def graph() -> None:
     type=click.Path(exists=True, file_okay=False),
     help="Folder paths are relative to (default: the git root of PATH).",
 )
-@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: CPUs).")
+@click.option("--jobs", "-j", type=int_range(1, MAX_JOBS), help="Worker processes (default: CPUs).")
 @click.option("--force", is_flag=True, help="Re-parse files even when unchanged.")
 @json_option
 @click.pass_context
@@ -169,7 +182,7 @@ _unresolved_option = click.option(
 
 
 @graph.command("what-calls")
-@click.argument("name")
+@click.argument("name", callback=max_length(MAX_NAME_CHARS))
 @_unresolved_option
 @json_option
 @click.pass_context
@@ -182,7 +195,7 @@ def what_calls_cmd(ctx: click.Context, name: str, include_unresolved: bool, as_j
 
 
 @graph.command("callers")
-@click.argument("name")
+@click.argument("name", callback=max_length(MAX_NAME_CHARS))
 @_unresolved_option
 @json_option
 @click.pass_context
@@ -195,7 +208,7 @@ def callers_cmd(ctx: click.Context, name: str, include_unresolved: bool, as_json
 
 
 @graph.command("blast-radius")
-@click.argument("name")
+@click.argument("name", callback=max_length(MAX_NAME_CHARS))
 @click.option("--depth", type=click.IntRange(min=1, max=20), default=3, show_default=True)
 @_unresolved_option
 @json_option
@@ -232,8 +245,8 @@ def blast_radius_cmd(
 
 
 @graph.command("find")
-@click.argument("name")
-@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
+@click.argument("name", callback=max_length(MAX_NAME_CHARS))
+@click.option("--limit", type=int_range(1), default=20, show_default=True)
 @json_option
 @click.pass_context
 def find_cmd(ctx: click.Context, name: str, limit: int, as_json: bool) -> None:
@@ -255,7 +268,7 @@ def find_cmd(ctx: click.Context, name: str, limit: int, as_json: bool) -> None:
 
 
 @graph.command("exports")
-@click.argument("file")
+@click.argument("file", callback=max_length(MAX_NAME_CHARS))
 @json_option
 @click.pass_context
 def exports_cmd(ctx: click.Context, file: str, as_json: bool) -> None:
@@ -285,7 +298,7 @@ def exports_cmd(ctx: click.Context, file: str, as_json: bool) -> None:
 
 
 @graph.command("what-depends-on")
-@click.argument("file")
+@click.argument("file", callback=max_length(MAX_NAME_CHARS))
 @click.option("--depth", type=click.IntRange(min=1, max=20), default=1, show_default=True)
 @json_option
 @click.pass_context

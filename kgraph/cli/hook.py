@@ -97,7 +97,11 @@ _dry_run = click.option(
 
 
 @hook.command("session-start")
-@click.option("--max-chars", type=int, help="additionalContext budget (default 9000).")
+@click.option(
+    "--max-chars",
+    type=click.IntRange(0, 1_000_000),
+    help="additionalContext budget (default 9000).",
+)
 @_dry_run
 @click.pass_context
 def session_start(ctx: click.Context, max_chars: int | None, dry_run: bool) -> None:
@@ -111,7 +115,11 @@ def session_start(ctx: click.Context, max_chars: int | None, dry_run: bool) -> N
 
 
 @hook.command("user-prompt")
-@click.option("--max-chars", type=int, help="additionalContext budget (default 2000).")
+@click.option(
+    "--max-chars",
+    type=click.IntRange(0, 1_000_000),
+    help="additionalContext budget (default 2000).",
+)
 @_dry_run
 @click.pass_context
 def user_prompt(ctx: click.Context, max_chars: int | None, dry_run: bool) -> None:

@@ -8,7 +8,18 @@ from pathlib import Path
 
 import click
 
-from kgraph.cli.common import get_db, json_option, print_json, table
+from kgraph.cli.common import (
+    DAYS,
+    ISSUE,
+    MAX_NAME_CHARS,
+    FiniteFloatRange,
+    get_db,
+    json_option,
+    max_length,
+    print_json,
+    regular_file,
+    table,
+)
 from kgraph.cli.learn import TYPE_CHOICE, short
 from kgraph.db.location import project_root
 from kgraph.db.models import isoformat
@@ -53,7 +64,7 @@ def knowledge() -> None:
 
 
 @knowledge.command("show")
-@click.argument("item_id", metavar="ID")
+@click.argument("item_id", callback=max_length(MAX_NAME_CHARS), metavar="ID")
 @json_option
 @click.pass_context
 def show_cmd(ctx: click.Context, item_id: str, as_json: bool) -> None:
@@ -142,7 +153,7 @@ def list_cmd(
     help="Items about this file or its code area (repeatable).",
 )
 @click.option("--code-area", "areas", multiple=True, help="Items about this area (repeatable).")
-@click.option("--issue", type=int, help="Items tied to this issue number.")
+@click.option("--issue", type=ISSUE, help="Items tied to this issue number.")
 @click.option("--type", "types", type=TYPE_CHOICE, multiple=True, help="Only this type.")
 @click.option("--limit", type=click.IntRange(1, 10000), default=50, show_default=True)
 @include_superseded_option
@@ -189,7 +200,7 @@ def query_cmd(
 
 
 @knowledge.command("related")
-@click.argument("item_id", metavar="ID")
+@click.argument("item_id", callback=max_length(MAX_NAME_CHARS), metavar="ID")
 @click.option("--hops", type=click.IntRange(1, 4), default=2, show_default=True)
 @click.option(
     "--type",
@@ -253,8 +264,8 @@ def related_cmd(
 
 
 @knowledge.command("supersede")
-@click.argument("old_id", metavar="OLD")
-@click.argument("new_id", metavar="NEW")
+@click.argument("old_id", callback=max_length(MAX_NAME_CHARS), metavar="OLD")
+@click.argument("new_id", callback=max_length(MAX_NAME_CHARS), metavar="NEW")
 @json_option
 @click.pass_context
 def supersede_cmd(ctx: click.Context, old_id: str, new_id: str, as_json: bool) -> None:
@@ -272,7 +283,7 @@ def supersede_cmd(ctx: click.Context, old_id: str, new_id: str, as_json: bool) -
 
 
 @knowledge.command("forget")
-@click.argument("item_id", metavar="ID")
+@click.argument("item_id", callback=max_length(MAX_NAME_CHARS), metavar="ID")
 @click.option("--reason", help="Why (kept with the item).")
 @json_option
 @click.pass_context
@@ -288,7 +299,7 @@ def forget_cmd(ctx: click.Context, item_id: str, reason: str | None, as_json: bo
 
 
 @knowledge.command("restore")
-@click.argument("item_id", metavar="ID")
+@click.argument("item_id", callback=max_length(MAX_NAME_CHARS), metavar="ID")
 @json_option
 @click.pass_context
 def restore_cmd(ctx: click.Context, item_id: str, as_json: bool) -> None:
@@ -303,11 +314,11 @@ def restore_cmd(ctx: click.Context, item_id: str, as_json: bool) -> None:
 
 
 @knowledge.command("link")
-@click.argument("from_id", metavar="FROM")
+@click.argument("from_id", callback=max_length(MAX_NAME_CHARS), metavar="FROM")
 @click.argument(
     "edge_type", metavar="TYPE", type=click.Choice(RELATIONSHIP_TYPES, case_sensitive=False)
 )
-@click.argument("to_id", metavar="TO")
+@click.argument("to_id", callback=max_length(MAX_NAME_CHARS), metavar="TO")
 @json_option
 @click.pass_context
 def link_cmd(ctx: click.Context, from_id: str, edge_type: str, to_id: str, as_json: bool) -> None:
@@ -402,14 +413,14 @@ def stats_cmd(ctx: click.Context, as_json: bool) -> None:
 )
 @click.option(
     "--min-confidence",
-    type=click.FloatRange(0, 1),
+    type=FiniteFloatRange(0, 1),
     default=0.3,
     show_default=True,
     help="Items below this confidence are candidates.",
 )
 @click.option(
     "--stale-days",
-    type=click.IntRange(0),
+    type=DAYS,
     default=180,
     show_default=True,
     help="Automatic, seen-once items not updated for this long are candidates.",
@@ -468,17 +479,29 @@ def export_cmd(ctx: click.Context, output: str | None) -> None:
 
     Example: kgraph knowledge export -o .claude/knowledge.jsonl
     """
+    from kgraph.errors import InvalidValueError
     from kgraph.knowledge.transfer import export_knowledge
 
+    if output is not None and not output.strip():
+        raise InvalidValueError("--output must name a file")
+    path = Path(output) if output is not None else None
+    if path is not None and not path.parent.is_dir():
+        raise InvalidValueError(f"cannot write {path}: the folder {path.parent} does not exist")
+    if path is not None and path.exists() and not path.is_file():
+        # The export is renamed over its target: never over a device, FIFO or folder.
+        raise InvalidValueError(f"cannot write {path}: it is not a regular file")
     db = get_db(ctx)
-    if output is None:
+    if path is None:
         export_knowledge(db, sys.stdout)
         return
-    path = Path(output)
     tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as handle:
-        report = export_knowledge(db, handle)
-    tmp.replace(path)
+    try:
+        with tmp.open("w", encoding="utf-8") as handle:
+            report = export_knowledge(db, handle)
+        tmp.replace(path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise InvalidValueError(f"cannot write {path}: {exc.strerror or exc}") from exc
     click.echo(
         f"exported {report.entities} entities and {report.relationships} relationships to {path}",
         err=True,
@@ -486,7 +509,11 @@ def export_cmd(ctx: click.Context, output: str | None) -> None:
 
 
 @knowledge.command("import")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.argument(
+    "file",
+    type=click.Path(exists=True, dir_okay=False, allow_dash=True),
+    callback=regular_file,
+)
 @json_option
 @click.pass_context
 def import_cmd(ctx: click.Context, file: str, as_json: bool) -> None:
@@ -498,18 +525,26 @@ def import_cmd(ctx: click.Context, file: str, as_json: bool) -> None:
       echo '{"content": "Use UTC everywhere", "files": ["src/time.py"]}' | \\
         kgraph knowledge import -
     """
+    from kgraph.errors import InvalidValueError
     from kgraph.knowledge import load_area_rules
     from kgraph.knowledge.transfer import import_knowledge
 
     root = project_root()
-    with click.open_file(file, "r", encoding="utf-8") as handle:
-        report = import_knowledge(
-            get_db(ctx),
-            handle,
-            name=Path(file).name,
-            project_root=root,
-            area_rules=load_area_rules(root),
-        )
+    try:
+        with click.open_file(file, "r", encoding="utf-8") as handle:
+            report = import_knowledge(
+                get_db(ctx),
+                handle,
+                name=Path(file).name,
+                project_root=root,
+                area_rules=load_area_rules(root),
+            )
+    except UnicodeDecodeError as exc:
+        raise InvalidValueError(
+            f"{file} is not UTF-8 text (a JSONL export or simple JSON lines expected)"
+        ) from exc
+    except OSError as exc:
+        raise InvalidValueError(f"cannot read {file}: {exc.strerror or exc}") from exc
     if as_json:
         print_json(report.to_dict())
     else:

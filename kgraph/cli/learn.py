@@ -16,7 +16,16 @@ from typing import Any
 
 import click
 
-from kgraph.cli.common import get_db, json_option, print_json, table
+from kgraph.cli.common import (
+    ISSUE,
+    MAX_QUERY_CHARS,
+    FiniteFloatRange,
+    get_db,
+    json_option,
+    max_length,
+    print_json,
+    table,
+)
 from kgraph.db.location import project_root
 from kgraph.knowledge.model import KNOWLEDGE_TYPES, SOURCES
 
@@ -46,8 +55,8 @@ def short(text: str, width: int = 120) -> str:
     metavar="PATH",
     help="File it is about (repeatable; made repo-relative).",
 )
-@click.option("--confidence", type=click.FloatRange(0, 1), default=0.7, show_default=True)
-@click.option("--issue", type=int, help="Issue number it belongs to.")
+@click.option("--confidence", type=FiniteFloatRange(0, 1), default=0.7, show_default=True)
+@click.option("--issue", type=ISSUE, help="Issue number it belongs to.")
 @click.option("--source", type=click.Choice(SOURCES), default="manual", show_default=True)
 @click.option("--source-ref", help="Reference for the source: commit sha, session id, URL.")
 @click.option("--session-id", help="Claude Code session id it came from.")
@@ -106,6 +115,8 @@ def learn(
         area_rules=load_area_rules(root),
     )
     item = get_item(db, result.entity_id)
+    for missing in _missing_files(files, root):
+        click.echo(f"Warning: {missing} does not exist here (stored as given)", err=True)
     if as_json:
         print_json({**result.to_dict(), "item": item.to_dict()})
         return
@@ -116,6 +127,21 @@ def learn(
             f"{item.id} already known: seen {item.seen_count} times, "
             f"confidence {item.confidence:.2f}"
         )
+
+
+def _missing_files(files: tuple[str, ...], root: Any) -> list[str]:
+    """The --file values that name no file, from here or from the project root: most likely
+    typos (knowledge about a file still to be written is possible, so it is only a warning)."""
+    from pathlib import Path
+
+    missing = []
+    for value in files:
+        try:
+            if not (Path(value).exists() or (root / value).exists()):
+                missing.append(value)
+        except (OSError, ValueError):
+            missing.append(value)
+    return missing
 
 
 def hits_table(hits: list[Any], title: str) -> None:
@@ -137,7 +163,7 @@ def hits_table(hits: list[Any], title: str) -> None:
 
 
 @click.command("search")
-@click.argument("query")
+@click.argument("query", callback=max_length(MAX_QUERY_CHARS))
 @click.option(
     "--type", "types", type=TYPE_CHOICE, multiple=True, help="Only this type (repeatable)."
 )

@@ -36,8 +36,32 @@ SUBCOMMANDS: dict[str, str] = {
 }
 
 
+MAX_ERROR_CHARS = 400
+
+
+def one_line(message: str) -> str:
+    """An error message as one line of sane length: a value the user gave may hold line
+    breaks, or be 100,000 characters long."""
+    flat = message.replace("\r", "\\r").replace("\n", "\\n")
+    if len(flat) > MAX_ERROR_CHARS:
+        flat = flat[: MAX_ERROR_CHARS - 20] + " ... " + flat[-15:]
+    return flat
+
+
 class LazyGroup(click.Group):
     """A group whose subcommands are imported on first use, with one-line error reporting."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Refuse, before anything runs, an argument that is not valid UTF-8: Python hands
+        such bytes over as lone surrogates, which no database text or output can hold.
+        (Not for ``kgraph hook``: hooks never exit non-zero; they ignore what they cannot use.)"""
+        for arg in [] if "hook" in args[:3] else args:
+            try:
+                arg.encode("utf-8")
+            except UnicodeEncodeError:
+                shown = ascii(arg if len(arg) <= 60 else arg[:60] + "...")
+                raise click.UsageError(f"argument {shown} is not valid UTF-8 text", ctx) from None
+        return super().parse_args(ctx, args)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *SUBCOMMANDS})
@@ -55,7 +79,7 @@ class LazyGroup(click.Group):
         try:
             result = super().invoke(ctx)
         except KgraphError as exc:
-            click.echo(f"Error: {exc}", err=True)
+            click.echo(f"Error: {one_line(str(exc))}", err=True)
             ctx.exit(exc.exit_code)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
@@ -72,7 +96,7 @@ class LazyGroup(click.Group):
             if os.environ.get("KGRAPH_DEBUG"):
                 raise
             click.echo(
-                f"Error: internal error: {type(exc).__name__}: {exc} "
+                f"Error: internal error: {type(exc).__name__}: {one_line(str(exc))} "
                 "(run with KGRAPH_DEBUG=1 for the traceback)",
                 err=True,
             )

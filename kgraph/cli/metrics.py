@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from kgraph.cli.common import get_db, json_option, print_json, table
+from kgraph.cli.common import MAX_DAYS, get_db, int_range, json_option, print_json, table
 
 
 @click.group()
@@ -22,7 +22,7 @@ def metrics() -> None:
 
 @metrics.command("summary")
 @click.option(
-    "--days", type=click.IntRange(min=1), help="Only sessions started in the last N days."
+    "--days", type=int_range(1, MAX_DAYS), help="Only sessions started in the last N days."
 )
 @json_option
 @click.pass_context
@@ -41,7 +41,13 @@ def summary(ctx: click.Context, days: int | None, as_json: bool) -> None:
     if as_json:
         print_json(result.to_dict())
         return
-    rate = "n/a" if result.uptake_rate is None else f"{result.uptake_rate:.0%}"
+    if result.uptake_rate is None:
+        uptake = "n/a (no injected items yet)"
+    else:
+        uptake = (
+            f"{result.uptake} ({result.uptake_rate:.0%} of injected items were about files "
+            "then read/edited)"
+        )
     rows: list[list[Any]] = [
         ["sessions", f"{result.sessions} ({result.sessions_captured} captured)"],
         [
@@ -49,7 +55,7 @@ def summary(ctx: click.Context, days: int | None, as_json: bool) -> None:
             f"{result.learnings_injected} in {result.sessions_with_injection} sessions",
         ],
         ["items captured", result.learnings_captured],
-        ["uptake", f"{result.uptake} ({rate} of injected items were about files then read/edited)"],
+        ["uptake", uptake],
         ["compactions", f"{result.compactions} in {result.sessions_compacted} sessions"],
         ["files read / edited", f"{result.files_read} / {result.files_edited}"],
         [
@@ -68,7 +74,7 @@ def summary(ctx: click.Context, days: int | None, as_json: bool) -> None:
 
 
 @metrics.command("sessions")
-@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option("--limit", type=int_range(1), default=20, show_default=True)
 @json_option
 @click.pass_context
 def sessions(ctx: click.Context, limit: int, as_json: bool) -> None:

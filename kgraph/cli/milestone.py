@@ -6,7 +6,7 @@ import click
 
 from kgraph import checkpoint
 from kgraph.checkpoint import BaselineRecord, MilestoneRecord
-from kgraph.cli.common import get_db, json_option, print_json, short_time, table
+from kgraph.cli.common import ISSUE, get_db, int_range, json_option, print_json, short_time, table
 
 
 def _show(record: MilestoneRecord, as_json: bool) -> None:
@@ -49,7 +49,7 @@ def milestone() -> None:
 
 @milestone.command("create")
 @click.argument("name")
-@click.option("--github-number", type=int, help="The GitHub milestone number.")
+@click.option("--github-number", type=ISSUE, help="The GitHub milestone number.")
 @click.option(
     "--phase", type=click.Choice(checkpoint.PHASES), default="planning", show_default=True
 )
@@ -156,7 +156,7 @@ def set_status_cmd(ctx: click.Context, milestone_id: str, status: str, as_json: 
 @milestone.command("add-workflow")
 @click.argument("milestone_id", metavar="MILESTONE")
 @click.argument("workflow_id", metavar="WORKFLOW")
-@click.option("--wave", type=click.IntRange(min=1), required=True, help="Wave number (1 first).")
+@click.option("--wave", type=int_range(1), required=True, help="Wave number (1 first).")
 @json_option
 @click.pass_context
 def add_workflow_cmd(
@@ -220,11 +220,11 @@ def baseline() -> None:
 
 @baseline.command("save")
 @click.argument("milestone_id", metavar="MILESTONE")
-@click.option("--lint-exit-code", type=int, required=True)
-@click.option("--lint-warnings", type=click.IntRange(min=0), required=True)
-@click.option("--lint-errors", type=click.IntRange(min=0), required=True)
-@click.option("--typecheck-exit-code", type=int, required=True)
-@click.option("--typecheck-errors", type=click.IntRange(min=0), required=True)
+@click.option("--lint-exit-code", type=int_range(), required=True)
+@click.option("--lint-warnings", type=int_range(0), required=True)
+@click.option("--lint-errors", type=int_range(0), required=True)
+@click.option("--typecheck-exit-code", type=int_range(), required=True)
+@click.option("--typecheck-errors", type=int_range(0), required=True)
 @json_option
 @click.pass_context
 def save_cmd(

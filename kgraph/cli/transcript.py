@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from kgraph.cli.common import json_option, print_json, table
-from kgraph.errors import NotFoundError
+from kgraph.cli.common import int_range, json_option, print_json, table
+from kgraph.errors import KgraphError, NotFoundError
 
 if TYPE_CHECKING:
     from kgraph.transcript.entry import Entry
@@ -50,7 +50,18 @@ def _resolve(ref: str, claude_dir: Path | None) -> Path:
     from kgraph.transcript.discovery import find_session
 
     path = Path(ref).expanduser()
-    if path.exists():
+    try:
+        exists = path.exists()
+    except (OSError, ValueError):  # too long for a path: it can only be a session id
+        exists = False
+    if exists:
+        from kgraph.transcript.reader import compressed_kind
+
+        kind = compressed_kind(path) if path.is_file() else None
+        if kind is not None:
+            raise KgraphError(
+                f"cannot read transcript {path}: it is {kind}-compressed: decompress it first"
+            )
         return path
     found = find_session(ref, claude_dir)
     if found is None:
@@ -127,7 +138,7 @@ def _entry_type(entry: Entry) -> str:
 
 @transcript.command("show")
 @click.argument("ref", metavar="FILE|SESSION_ID")
-@click.option("--tail", "tail", type=click.IntRange(min=1), help="Only the last N entries.")
+@click.option("--tail", "tail", type=int_range(1), help="Only the last N entries.")
 @click.option("--raw", is_flag=True, help="With --json: include each entry's raw object.")
 @claude_dir_option
 @json_option

@@ -6,7 +6,18 @@ import click
 
 from kgraph import checkpoint
 from kgraph.checkpoint import WorkflowRecord
-from kgraph.cli.common import get_db, json_option, parse_json_object, print_json, short_time, table
+from kgraph.cli.common import (
+    ISSUE,
+    MAX_DAYS,
+    FiniteFloatRange,
+    get_db,
+    int_range,
+    json_option,
+    parse_json_object,
+    print_json,
+    short_time,
+    table,
+)
 
 
 def _show(record: WorkflowRecord, as_json: bool) -> None:
@@ -58,7 +69,7 @@ def workflow() -> None:
 
 
 @workflow.command("create")
-@click.argument("issue", type=int)
+@click.argument("issue", type=ISSUE)
 @click.argument("branch")
 @click.option("--worktree", type=click.Path(), help="Worktree path the work happens in.")
 @click.option(
@@ -93,7 +104,7 @@ def get_cmd(ctx: click.Context, workflow_id: str, as_json: bool) -> None:
 
 
 @workflow.command("find")
-@click.argument("issue", type=int)
+@click.argument("issue", type=ISSUE)
 @json_option
 @click.pass_context
 def find_cmd(ctx: click.Context, issue: int, as_json: bool) -> None:
@@ -116,7 +127,7 @@ def find_cmd(ctx: click.Context, issue: int, as_json: bool) -> None:
 @workflow.command("list")
 @click.option("--status", type=click.Choice(checkpoint.STATUSES), help="Only this status.")
 @click.option("--active", is_flag=True, help="Only running or paused workflows.")
-@click.option("--limit", type=click.IntRange(min=1), help="At most this many.")
+@click.option("--limit", type=int_range(1), help="At most this many.")
 @json_option
 @click.pass_context
 def list_cmd(
@@ -242,7 +253,7 @@ def delete_cmd(ctx: click.Context, workflow_id: str, as_json: bool) -> None:
 @click.option(
     "--older-than",
     "older_than",
-    type=click.FloatRange(min=0),
+    type=FiniteFloatRange(0, MAX_DAYS),
     default=30,
     show_default=True,
     metavar="DAYS",

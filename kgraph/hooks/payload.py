@@ -55,10 +55,17 @@ def read_input(stream: BinaryIO | None, limit: int = MAX_INPUT_BYTES) -> bytes:
 
 
 def _text(raw: dict[str, Any], key: str, limit: int = 4096) -> str | None:
+    """A string field, or None: a NUL or a lone surrogate (``"\\ud800"`` is valid JSON but
+    no file name or database text can hold it) makes a field absent, not an error later."""
     value = raw.get(key)
     if not isinstance(value, str) or not value or "\x00" in value:
         return None
-    return value[:limit]
+    value = value[:limit]
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    return value
 
 
 def _abs_path(raw: dict[str, Any], key: str) -> str | None:

@@ -334,6 +334,8 @@ def parse_lines(
                 record = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise InvalidValueError(f"not JSON ({exc.msg})") from exc
+            except RecursionError as exc:
+                raise InvalidValueError("JSON nested too deep") from exc
             if not isinstance(record, dict):
                 raise InvalidValueError("each line must be a JSON object")
             kind = record.get("kind")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any
@@ -40,6 +41,7 @@ __all__ = [
     "Block",
     "Entry",
     "ReadStats",
+    "compressed_kind",
     "content_text",
     "first_value",
     "iter_entries",
@@ -54,6 +56,14 @@ TAIL_WHOLE_FILE_LIMIT = 64 * 1024
 TAIL_CHUNK_SIZE = 64 * 1024
 # Bounds the work spent re-synchronising inside one malformed line.
 _MAX_RESYNC_ATTEMPTS = 32
+DEFAULT_MAX_TRANSCRIPT_MB = 512
+_COMPRESSED = (
+    (b"\x1f\x8b", "gzip"),
+    (b"PK\x03\x04", "zip"),
+    (b"BZh", "bzip2"),
+    (b"\xfd7zXZ", "xz"),
+    (b"\x28\xb5\x2f\xfd", "zstd"),
+)
 
 _DECODER = json.JSONDecoder()
 
@@ -130,16 +140,70 @@ def _resync(text: str, failed_at: int) -> int:
 # ----------------------------------------------------------------------------- file access
 
 
-def _open(path: str | os.PathLike[str]) -> IO[bytes]:
-    """Open a transcript for binary reading, turning OS errors into one-line KgraphErrors."""
+def max_transcript_bytes() -> int:
+    """The largest transcript read (``KGRAPH_TRANSCRIPT_MAX_MB``, default 512 MB; real ones
+    reach tens of MB): a bound on what a mistaken path can cost."""
     try:
-        return open(path, "rb")
+        return max(1, int(os.environ.get("KGRAPH_TRANSCRIPT_MAX_MB", ""))) * 1024 * 1024
+    except ValueError:
+        return DEFAULT_MAX_TRANSCRIPT_MB * 1024 * 1024
+
+
+def _refusal(fd: int, path: str | os.PathLike[str]) -> str | None:
+    """Why the open file ``fd`` is not a transcript to read, or None."""
+    info = os.fstat(fd)
+    if stat.S_ISDIR(info.st_mode):
+        return "it is a directory"
+    if not stat.S_ISREG(info.st_mode):
+        return "it is not a regular file"
+    limit = max_transcript_bytes()
+    if info.st_size > limit:
+        return (
+            f"it is {info.st_size / 1e6:.0f} MB, over the {limit // (1024 * 1024)} MB limit "
+            "(KGRAPH_TRANSCRIPT_MAX_MB)"
+        )
+    return None
+
+
+def compressed_kind(path: str | os.PathLike[str]) -> str | None:
+    """ "gzip", "zip", ... when the file starts with a compression format's magic bytes.
+
+    For the commands a person runs on a file they name (``kgraph transcript stats x.gz``):
+    the reader itself stays tolerant and reads any bytes as lines."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(6)
+    except OSError:
+        return None
+    return next((kind for magic, kind in _COMPRESSED if head.startswith(magic)), None)
+
+
+def _open(path: str | os.PathLike[str]) -> IO[bytes]:
+    """Open a transcript for binary reading, turning OS errors into one-line KgraphErrors.
+
+    Only regular files are read, up to :func:`max_transcript_bytes`: a FIFO would block
+    forever and ``/dev/zero`` would fill memory. Opened non-blocking, so a FIFO is refused
+    instead of waiting for a writer.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
     except FileNotFoundError as exc:
         raise NotFoundError(f"transcript not found: {path}") from exc
     except IsADirectoryError as exc:
         raise KgraphError(f"cannot read transcript {path}: it is a directory") from exc
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise KgraphError(f"cannot read transcript {path}: {reason}") from exc
+    try:
+        refusal = _refusal(fd, path)
     except OSError as exc:
+        os.close(fd)
         raise KgraphError(f"cannot read transcript {path}: {exc.strerror or exc}") from exc
+    if refusal is not None:
+        os.close(fd)
+        raise KgraphError(f"cannot read transcript {path}: {refusal}")
+    return os.fdopen(fd, "rb")
 
 
 def iter_entries(
@@ -188,11 +252,14 @@ def read_new_entries(
     re-reading is safe). Costs one ``stat`` and nothing else when there is nothing new.
     """
     try:
-        size = os.stat(path).st_size
+        info = os.stat(path)
     except FileNotFoundError as exc:
         raise NotFoundError(f"transcript not found: {path}") from exc
     except OSError as exc:
         raise KgraphError(f"cannot read transcript {path}: {exc.strerror or exc}") from exc
+    if not stat.S_ISREG(info.st_mode):
+        raise KgraphError(f"cannot read transcript {path}: it is not a regular file")
+    size = info.st_size
     offset = max(0, offset)
     if offset > size:
         offset = 0

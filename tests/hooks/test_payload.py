@@ -57,3 +57,24 @@ def test_read_input_refuses_oversized_input() -> None:
     assert read_input(io.BytesIO(b"x" * (MAX_INPUT_BYTES + 1))) == b""
     assert read_input(io.BytesIO(b'{"a": 1}')) == b'{"a": 1}'
     assert read_input(None) == b""
+
+
+def test_a_lone_surrogate_makes_a_field_absent(tmp_path: Path) -> None:
+    raw = '{"session_id": "s1", "transcript_path": "/t/\\ud800.jsonl", "prompt": "a\\udfffb"}'
+    got = parse_input(raw.encode())
+    assert got.session_id == "s1" and got.transcript_path is None and got.prompt is None
+
+
+def test_a_lone_surrogate_in_a_capture_request_does_not_fail_the_worker(tmp_repo: Path) -> None:
+    from kgraph.capture import queue
+    from kgraph.capture.worker import run_worker
+    from kgraph.hooks.runner import run_hook
+
+    raw = json.dumps({"session_id": "s1", "cwd": str(tmp_repo)})[:-1]
+    raw += ', "transcript_path": "/t/\\ud800.jsonl", "reason": "other"}'
+    assert run_hook("session-end", raw.encode()).stdout == ""
+    (request,) = queue.claim_all(tmp_repo)
+    assert request.fields["transcript_path"] is None
+    queue.release([request])
+    report = run_worker(tmp_repo)
+    assert report.failed == 0 and report.captured == ["s1"]

@@ -267,6 +267,32 @@ def test_permission_denied_is_a_clear_error(
     def denied(*_args: object, **_kwargs: object) -> None:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(reader, "open", denied, raising=False)
+    monkeypatch.setattr(reader.os, "open", denied)
     with pytest.raises(KgraphError, match=r"cannot read transcript .*Permission denied"):
         iter_entries(path)
+
+
+def test_only_regular_files_within_the_size_limit_are_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gzip
+    import os
+
+    from kgraph.errors import KgraphError
+    from kgraph.transcript.reader import compressed_kind, iter_entries, read_new_entries, read_tail
+
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)  # opening it to read would wait for a writer forever
+    for read in (iter_entries, lambda p: read_tail(p, 5), lambda p: read_new_entries(p, 0)):
+        with pytest.raises(KgraphError, match="not a regular file"):
+            read(fifo)
+        with pytest.raises(KgraphError, match="not a regular file"):
+            read("/dev/urandom")  # endless: would fill memory
+    packed = tmp_path / "t.jsonl.gz"
+    packed.write_bytes(gzip.compress(b'{"type": "user"}\n' * 50))
+    assert compressed_kind(packed) == "gzip"  # for the commands; the reader reads any bytes
+    big = tmp_path / "big.jsonl"
+    big.write_bytes(b'{"type": "user"}\n' * 80_000)  # ~1.4 MB
+    monkeypatch.setenv("KGRAPH_TRANSCRIPT_MAX_MB", "1")
+    with pytest.raises(KgraphError, match="over the 1 MB limit"):
+        iter_entries(big)

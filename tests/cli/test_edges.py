@@ -1,0 +1,130 @@
+"""Values checked where they come in: every bad one is a clear line, never "internal error"."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kgraph.cli.main import cli
+from tests.cli.test_database_errors import one_line_error
+
+
+@pytest.fixture(autouse=True)
+def _project(monkeypatch: pytest.MonkeyPatch, tmp_repo: Path) -> None:
+    monkeypatch.setenv("KGRAPH_HOOK_NO_SPAWN", "1")
+    monkeypatch.chdir(tmp_repo)
+
+
+def run(*args: str, stdin: bytes | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def created(*args: str) -> str:
+    code, out, err = run(*args, "--json")
+    assert code == 0, err
+    return str(json.loads(out)["id"])
+
+
+@pytest.mark.parametrize("value", ["9223372036854775808", "-9223372036854775809", "1" + "0" * 30])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["workflow", "create", "{}", "main"],
+        ["workflow", "find", "{}"],
+        ["workflow", "list", "--limit", "{}"],
+        ["learn", "a fact about the loader", "--issue", "{}"],
+        ["knowledge", "query", "--issue", "{}"],
+        ["knowledge", "prune", "--stale-days", "{}"],
+        ["milestone", "create", "m", "--github-number", "{}"],
+        ["metrics", "summary", "--days", "{}"],
+        ["graph", "find", "x", "--limit", "{}"],
+    ],
+)
+def test_integers_beyond_64_bits_are_exit_2(args: list[str], value: str) -> None:
+    code, _, err = run(*[value if a == "{}" else a for a in args])
+    assert code == 2 and "Error" in err and "internal error" not in err
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "1e400"])
+def test_non_finite_numbers_are_exit_2(value: str) -> None:
+    assert run("workflow", "cleanup", "--older-than", value, "--dry-run")[0] == 2
+    assert run("learn", "a fact about the loader", "--confidence", value)[0] == 2
+
+
+def test_metadata_too_deep_or_unstorable_is_exit_2() -> None:
+    workflow = created("workflow", "create", "1", "main")
+    for metadata in (
+        '{"a": ' * 5000 + "1" + "}" * 5000,
+        '{"a": ' * 40 + "1" + "}" * 40,
+        '{"a": NaN}',
+        '{"a": "\\ud800"}',
+    ):
+        code, _, err = run(
+            "workflow", "log-action", workflow, "x", "success", "--metadata", metadata
+        )
+        assert code == 2 and "--metadata" in err and "internal error" not in err
+
+
+def test_long_patterns_and_names_are_exit_2() -> None:
+    for args in (["graph", "find"], ["graph", "what-calls"], ["knowledge", "show"], ["search"]):
+        code, _, err = run(*args, "x" * 100_000)
+        assert code == 2 and "characters long" in err, args
+
+
+def test_text_that_is_not_utf8_is_exit_2() -> None:
+    code, _, err = run("learn", "caf\udcff\udcfe")
+    assert code == 2 and "not valid UTF-8" in err
+
+
+def test_binary_and_deep_imports_are_one_line(tmp_path: Path) -> None:
+    binary = tmp_path / "x.bin"
+    binary.write_bytes(b"\x00\xff\xfe" * 1000)
+    code, _, err = run("knowledge", "import", str(binary))
+    assert code == 2 and "not UTF-8 text" in one_line_error(err)
+    code, _, err = run("knowledge", "import", "-", stdin=b"[" * 5000 + b"]" * 5000)
+    assert code == 2 and "nested too deep" in one_line_error(err)
+    fifo = tmp_path / "fifo"
+    import os
+
+    os.mkfifo(fifo)
+    code, _, err = run("knowledge", "import", str(fifo))
+    assert code == 2 and "not a regular file" in err
+
+
+def test_export_to_a_missing_folder_is_one_line(tmp_path: Path) -> None:
+    code, _, err = run("knowledge", "export", "--output", "/nonexistent-dir/out.jsonl")
+    assert code == 2 and "does not exist" in one_line_error(err)
+    code, _, err = run("knowledge", "export", "--output", "")
+    assert code == 2 and "must name a file" in one_line_error(err)
+
+
+def test_learn_warns_about_a_file_that_does_not_exist(tmp_repo: Path) -> None:
+    (tmp_repo / "real.py").write_text("x = 1\n")
+    code, _, err = run("learn", "a fact about the loader", "--file", "does/not/exist.py")
+    assert code == 0 and "Warning: does/not/exist.py does not exist" in err
+    code, _, err = run("learn", "another fact about the loader", "--file", "real.py")
+    assert code == 0 and "Warning" not in err
+
+
+def test_a_value_with_line_breaks_stays_on_one_error_line() -> None:
+    code, _, err = run("knowledge", "show", "no\nsuch")
+    assert code == 1 and "no\\nsuch" in one_line_error(err)
+
+
+def test_metrics_summary_without_injections_says_why_not_a_rate() -> None:
+    code, out, _ = run("metrics", "summary")
+    assert code == 0 and "n/a (no injected items yet)" in out and "(n/a of" not in out
+
+
+def test_export_never_replaces_a_fifo_or_device(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    code, _, err = run("knowledge", "export", "--output", str(fifo))
+    assert code == 2 and "not a regular file" in one_line_error(err)
+    assert fifo.exists() and not fifo.is_file()
