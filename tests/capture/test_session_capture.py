@@ -2,6 +2,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from kgraph.capture.session_capture import capture_session
 from kgraph.capture.sessions import get_session, record_session_start
@@ -230,3 +233,84 @@ def test_a_session_never_started_takes_its_branch_from_the_transcript(
     record = get_session(db, "s7")
     assert record.branch == "fix/issue-314-crash" and record.issue_number == 314
     assert [i.issue_number for i in list_items(db) if i.id in result.created] == [314]
+
+
+def _session_with_knowledge(repo: Path, git: Callable[..., str], path: Path) -> Path:
+    commit(
+        repo,
+        git,
+        "src/config.py",
+        "fix(config): read config as UTF-8 because Windows defaults to cp1252\n\n"
+        "The loader used the locale encoding and crashed on non-ASCII values.",
+    )
+    return (
+        TranscriptBuilder("s1", str(repo), "feat/9-cfg")
+        .prompt("Fix the failing config tests on Windows.")
+        .error_fix(repo)
+        .say(
+            "The issue was that `load_config` opened the file with the locale encoding, "
+            "so non-ASCII values crashed on Windows; it now reads UTF-8."
+        )
+        .write(path)
+    )
+
+
+def test_a_crash_between_the_item_writes_and_the_watermark_writes_nothing(
+    db: Database,
+    tmp_repo: Path,
+    git: Callable[..., str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The items and the session row (watermark, refs) are one transaction: a failure after
+    the items were written but before the session was updated leaves neither, so the re-run
+    counts every item once (seen_count 1, never 2)."""
+    from kgraph.capture import sessions
+
+    start(db, tmp_repo, git)
+    transcript = _session_with_knowledge(tmp_repo, git, tmp_path / "t.jsonl")
+    real = sessions.change_session
+    calls: list[str] = []
+
+    def crash_on_the_watermark(conn: Any, session_id: str, change: Any) -> Any:
+        calls.append(session_id)
+        if conn.in_transaction() and len(calls) == 1:
+            raise RuntimeError("killed between the item writes and the watermark")
+        return real(conn, session_id, change)
+
+    monkeypatch.setattr(sessions, "change_session", crash_on_the_watermark)
+    with pytest.raises(RuntimeError, match="killed between"):
+        capture_session(db, tmp_repo, "s1", transcript_path=str(transcript), final=True)
+    assert [i for i in list_items(db, limit=100) if i.type != "Topic"] == []
+    assert get_session(db, "s1").transcript_offset == 0
+    result = capture_session(db, tmp_repo, "s1", transcript_path=str(transcript), final=True)
+    items = list_items(db, limit=100)
+    assert result.created and len(items) == len(result.created)
+    assert {i.seen_count for i in items} == {1}
+    again = capture_session(db, tmp_repo, "s1", transcript_path=str(transcript), final=True)
+    assert again.created == () and {i.seen_count for i in list_items(db, limit=100)} == {1}
+
+
+def test_a_crash_after_the_capture_committed_counts_nothing_twice(
+    db: Database,
+    tmp_repo: Path,
+    git: Callable[..., str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from kgraph.capture import metrics
+
+    start(db, tmp_repo, git)
+    transcript = _session_with_knowledge(tmp_repo, git, tmp_path / "t.jsonl")
+
+    def crash(*_args: Any) -> None:
+        raise RuntimeError("killed after the commit")
+
+    monkeypatch.setattr(metrics, "update_session_metrics", crash)
+    with pytest.raises(RuntimeError):
+        capture_session(db, tmp_repo, "s1", transcript_path=str(transcript), final=True)
+    stored = {i.id: i.seen_count for i in list_items(db, limit=100)}
+    assert stored and set(stored.values()) == {1}
+    monkeypatch.undo()
+    capture_session(db, tmp_repo, "s1", transcript_path=str(transcript), final=True)
+    assert {i.id: i.seen_count for i in list_items(db, limit=100)} == stored
