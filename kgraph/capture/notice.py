@@ -64,6 +64,19 @@ def record_problem(root: Path, message: str, db_path: Path | None) -> None:
         )
 
 
+def unwritable(db_path: Path | None) -> str | None:
+    """Why nothing can be captured into ``db_path`` (the file or its folder is read-only for
+    this user), or None. Two ``access`` calls: session-start checks it on every run."""
+    if db_path is None:
+        return None
+    folder = db_path.parent if db_path.parent.is_dir() else db_path.parent.parent
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"{folder} is read-only: sessions are not captured"
+    if db_path.exists() and not os.access(db_path, os.W_OK):
+        return f"database {db_path} is read-only: briefings work, sessions are not captured"
+    return None
+
+
 def clear_problem(root: Path) -> None:
     with contextlib.suppress(OSError):
         _notice_path(root).unlink(missing_ok=True)

@@ -219,9 +219,15 @@ def _run_with_deadline(
             _log_failure(ctx.log, ctx.event, exc, ctx)
     notice = None
     if not ctx.options.dry_run:
-        from kgraph.capture.notice import notice_for
+        from kgraph.capture.notice import notice_for, record_problem, unwritable
+        from kgraph.db.location import sqlite_path
 
         try:
+            if ctx.event == "session-start":
+                db_path = sqlite_path(ctx.db_url)
+                problem = unwritable(db_path)
+                if problem is not None:
+                    record_problem(ctx.root, problem, db_path)
             notice = notice_for(ctx.root, ctx.payload.session_id)
         except Exception as exc:
             _log_failure(ctx.log, ctx.event, exc)

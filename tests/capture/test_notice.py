@@ -61,7 +61,8 @@ def test_the_worker_on_a_read_only_database_is_heard_at_the_next_start(
     db_path = tmp_repo / ".claude" / "execution-state.db"
     filled(db_path)
     deny_writes(monkeypatch, db_path)
-    assert json.loads(_hook("session-start", tmp_repo, "s1", source="startup") or "{}") == {}
+    first = json.loads(_hook("session-start", tmp_repo, "s1", source="startup"))
+    assert "read-only" in first["systemMessage"]  # seen at once: the file is not writable
     report = run_worker(tmp_repo)  # the session-start record cannot be written
     assert report.failed == 1
     out = json.loads(_hook("session-start", tmp_repo, "s2", source="startup"))
@@ -69,3 +70,23 @@ def test_the_worker_on_a_read_only_database_is_heard_at_the_next_start(
     db = open_database(f"sqlite:///{db_path}")
     assert db.read_only
     db.close()
+
+
+def test_session_start_in_a_read_only_project_says_nothing_is_captured(
+    tmp_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    from kgraph.capture import notice
+
+    claude = tmp_repo / ".claude"
+    filled(claude / "execution-state.db")
+    real = os.access
+    monkeypatch.setattr(
+        notice.os,
+        "access",
+        lambda p, mode: False if Path(p) == claude and mode & os.W_OK else real(p, mode),
+    )
+    out = json.loads(_hook("session-start", tmp_repo, "s1", source="startup"))
+    assert "read-only: sessions are not captured" in out["systemMessage"]
+    assert _hook("session-start", tmp_repo, "s1", source="resume") == ""  # told once
