@@ -238,13 +238,20 @@ def _run_with_deadline(
 def _log_failure(
     log: logging.Logger | None, event: str, exc: BaseException, ctx: HookContext | None = None
 ) -> None:
-    """One line for a kgraph error (recorded for the user when it is about the database),
-    the traceback for anything else (a bug)."""
+    """One line for a kgraph error (recorded for the user when it is about the database) or
+    a file the user may not write, the traceback for anything else (a bug)."""
     if log is None:
         return
     try:
+        import errno
+
         from kgraph.errors import DatabaseError, KgraphError
 
+        if isinstance(exc, PermissionError) or (
+            isinstance(exc, OSError) and exc.errno == errno.EROFS
+        ):
+            log.error("%s failed: %s", event, exc)
+            return
         if isinstance(exc, KgraphError):
             log.error("%s failed: %s", event, exc)
             if isinstance(exc, DatabaseError) and ctx is not None and not ctx.options.dry_run:
