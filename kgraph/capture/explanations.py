@@ -55,7 +55,8 @@ _LEARNING_TRIGGER = re.compile(
     re.IGNORECASE,
 )
 _RULE_TRIGGER = re.compile(
-    r"(?:^(?:please\s+|and\s+|so\s+|also\s+)?(?:always|never|don'?t ever|do not ever)\b)|"
+    r"(?:^(?:please\s+|and\s+|so\s+|also\s+)?(?:always|never(?! ?mind)|don'?t ever|"
+    r"do not ever)\b)|"
     r"\b(?:should|must|need to|have to|we|you)\s+(?:always|never)\b|\bfrom now on\b|"
     r"\bmake sure (?:to|you) always\b|\bwe (?:don'?t|do not) (?:use|want|support)\b|"
     r"\bnever (?:call|use|import|commit|push|run)\b",

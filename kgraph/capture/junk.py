@@ -14,10 +14,9 @@ matching…"); change logs that give no reason ("Added `--force` flag"); narrati
 agent is about to do ("Let me check…"); greetings and chatter; bare commands; version bumps;
 merge commits; text about the session itself ("as discussed in this session"); and, for text
 taken from a conversation, anything that carries no marker of knowledge at all (no cause,
-fix, rule, behaviour or decision).
-Commit messages are trusted sources and skip only
-that last test: their subject and body were written to explain. Anything already taken in
-the same capture is a duplicate.
+fix, rule, behaviour or decision). Commit messages are trusted sources and skip only that
+last test: their subject and body were written to explain. Anything already taken in the
+same capture is a duplicate.
 """
 
 from __future__ import annotations
