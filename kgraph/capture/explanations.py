@@ -79,6 +79,8 @@ _CHALLENGE = re.compile(
     r"hm+|wait)\b|\bare you sure\b|\bdoesn'?t (?:seem|look) right\b",
     re.IGNORECASE,
 )
+_FIRST_PERSON = re.compile(r"\b(?:I|my|me|I'?ve|I'?m)\b")  # the agent's own doings
+_ANNOUNCES = re.compile(r"^(?:let me|let'?s|i'?ll|i will|now (?:let|i)|next|ok|okay)\b", re.I)
 _LOCATION = re.compile(r"^(?:there it is\W*)?(?:lines?|at line)\s+\d", re.IGNORECASE)
 _TESTS_NEXT = re.compile(
     r"\blet me (?:also )?(?:check|verify|test|see|try|confirm|look|investigate|debug|dig|trace)\b",
@@ -311,7 +313,7 @@ def _rejections(events: Sequence[Event]) -> list[Found]:
                     s
                     for p in prose.units(later.text)
                     for s in p
-                    if not prose.is_narration(s)
+                    if not _ANNOUNCES.match(s)  # "The PR is based on X" answers the user here
                     and not s.endswith("?")
                     and prose.words(s) >= 5
                     and not prose.is_hedged(s)
@@ -447,7 +449,11 @@ def failure_causes(events: Sequence[Event]) -> list[Found]:
                 for s_index, sentence in enumerate(paragraph):
                     if prose.knowledge_markers(sentence) and not prose.is_narration(sentence):
                         candidate = _explanation(paragraph, s_index)
-                        if _acceptable(candidate) and _shared_name(error, candidate):
+                        if (
+                            _acceptable(candidate)
+                            and _shared_name(error, candidate)
+                            and not _FIRST_PERSON.search(candidate)
+                        ):
                             explanation = candidate
                             break
                 if explanation:

@@ -9,14 +9,15 @@ something, in sentences that stand alone without the transcript (≤ 600 charact
 
 Never stored: empty or one-word text; activity logs ("modified 12 files"); symbol dumps
 (hashes, paths, pastes, terminal transcripts); questions; status ("tests pass now", "0
-issues", "fix pending", "Minor: …"); list fragments without a subject ("Creates a file
-matching…"); change logs that give no reason ("Added `--force` flag"); narration of what the
-agent is about to do ("Let me check…"); greetings and chatter; bare commands; version bumps;
-merge commits; text about the session itself ("as discussed in this session"); and, for text
-taken from a conversation, anything that carries no marker of knowledge at all (no cause,
-fix, rule, behaviour or decision). Commit messages are trusted sources and skip only that
-last test: their subject and body were written to explain. Anything already taken in the
-same capture is a duplicate.
+issues", "fix pending", "Minor: …", "correct approach"); list fragments without a subject
+("Creates a file matching…", a "Fix: …" line without its issue); change logs that give no
+reason ("Added `--force` flag"); narration of what the agent is about to do ("Let me
+check…"); greetings and chatter; bare commands; version bumps; merge commits; tracker
+bookkeeping (links to issues and tickets); text about the session itself ("as discussed in
+this session"); and, for text taken from a conversation, anything that carries no marker of
+knowledge at all (no cause, fix, rule, behaviour or decision). Commit messages are trusted
+sources and skip only that last test: their subject and body were written to explain.
+Anything already taken in the same capture is a duplicate.
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ _FRAGMENT = re.compile(
     r"uses|skips|shows|prints|parses|loads|stores|resolves)\b",
     re.IGNORECASE,
 )
+_BARE_FIX = re.compile(r"^(?:suggested )?fix:", re.IGNORECASE)  # the issue it fixes is elsewhere
 _FILE_PREFIX = re.compile(r"^`?[\w./-]+\.\w{1,5}`?\s*(?:[:—–-]+)\s*")
 _CHANGE_LOG = re.compile(
     r"^(?:added|modified|updated|changed|fixed|replaced|removed|refactored|renamed|moved|"
@@ -72,12 +74,18 @@ _CHANGE_LOG = re.compile(
 )
 _PENDING = re.compile(
     r"\b(?:fix (?:is )?(?:pending|in progress)|in progress|not yet (?:fixed|done|implemented)|"
-    r"still (?:to do|pending|needs? (?:to be )?(?:fixed|done))|todo:?)\b|^(?:minor|nit|nitpick)\b",
+    r"still (?:to do|pending|needs? (?:to be )?(?:fixed|done))|todo:?|already (?:fixed|done|"
+    r"handled|addressed) (?:by|in) (?:our|the|this|my)|(?:correct|right|good) approach|looks good|"
+    r"lgtm)\b|^(?:minor|nit|nitpick)\b",
     re.IGNORECASE,
 )
 _DONE = re.compile(
     r"^(?:force-pushed|pushed|committed|rebased|merged|opened|filed|created (?:a |the )?(?:pr|pull "
     r"request|issue|ticket)|updated (?:the )?(?:pr|pull request))\b",
+    re.IGNORECASE,
+)
+_TRACKER = re.compile(
+    r"https?://(?:[\w-]+\.)?(?:linear\.app|atlassian\.net|github\.com/[^\s)]+/(?:issues|pull)/)",
     re.IGNORECASE,
 )
 _MERGE = re.compile(r"^merge (?:branch|remote-tracking|pull request|origin/|[\w./-]+ into )", re.I)
@@ -131,7 +139,7 @@ def rubric_reason(text: str | None, *, trusted: bool = False, stated: bool = Fal
         return "incomplete"
     if _PASTE_MARKS.search(text):
         return "paste"
-    if _FRAGMENT.match(flat):
+    if _FRAGMENT.match(flat) or _BARE_FIX.match(flat):
         return "incomplete"
     body = _FILE_PREFIX.sub("", flat, count=1)
     if _CHANGE_LOG.match(body) and not prose.CAUSE.search(body):
@@ -142,6 +150,8 @@ def rubric_reason(text: str | None, *, trusted: bool = False, stated: bool = Fal
         return "status"
     if _DONE.match(flat):
         return "activity log"
+    if _TRACKER.search(flat):
+        return "tracker bookkeeping"
     if _COMMAND.match(flat):
         return "bare command"
     if _VERSION_BUMP.match(flat):
