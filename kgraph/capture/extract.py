@@ -98,8 +98,17 @@ def _decisions_asked(events: Sequence[Event]) -> list[Found]:
 _CONTENT_WORD = re.compile(r"[a-z][a-z0-9_.]{3,}")
 
 
+def _stem(word: str) -> str:
+    """ "rebased", "rebases", "rebasing" → "rebas": enough to see two texts say the same."""
+    word = word.strip(".")
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
 def _content_words(text: str) -> frozenset[str]:
-    return frozenset(w.strip(".") for w in _CONTENT_WORD.findall(text.lower()))
+    return frozenset(_stem(w) for w in _CONTENT_WORD.findall(text.lower()))
 
 
 def _repeats(words: frozenset[str], kept: list[frozenset[str]]) -> bool:
