@@ -46,15 +46,14 @@ _WORD = re.compile(r"[A-Za-z0-9_]+")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _FILE_IN_TEXT = re.compile(r"[\w./-]+\.\w{1,5}\b")
 
-STOPWORDS = frozenset(
-    """about above after again against also another anything because been before being
+_STOP_TEXT = """about above after again against also another anything because been before being
     below between both cannot could does doing done down during each either even every
     first from further have having here instead into itself just last like made make makes
     many more most much must need needs never next once only other otherwise over same
     should since some still such than that their them then there these they this those
     through under until upon used uses using very want were what when where which while
-    whose will with within without would your""".split()
-)
+    whose will with within without would your"""
+STOPWORDS = frozenset(_STOP_TEXT.split())
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypedDict
+from typing import TypedDict, cast
 
 from capture_eval_lessons import LessonIndex, Proposal
 
@@ -94,7 +94,11 @@ def load_verdicts(path: Path) -> dict[str, Verdict]:
     data = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(data, dict):
         raise SystemExit(f"{path}: expected a JSON object of item key -> verdict")
-    return {str(k): v for k, v in data.items() if isinstance(v, dict)}  # type: ignore[misc]
+    verdicts: dict[str, Verdict] = {}
+    for key, value in data.items():
+        if isinstance(value, dict):
+            verdicts[str(key)] = cast(Verdict, value)
+    return verdicts
 
 
 def write_template(

@@ -3,11 +3,12 @@ scripts: ``capture_eval.py`` and ``bench_capture.py``).
 
 A throwaway project is a temp git repository (``git init``, one empty commit) with its own
 SQLite database, HOME and Claude config folder, so nothing real is read or written. A capture
-is queued exactly as the SessionEnd hook queues it (:func:`kgraph.hooks.capture_hooks.queue_capture`:
-a ``capture`` request with ``final=True``) and applied by the real detached worker,
-``python -m kgraph.capture.worker --root ROOT --db URL``, run here in the foreground so its
-CPU time can be read from ``getrusage(RUSAGE_CHILDREN)``. The transcript's own working
-directory is not the temp repo's: mapping its paths is capture's job, as it is in real use.
+is queued exactly as the SessionEnd hook queues it (``queue_capture`` in
+``kgraph/hooks/capture_hooks.py``: a ``capture`` request with ``final=True``) and applied by
+the real detached worker, ``python -m kgraph.capture.worker --root ROOT --db URL``, run here
+in the foreground so its CPU time can be read from ``getrusage(RUSAGE_CHILDREN)``. The
+transcript's own working directory is not the temp repo's: mapping its paths is capture's
+job, as it is in real use.
 """
 
 from __future__ import annotations
