@@ -122,7 +122,7 @@ def topic_text(summaries: Sequence[str], events: Sequence[Event]) -> str | None:
             sentences = [s for p in prose.units(event.text) for s in p]
             lead = next((s for s in sentences[:3] if prose.words(s) >= 4), None)
             if lead:
-                return lead
+                return lead.rstrip(" :,")
     return None
 
 

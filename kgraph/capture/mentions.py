@@ -60,8 +60,11 @@ class FileIndex:
             if len(named) == 1:
                 return named[0]
             return None
-        # a path with folders names a file even when the session never opened it
-        return mention if not mention.startswith(("~", "/", "..")) else None
+        # a path with folders names a file even when the session never opened it, if it lies
+        # in a folder the session worked in ("api/.claude/…" of another checkout does not)
+        top = mention.split("/", 1)[0]
+        known = any(f.split("/", 1)[0] == top for f in self.files if "/" in f)
+        return mention if known and not mention.startswith(("~", "/", "..")) else None
 
     def files_of(self, text: str) -> tuple[str, ...]:
         """The files ``text`` is about: paths it names, then files defining names it uses."""

@@ -172,7 +172,7 @@ def needs_context(sentence: str) -> bool:
     """A sentence that leans on what came before ("This fails when…", "So it's…")."""
     head = sentence.strip()
     return _PRONOUN_START.match(head) is not None or head.lower().startswith(
-        ("so ", "and ", "but ")
+        ("so ", "and ", "but ", "otherwise", "also,", "then,")
     )
 
 
