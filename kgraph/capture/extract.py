@@ -6,10 +6,11 @@ order of trust:
 
 1. the session's commit messages that explain (:mod:`kgraph.capture.commits`);
 2. Claude Code's compaction summaries (:mod:`kgraph.capture.summary_items`);
-3. the conversation: the agent's explanations of causes and fixes, the user's corrections,
-   decisions and rules (:mod:`kgraph.capture.explanations`), the issue/fix tables of its
-   closing summaries (:mod:`kgraph.capture.tables`), and AskUserQuestion answers;
-4. one Topic per session that produced anything: what the session was about.
+3. the conversation: the agent's explanations of causes and fixes
+   (:mod:`kgraph.capture.explanations`), the user's corrections, decisions and rules
+   (:mod:`kgraph.capture.dialogue`), the issue/fix tables of the agent's closing
+   summaries (:mod:`kgraph.capture.tables`), and AskUserQuestion answers;
+4. one Topic: what the session was about (stored when at least two items are).
 
 Every candidate passes the rubric (:mod:`kgraph.capture.junk`); paths are made repo-relative
 through the transcript's own cwd and home directories masked (:mod:`kgraph.capture.paths`);
@@ -28,13 +29,8 @@ from typing import Any
 from kgraph.capture import prose
 from kgraph.capture.candidates import Candidate, text_hash
 from kgraph.capture.commits import CommitInfo, commit_content, knowledge_reason
-from kgraph.capture.explanations import (
-    Found,
-    corrections_and_decisions,
-    explanations,
-    failure_causes,
-    rules,
-)
+from kgraph.capture.dialogue import corrections_and_decisions, rules
+from kgraph.capture.explanations import Found, explanations, failure_causes
 from kgraph.capture.junk import rubric_reason
 from kgraph.capture.mentions import FileIndex, build_index
 from kgraph.capture.paths import PathMap

@@ -23,6 +23,7 @@ Anything already taken in the same capture is a duplicate.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from kgraph.capture import prose
 
@@ -116,6 +117,36 @@ def junk_reason(text: str | None) -> str | None:
     return None
 
 
+def _change_log(flat: str) -> bool:
+    body = _FILE_PREFIX.sub("", flat, count=1)
+    return bool(_CHANGE_LOG.match(body)) and not prose.CAUSE.search(body)
+
+
+def _bare_status(flat: str) -> bool:
+    return bool(prose.STATUS.search(flat)) and not (
+        prose.CAUSE.search(flat) or prose.ISSUE.search(flat)
+    )
+
+
+# The rubric for conversation text, in order: (reason, test on the flattened text).
+_CHECKS: tuple[tuple[str, Callable[[str], object]], ...] = (
+    ("too long", lambda flat: len(flat) > MAX_CHARS),
+    ("question", lambda flat: flat.endswith("?")),
+    ("incomplete", lambda flat: flat.endswith((":", ",", "—", "-"))),
+    ("paste", _PASTE_MARKS.search),
+    ("incomplete", lambda flat: _FRAGMENT.match(flat) or _BARE_FIX.match(flat)),
+    ("change log", _change_log),
+    ("chatter", _GREETING.match),
+    ("status", _PENDING.search),
+    ("activity log", _DONE.match),
+    ("tracker bookkeeping", _TRACKER.search),
+    ("bare command", _COMMAND.match),
+    ("version bump", _VERSION_BUMP.match),
+    ("about the session", _SESSION_TALK.search),
+    ("narration", prose.is_narration),
+)
+
+
 def rubric_reason(text: str | None, *, trusted: bool = False, stated: bool = False) -> str | None:
     """Why ``text`` fails the rubric (see module docstring), or None when it may be stored.
 
@@ -128,43 +159,15 @@ def rubric_reason(text: str | None, *, trusted: bool = False, stated: bool = Fal
     if reason is not None or trusted:
         return reason
     assert text is not None
-    flat = " ".join(text.split())
-    if len(flat) > MAX_CHARS:
-        return "too long"
     if text.count("\n") > _MAX_LINES:
         return "paste"
-    if flat.endswith("?"):
-        return "question"
-    if flat.endswith((":", ",", "—", "-")):
-        return "incomplete"
-    if _PASTE_MARKS.search(text):
-        return "paste"
-    if _FRAGMENT.match(flat) or _BARE_FIX.match(flat):
-        return "incomplete"
-    body = _FILE_PREFIX.sub("", flat, count=1)
-    if _CHANGE_LOG.match(body) and not prose.CAUSE.search(body):
-        return "change log"
-    if _GREETING.match(flat):
-        return "chatter"
-    if _PENDING.search(flat):
-        return "status"
-    if _DONE.match(flat):
-        return "activity log"
-    if _TRACKER.search(flat):
-        return "tracker bookkeeping"
-    if _COMMAND.match(flat):
-        return "bare command"
-    if _VERSION_BUMP.match(flat):
-        return "version bump"
-    if _SESSION_TALK.search(flat):
-        return "about the session"
-    if prose.is_narration(flat):
-        return "narration"
+    flat = " ".join(text.split())
+    for name, failed in _CHECKS:
+        if failed(flat):
+            return name
     if not stated and not prose.knowledge_markers(flat):
         return "no knowledge"
-    if prose.STATUS.search(flat) and not (prose.CAUSE.search(flat) or prose.ISSUE.search(flat)):
-        return "status"
-    return None
+    return "status" if _bare_status(flat) else None
 
 
 class JunkGate:
