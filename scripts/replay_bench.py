@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -63,11 +64,14 @@ class Report:
     sessions: int
     hubs: tuple[str, ...]
     hooks: tuple[str, ...]
+    dry_run: tuple[str, ...]  # hooks that ran with --dry-run
+    hook_median_s: dict[str, float]  # whole-process median per hook
     scores: tuple[Score, ...]  # hub files counted
     scores_no_hubs: tuple[Score, ...]  # hub files left out
     store_s: float
     sessions_s: float
     injected: dict[str, dict[str, list[str] | None]]  # session sha -> mode -> item ids
+    item_commits: dict[str, str]  # stored item id -> the sha of the commit it came from
 
 
 def replay(
@@ -99,8 +103,9 @@ def replay(
     by_id = {i.id: i for i in items}
     started = time.perf_counter()
     runs = []
+    timings: dict[str, list[float]] = {}
     for number, commit in enumerate(chosen, 1):
-        runs.append((commit, run_session(kg, support, Session(commit, tree), by_id)))
+        runs.append((commit, run_session(kg, support, Session(commit, tree), by_id, timings)))
         if progress:
             print(f"  session {number}/{len(chosen)} {commit.sha[:10]}", file=sys.stderr)
     sessions_s = time.perf_counter() - started
@@ -114,11 +119,14 @@ def replay(
         sessions=len(chosen),
         hubs=tuple(sorted(hubs)),
         hooks=tuple(sorted(support.available)),
+        dry_run=tuple(sorted(support.dry_run)),
+        hook_median_s={name: statistics.median(t) for name, t in sorted(timings.items())},
         scores=tuple(score(m, found[m], items) for m in MODES),
         scores_no_hubs=tuple(score(m, found[m], items, hubs) for m in MODES),
         store_s=store_s,
         sessions_s=sessions_s,
         injected={c.sha: dict(r) for c, r in runs},
+        item_commits={i.id: i.sha for i in items},
     )
 
 
@@ -128,13 +136,16 @@ def render(report: Report) -> str:
         [
             f"== {report.name}: {report.commits} first-parent commits, {report.learnings} "
             f"learnings ({report.stored} stored), {report.sessions} sessions",
-            f"hooks: {', '.join(report.hooks)}; hub files: {hubs}",
+            f"hooks: {', '.join(report.hooks)} (--dry-run: {', '.join(report.dry_run) or '-'}); "
+            f"hub files: {hubs}",
             "relevance = shares a changed file:",
             table(report.scores),
             "relevance = shares a changed file other than a hub file:",
             table(report.scores_no_hubs),
             f"time: store {report.store_s:.1f} s, sessions {report.sessions_s:.1f} s "
-            f"({report.sessions_s / max(1, report.sessions):.2f} s per session)",
+            f"({report.sessions_s / max(1, report.sessions):.2f} s per session); median hook "
+            "process: "
+            + ", ".join(f"{name} {t:.2f} s" for name, t in report.hook_median_s.items()),
         ]
     )
 

@@ -182,7 +182,7 @@ HEADER = (
     "mode",
     "sessions",
     "coverage",
-    "items/s",
+    "items/sess",
     "precision",
     "recall@K",
     "recency P",

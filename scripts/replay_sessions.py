@@ -20,6 +20,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -187,10 +188,21 @@ def _payload(session: Session, sid: str, event: str, **fields: object) -> str:
     )
 
 
-def run_hook(kg: Kgraph, support: HookSupport, name: str, session: Session, payload: str) -> str:
-    """One hook process; its additionalContext."""
+def run_hook(
+    kg: Kgraph,
+    support: HookSupport,
+    name: str,
+    session: Session,
+    payload: str,
+    timings: dict[str, list[float]] | None = None,
+) -> str:
+    """One hook process; its additionalContext (its whole-process time goes to ``timings``)."""
     args = ["hook", name, *(["--dry-run"] if name in support.dry_run else [])]
-    return additional_context(kg.run(args, session.tree, stdin=payload))
+    started = time.perf_counter()
+    stdout = kg.run(args, session.tree, stdin=payload)
+    if timings is not None:
+        timings.setdefault(name, []).append(time.perf_counter() - started)
+    return additional_context(stdout)
 
 
 def checkout(tree: Path, sha: str) -> None:
@@ -238,35 +250,49 @@ def tool_payload(session: Session, sid: str, path: str) -> str:
 
 
 def run_session(
-    kg: Kgraph, support: HookSupport, session: Session, items: Mapping[str, StoredItem]
+    kg: Kgraph,
+    support: HookSupport,
+    session: Session,
+    items: Mapping[str, StoredItem],
+    timings: dict[str, list[float]] | None = None,
 ) -> dict[str, list[str] | None]:
-    """The items each mode injected for this session (None: the mode's hook is missing)."""
+    """The items each mode injected for this session (None: the mode's hook is missing).
+
+    Each mode is a session of its own (its own session id), so no mode's output is held
+    back because another mode already injected it."""
     commit = session.commit
     assert commit.parent is not None
     checkout(session.tree, commit.parent)
     sid = f"replay-{commit.sha[:12]}"
+
+    def hook(name: str, payload: str) -> list[str]:
+        return injected_ids(run_hook(kg, support, name, session, payload, timings), items)
+
     out: dict[str, list[str] | None] = {}
-    start = _payload(session, f"{sid}-clean", "SessionStart", source="startup")
-    out["clean"] = injected_ids(run_hook(kg, support, "session-start", session, start), items)
-    prompt = _payload(
-        session,
-        f"{sid}-prompt",
-        "UserPromptSubmit",
-        prompt=commit.subject,
-        permission_mode="default",
+    out["clean"] = hook(
+        "session-start", _payload(session, f"{sid}-clean", "SessionStart", source="startup")
     )
-    out["prompt"] = injected_ids(run_hook(kg, support, "user-prompt", session, prompt), items)
+    out["prompt"] = hook(
+        "user-prompt",
+        _payload(
+            session,
+            f"{sid}-prompt",
+            "UserPromptSubmit",
+            prompt=commit.subject,
+            permission_mode="default",
+        ),
+    )
+    out["file-triggered"] = None
     if "post-tool-use" in support.available:
         seen: dict[str, None] = {}
         for path in commit.files[:MAX_TRIGGER_FILES]:
-            payload = tool_payload(session, f"{sid}-files", path)
-            context = run_hook(kg, support, "post-tool-use", session, payload)
-            seen.update(dict.fromkeys(injected_ids(context, items)))
+            seen.update(
+                dict.fromkeys(hook("post-tool-use", tool_payload(session, f"{sid}-read", path)))
+            )
         out["file-triggered"] = list(seen)
-    else:
-        out["file-triggered"] = None
     write_commit_files(session.tree, commit)
-    touched = _payload(session, f"{sid}-touched", "SessionStart", source="startup")
-    out["files"] = injected_ids(run_hook(kg, support, "session-start", session, touched), items)
+    out["files"] = hook(
+        "session-start", _payload(session, f"{sid}-files", "SessionStart", source="startup")
+    )
     checkout(session.tree, commit.parent)
     return out
