@@ -37,7 +37,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from replay_history import clone, hub_files, read_history, sample_sessions, split_history
-from replay_scoring import BM25, Score, outcomes, score, table
+from replay_scoring import BM25, Ground, Score, ground, outcomes, score, table
 from replay_sessions import (
     MODES,
     Kgraph,
@@ -68,6 +68,8 @@ class Report:
     hook_median_s: dict[str, float]  # whole-process median per hook
     scores: tuple[Score, ...]  # hub files counted
     scores_no_hubs: tuple[Score, ...]  # hub files left out
+    ground: Ground  # relevant stored items per session, hub files counted
+    ground_no_hubs: Ground
     store_s: float
     sessions_s: float
     injected: dict[str, dict[str, list[str] | None]]  # session sha -> mode -> item ids
@@ -123,10 +125,19 @@ def replay(
         hook_median_s={name: statistics.median(t) for name, t in sorted(timings.items())},
         scores=tuple(score(m, found[m], items) for m in MODES),
         scores_no_hubs=tuple(score(m, found[m], items, hubs) for m in MODES),
+        ground=ground(chosen, items),
+        ground_no_hubs=ground(chosen, items, hubs),
         store_s=store_s,
         sessions_s=sessions_s,
         injected={c.sha: dict(r) for c, r in runs},
         item_commits={i.id: i.sha for i in items},
+    )
+
+
+def _ground(found: Ground, sessions: int) -> str:
+    return (
+        f"{found.sessions_with_relevant}/{sessions} sessions have a relevant stored item, "
+        f"{found.mean_relevant:.1f} per session"
     )
 
 
@@ -138,9 +149,10 @@ def render(report: Report) -> str:
             f"learnings ({report.stored} stored), {report.sessions} sessions",
             f"hooks: {', '.join(report.hooks)} (--dry-run: {', '.join(report.dry_run) or '-'}); "
             f"hub files: {hubs}",
-            "relevance = shares a changed file:",
+            f"relevance = shares a changed file ({_ground(report.ground, report.sessions)}):",
             table(report.scores),
-            "relevance = shares a changed file other than a hub file:",
+            "relevance = shares a changed file other than a hub file "
+            f"({_ground(report.ground_no_hubs, report.sessions)}):",
             table(report.scores_no_hubs),
             f"time: store {report.store_s:.1f} s, sessions {report.sessions_s:.1f} s "
             f"({report.sessions_s / max(1, report.sessions):.2f} s per session); median hook "

@@ -168,6 +168,21 @@ def score(
     )
 
 
+@dataclass(frozen=True)
+class Ground:
+    """How much relevant knowledge the store held for the sessions (what recall is out of)."""
+
+    sessions_with_relevant: int
+    mean_relevant: float
+
+
+def ground(
+    commits: Sequence[Commit], items: Sequence[StoredItem], hubs: frozenset[str] = frozenset()
+) -> Ground:
+    counts = [sum(is_relevant(i, c, hubs) for i in items) for c in commits]
+    return Ground(sum(n > 0 for n in counts), sum(counts) / len(counts) if counts else 0.0)
+
+
 def _cell(value: float | None, digits: int = 2) -> str:
     return "n/a" if value is None else f"{value:.{digits}f}"
 

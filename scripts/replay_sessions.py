@@ -206,8 +206,10 @@ def run_hook(
 
 
 def checkout(tree: Path, sha: str) -> None:
-    """The tree at ``sha`` on branch main, clean (kgraph's ignored .claude/ state kept)."""
-    git(tree, "checkout", "-q", "-f", "-B", "main", sha)
+    """The tree at ``sha``, clean (kgraph's ignored .claude/ state kept), on the branch the
+    clone started on: the session works on the default branch, as in the replayed history."""
+    branch = git(tree, "symbolic-ref", "--short", "HEAD").strip()
+    git(tree, "checkout", "-q", "-f", "-B", branch, sha)
     git(tree, "clean", "-q", "-f", "-d")
 
 

@@ -19,7 +19,17 @@ from replay_history import (
     sample_sessions,
     split_history,
 )
-from replay_scoring import BM25, bm25_top, is_relevant, outcomes, recency_top, score, table
+from replay_scoring import (
+    BM25,
+    Ground,
+    bm25_top,
+    ground,
+    is_relevant,
+    outcomes,
+    recency_top,
+    score,
+    table,
+)
 from replay_sessions import MODES, StoredItem, additional_context, injected_ids
 
 # (subject, body, {path: content, or None to delete})
@@ -172,6 +182,7 @@ def test_scores_are_micro_precision_macro_recall_and_baselines_at_the_same_k() -
     assert got.recency_precision == pytest.approx(1 / 3)  # c, b for one; c for two
     assert got.recency_recall == pytest.approx((0 + 1 / 3) / 2)
     assert got.bm25_precision is None  # BM25 is the prompt mode's baseline
+    assert ground([one, two, three], ITEMS) == Ground(2, 4 / 3)
     no_hubs = score("files", found, ITEMS, frozenset({"CHANGES"}))
     assert no_hubs.recall == pytest.approx((1 + 1) / 2)
 
