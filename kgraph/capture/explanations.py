@@ -55,9 +55,10 @@ _LEARNING_TRIGGER = re.compile(
     re.IGNORECASE,
 )
 _RULE_TRIGGER = re.compile(
-    r"(?:^(?:please\s+|and\s+|so\s+|also\s+)?(?:always|never|don'?t ever|do not ever)\b)|"
+    r"(?:^(?:please\s+|and\s+|so\s+|also\s+)?(?:always|never(?! ?mind)|don'?t ever|"
+    r"do not ever)\b)|"
     r"\b(?:should|must|need to|have to|we|you)\s+(?:always|never)\b|\bfrom now on\b|"
-    r"\bmake sure (?:to|you) always\b|\bwe (?:don'?t|do not) (?:have|use|want|support)\b|"
+    r"\bmake sure (?:to|you) always\b|\bwe (?:don'?t|do not) (?:use|want|support)\b|"
     r"\bnever (?:call|use|import|commit|push|run)\b",
     re.IGNORECASE,
 )
@@ -73,6 +74,23 @@ _TRIGGER_PREFIX = re.compile(
     re.IGNORECASE,
 )
 _TRAILING_CHECK = re.compile(r",?\s*(?:right|yeah|yes|no|correct|isn'?t it|ok)\s*\?*\s*$", re.I)
+_CHALLENGE = re.compile(
+    r"^\W*(?:really|are you sure|is that (?:true|right|correct)|i don'?t think|that'?s not|no[,.!]|"
+    r"hm+|wait)\b|\bare you sure\b|\bdoesn'?t (?:seem|look) right\b",
+    re.IGNORECASE,
+)
+_FIRST_PERSON = re.compile(r"\b(?:I|my|me|I'?ve|I'?m)\b")  # the agent's own doings
+_ANNOUNCES = re.compile(r"^(?:let me|let'?s|i'?ll|i will|now (?:let|i)|next|ok|okay)\b", re.I)
+_LOCATION = re.compile(r"^(?:there it is\W*)?(?:lines?|at line)\s+\d", re.IGNORECASE)
+_TESTS_NEXT = re.compile(
+    r"\blet me (?:also )?(?:check|verify|test|see|try|confirm|look|investigate|debug|dig|trace)\b",
+    re.IGNORECASE,
+)
+_ASKS_CHOICE = re.compile(
+    r"\b(?:which|would you (?:like|prefer)|do you want|should (?:i|we)|prefer|option|choose|"
+    r"approach)\b[^?]*\?",
+    re.IGNORECASE,
+)
 MAX_EXPLANATIONS = 10
 MAX_RULE_PROMPT = 800
 _LOOKAHEAD = 6  # events after a user message in which the agent's concession counts
@@ -108,7 +126,10 @@ def _explanation(paragraph: list[str], start: int, heading: str = "") -> str:
     after the heading it sits under when it leans on context ("This fails when…")."""
     text = _completed(paragraph, start)
     text = prose.strip_lead_in(text)
-    if heading and (prose.needs_context(text) or text[:1].islower()) and prose.words(heading) <= 14:
+    usable = (
+        prose.has_code(heading) and not _LEAD_IN.match(heading) and not _LOCATION.match(heading)
+    )
+    if usable and (prose.needs_context(text) or text[:1].islower()) and prose.words(heading) <= 14:
         text = f"{heading}: {text}"
     return text
 
@@ -130,15 +151,18 @@ def explanations(events: Sequence[Event]) -> list[Found]:
     """Cause, fix and rule statements from the agent's text (see module docstring)."""
     found: list[Found] = []
     for index, event in enumerate(events):
-        if not isinstance(event, Said) or event.via != "text":
+        if not isinstance(event, Said) or event.via != "text" or _challenged(events, index):
             continue
         for p_index, (heading, paragraph) in enumerate(prose.headed_units(event.text)):
             s_index = 0
             while s_index < len(paragraph):
                 sentence = paragraph[s_index]
-                markers = prose.knowledge_markers(sentence)
+                markers = prose.knowledge_markers(sentence) - {"rule"}
                 strong = markers & {"issue", "cause", "fix"}
                 wanted = strong if not event.turn_end else markers - {"behaviour"} or markers
+                after = " ".join(paragraph[s_index + 1 : s_index + 3])
+                if not event.turn_end and _TESTS_NEXT.search(after):
+                    wanted = set()  # "The issue is X. Let me check…": a guess about to be tested
                 if _LEAD_IN.match(sentence) and s_index + 1 < len(paragraph):
                     wanted = {"issue"}
                 text = _explanation(paragraph, s_index, heading) if wanted else ""
@@ -148,8 +172,6 @@ def explanations(events: Sequence[Event]) -> list[Found]:
                 score = 1.0 + 2 * ("issue" in markers) + 1.5 * ("cause" in markers)
                 score += 1.0 * ("fix" in markers) + 1.0 * event.turn_end
                 kind = "Mistake" if markers & {"issue"} else "Learning"
-                if markers & {"rule"} and not strong:
-                    kind = "Pattern"
                 if prose.needs_context(text):
                     s_index += 1
                     continue  # "So it's a tradeoff…" means nothing on its own
@@ -181,6 +203,17 @@ _PLAIN = frozenset(
         "when",
     }
 )
+
+
+def _challenged(events: Sequence[Event], index: int) -> bool:
+    """Whether the user's next message doubts what the agent just said ("are you sure?"): the
+    claim is not knowledge, the correction that follows is."""
+    for later in events[index + 1 : index + 1 + _LOOKAHEAD]:
+        if isinstance(later, Said) and later.who == "user":
+            head = later.text[:300]
+            doubt = head.lower().startswith("but ") and "?" in head
+            return doubt or _CHALLENGE.search(head) is not None
+    return False
 
 
 def _shared_name(left: str, right: str) -> bool:
@@ -280,7 +313,7 @@ def _rejections(events: Sequence[Event]) -> list[Found]:
                     s
                     for p in prose.units(later.text)
                     for s in p
-                    if not prose.is_narration(s)
+                    if not _ANNOUNCES.match(s)  # "The PR is based on X" answers the user here
                     and not s.endswith("?")
                     and prose.words(s) >= 5
                     and not prose.is_hedged(s)
@@ -301,10 +334,14 @@ def _rejections(events: Sequence[Event]) -> list[Found]:
 
 
 def _options(text: str) -> dict[str, str]:
+    """The last numbered list of ``text``: the options are the list next to the question,
+    not the findings listed before it."""
     options: dict[str, str] = {}
     for line in prose.clean_markdown(text).splitlines():
         match = _NUMBERED.match(line)
         if match:
+            if match.group(1) == "1":
+                options = {}
             options.setdefault(match.group(1), match.group(2).strip())
     return options
 
@@ -322,7 +359,7 @@ def _option_picks(events: Sequence[Event]) -> list[Found]:
         if not isinstance(event, Said) or last_assistant is None or event.via != "prompt":
             continue
         match = _OPTION_PICK.match(event.text)
-        asked = "?" in last_assistant.text[-400:] or "option" in last_assistant.text.lower()
+        asked = _ASKS_CHOICE.search(last_assistant.text[-400:]) is not None
         options = _options(last_assistant.text) if asked else {}
         if match and match.group(1) in options and prose.words(event.text) <= 40:
             option = prose.shorten(options[match.group(1)], 300)
@@ -353,7 +390,7 @@ def rules(events: Sequence[Event]) -> list[Found]:
             if (_META_REQUEST.search(sentence) and asks) or prose.words(text) < 4:
                 # "add this to CLAUDE.md": the knowledge is the statement before it
                 text = sentences[s_index - 1] if s_index > 0 else ""
-            if text.endswith("?") or prose.words(text) < 5 or prose.is_narration(text):
+            if "?" in text or prose.words(text) < 5 or prose.is_narration(text):
                 continue
             text = f"Rule from the user: {prose.shorten(text, 500)}"
             found.append(Found(kind, text, f"said:{index}:{s_index}", 2.5, 0.8, index, True))
@@ -412,7 +449,11 @@ def failure_causes(events: Sequence[Event]) -> list[Found]:
                 for s_index, sentence in enumerate(paragraph):
                     if prose.knowledge_markers(sentence) and not prose.is_narration(sentence):
                         candidate = _explanation(paragraph, s_index)
-                        if _acceptable(candidate) and _shared_name(error, candidate):
+                        if (
+                            _acceptable(candidate)
+                            and _shared_name(error, candidate)
+                            and not _FIRST_PERSON.search(candidate)
+                        ):
                             explanation = candidate
                             break
                 if explanation:

@@ -8,13 +8,16 @@ dozen. The rubric, enforced here on every captured item before it is written:
 something, in sentences that stand alone without the transcript (≤ 600 characters).**
 
 Never stored: empty or one-word text; activity logs ("modified 12 files"); symbol dumps
-(hashes, paths, pastes); questions; status ("tests pass now", "0 issues"); narration of
-what the agent is about to do ("Let me check…"); greetings and chatter; bare commands;
-version bumps; text about the session itself ("as discussed in this session"); and, for
-text taken from a conversation, anything that carries no marker of knowledge at all (no
-cause, fix, rule, behaviour or decision). Commit messages are trusted sources and skip only
-that last test: their subject and body were written to explain. Anything already taken in
-the same capture is a duplicate.
+(hashes, paths, pastes, terminal transcripts); questions; status ("tests pass now", "0
+issues", "fix pending", "Minor: …", "correct approach"); list fragments without a subject
+("Creates a file matching…", a "Fix: …" line without its issue); change logs that give no
+reason ("Added `--force` flag"); narration of what the agent is about to do ("Let me
+check…"); greetings and chatter; bare commands; version bumps; merge commits; tracker
+bookkeeping (links to issues and tickets); text about the session itself ("as discussed in
+this session"); and, for text taken from a conversation, anything that carries no marker of
+knowledge at all (no cause, fix, rule, behaviour or decision). Commit messages are trusted
+sources and skip only that last test: their subject and body were written to explain.
+Anything already taken in the same capture is a duplicate.
 """
 
 from __future__ import annotations
@@ -55,6 +58,37 @@ _SESSION_TALK = re.compile(
     r"(?:above|earlier)|earlier in this|in the summary)\b",
     re.IGNORECASE,
 )
+_PASTE_MARKS = re.compile(r"[⏺⎿✻│╭╰]|^\s*\$ ")
+_FRAGMENT = re.compile(
+    r"^(?:(?:otherwise|then|also),?\s+)?(?:creates|adds|catches|has|calls|runs|checks|verifies|"
+    r"sets|makes|handles|buffers|includes|tests|covers|wraps|logs|finds|returns|reads|writes|"
+    r"uses|skips|shows|prints|parses|loads|stores|resolves)\b",
+    re.IGNORECASE,
+)
+_BARE_FIX = re.compile(r"^(?:suggested )?fix:", re.IGNORECASE)  # the issue it fixes is elsewhere
+_FILE_PREFIX = re.compile(r"^`?[\w./-]+\.\w{1,5}`?\s*(?:[:—–-]+)\s*")
+_CHANGE_LOG = re.compile(
+    r"^(?:added|modified|updated|changed|fixed|replaced|removed|refactored|renamed|moved|"
+    r"extracted|introduced|deleted|implemented)\b",
+    re.IGNORECASE,
+)
+_PENDING = re.compile(
+    r"\b(?:fix (?:is )?(?:pending|in progress)|in progress|not yet (?:fixed|done|implemented)|"
+    r"still (?:to do|pending|needs? (?:to be )?(?:fixed|done))|todo:?|already (?:fixed|done|"
+    r"handled|addressed) (?:by|in) (?:our|the|this|my)|(?:correct|right|good) approach|looks good|"
+    r"lgtm)\b|^(?:minor|nit|nitpick)\b",
+    re.IGNORECASE,
+)
+_DONE = re.compile(
+    r"^(?:force-pushed|pushed|committed|rebased|merged|opened|filed|created (?:a |the )?(?:pr|pull "
+    r"request|issue|ticket)|updated (?:the )?(?:pr|pull request))\b",
+    re.IGNORECASE,
+)
+_TRACKER = re.compile(
+    r"https?://(?:[\w-]+\.)?(?:linear\.app|atlassian\.net|github\.com/[^\s)]+/(?:issues|pull)/)",
+    re.IGNORECASE,
+)
+_MERGE = re.compile(r"^merge (?:branch|remote-tracking|pull request|origin/|[\w./-]+ into )", re.I)
 _MAX_LINES = 8
 _WORD = re.compile(r"^[\"'(`]*[A-Za-z][A-Za-z'-]*[\"'`).,;:!?]*$")
 
@@ -89,6 +123,8 @@ def rubric_reason(text: str | None, *, trusted: bool = False, stated: bool = Fal
     rule the user stated in so many words ("remember this: …"), which needs no marker.
     """
     reason = junk_reason(text)
+    if reason is None and text is not None and _MERGE.match(text.strip()):
+        return "merge commit"
     if reason is not None or trusted:
         return reason
     assert text is not None
@@ -101,8 +137,21 @@ def rubric_reason(text: str | None, *, trusted: bool = False, stated: bool = Fal
         return "question"
     if flat.endswith((":", ",", "—", "-")):
         return "incomplete"
+    if _PASTE_MARKS.search(text):
+        return "paste"
+    if _FRAGMENT.match(flat) or _BARE_FIX.match(flat):
+        return "incomplete"
+    body = _FILE_PREFIX.sub("", flat, count=1)
+    if _CHANGE_LOG.match(body) and not prose.CAUSE.search(body):
+        return "change log"
     if _GREETING.match(flat):
         return "chatter"
+    if _PENDING.search(flat):
+        return "status"
+    if _DONE.match(flat):
+        return "activity log"
+    if _TRACKER.search(flat):
+        return "tracker bookkeeping"
     if _COMMAND.match(flat):
         return "bare command"
     if _VERSION_BUMP.match(flat):

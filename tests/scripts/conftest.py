@@ -1,4 +1,5 @@
-"""The benchmark scripts are not a package: put ``scripts/`` on the import path."""
+"""The measurement scripts are plain files in ``scripts/`` that import their siblings by
+name (``python scripts/capture_eval.py`` puts that folder on ``sys.path``); tests do the same."""
 
 from __future__ import annotations
 
