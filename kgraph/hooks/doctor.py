@@ -7,6 +7,7 @@ Checks, each ``ok``, ``warn`` or ``fail``:
   are not disabled;
 - the database: present, readable, at this kgraph's schema version, intact (``PRAGMA
   quick_check``; ``integrity_check`` with ``--full``), and writable with its folder;
+- the capture extractor: rules only, or ``claude -p`` too (and whether ``claude`` is found);
 - a sample ``hook session-start`` and ``hook session-end`` (``--dry-run``: nothing written)
   return exit 0 with contract output, within their target and the timeout installed for
   them (a slow sample is repeated before it is reported).
@@ -299,6 +300,24 @@ def check_hook_run(
     return Check(f"hook {event}", "ok" if elapsed <= target else "warn", detail)
 
 
+def check_extractor(root: Path) -> Check:
+    """Which capture extractor runs: the rules alone, or ``claude -p`` as well."""
+    import shutil
+
+    from kgraph.capture.settings import load_settings
+
+    if load_settings(root).extractor != "claude":
+        return Check("capture extractor", "ok", "rules (model extraction off)")
+    found = shutil.which("claude")
+    if found is None:
+        return Check(
+            "capture extractor",
+            "warn",
+            "claude -p is on in .claude/kgraph.toml but `claude` is not on PATH: rules only",
+        )
+    return Check("capture extractor", "ok", f"rules + claude -p ({found})")
+
+
 def run_doctor(
     root: Path, db_url: str | None = None, *, run_hooks: bool = True, full: bool = False
 ) -> list[Check]:
@@ -312,6 +331,7 @@ def run_doctor(
         *check_wiring(root),
         check_database(root, db_url, full=full),
         check_writable(root, db_url),
+        check_extractor(root),
     ]
     if run_hooks:
         timeouts = installed_timeouts(root)
