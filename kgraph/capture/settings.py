@@ -10,6 +10,9 @@ session_start_deadline_s = 3.0     # return what is ready when this expires
 user_prompt_max_chars = 2000
 user_prompt_max_items = 4
 user_prompt_deadline_s = 1.5
+file_recall_max_items = 3           # post-tool-use: items about the file read/edited
+file_recall_max_chars = 1500
+file_recall_deadline_s = 1.0
 blast_radius_depth = 2
 catchup_interval_s = 900           # how often session-start queues catch-up capture
 stop_capture_interval_s = 120      # Stop fires every turn: capture at most this often
@@ -38,6 +41,9 @@ class HookSettings:
     user_prompt_max_chars: int = 2_000
     user_prompt_max_items: int = 4
     user_prompt_deadline_s: float = 1.5
+    file_recall_max_items: int = 3
+    file_recall_max_chars: int = 1_500
+    file_recall_deadline_s: float = 1.0
     blast_radius_depth: int = 2
     catchup_interval_s: float = 900.0
     stop_capture_interval_s: float = 120.0
@@ -52,6 +58,9 @@ _BOUNDS: dict[str, tuple[float, float]] = {
     "user_prompt_max_chars": (100, HARD_MAX_CHARS),
     "user_prompt_max_items": (1, 50),
     "user_prompt_deadline_s": (0.1, 10),
+    "file_recall_max_items": (0, 20),
+    "file_recall_max_chars": (100, HARD_MAX_CHARS),
+    "file_recall_deadline_s": (0.1, 10),
     "blast_radius_depth": (0, 5),
     "catchup_interval_s": (0, 7 * 86_400),
     "stop_capture_interval_s": (0, 86_400),

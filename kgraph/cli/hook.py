@@ -125,6 +125,23 @@ def user_prompt(ctx: click.Context, max_chars: int | None, dry_run: bool) -> Non
     _run(ctx, "user-prompt", max_chars, dry_run)
 
 
+@hook.command("post-tool-use")
+@click.option("--max-chars", type=int, help="additionalContext budget (default 1500).")
+@_dry_run
+@click.pass_context
+def post_tool_use(ctx: click.Context, max_chars: int | None, dry_run: bool) -> None:
+    """PostToolUse (Read/Edit/Write/MultiEdit): print what is recorded about that file.
+
+    Each item once per session; nothing when the file has no strong knowledge.
+
+    \b
+    Example:
+      echo '{"session_id":"s1","cwd":"/repo","tool_name":"Read",
+             "tool_input":{"file_path":"/repo/src/app.py"}}' | kgraph hook post-tool-use
+    """
+    _run(ctx, "post-tool-use", max_chars, dry_run)
+
+
 @hook.command("pre-compact")
 @_dry_run
 @click.pass_context

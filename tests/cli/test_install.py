@@ -26,7 +26,17 @@ OTHER = {"type": "command", "command": "echo hi", "timeout": 3}
 
 def test_hooks_config_uses_the_absolute_command_in_shell_form() -> None:
     config = hooks_config(COMMAND)
-    assert set(config) == {"SessionStart", "UserPromptSubmit", "PreCompact", "Stop", "SessionEnd"}
+    assert set(config) == {
+        "SessionStart",
+        "UserPromptSubmit",
+        "PostToolUse",
+        "PreCompact",
+        "Stop",
+        "SessionEnd",
+    }
+    assert "matcher" not in config["SessionStart"][0]
+    assert config["PostToolUse"][0]["matcher"] == "Read|Edit|Write|MultiEdit"
+    assert config["PostToolUse"][0]["hooks"][0]["command"].endswith(" hook post-tool-use")
     handler = config["SessionStart"][0]["hooks"][0]
     assert handler == {
         "type": "command",
