@@ -75,8 +75,8 @@ class Focus:
 
     ``files``: path -> strength in (0, 1] (1 for a file changed now or just read/edited,
     less for recent work); ``reasons``: path -> the words shown beside an item it brought
-    ("changed", "edited in a recent session", "{} defines Foo"); ``dependents``: path -> blast-radius
-    depth; ``weights``: file path or area name -> evidence weight (missing = 1).
+    ("changed", "edited in a recent session", "{} defines Foo"); ``dependents``: path ->
+    blast-radius depth; ``weights``: file path or area name -> evidence weight (missing = 1).
     """
 
     files: Mapping[str, float] = field(default_factory=dict)
