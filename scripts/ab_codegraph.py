@@ -43,8 +43,14 @@ print(json.dumps({"wall": wall, "cpu": cpu, "files": report.scanned}))
 
 def run_once(checkout: Path, source: Path) -> dict[str, float]:
     env = {**os.environ, "PYTHONPATH": str(checkout.resolve())}
-    done = subprocess.run([sys.executable, "-c", _CHILD, str(source)], env=env, check=True,
-                          capture_output=True, text=True, cwd=Path(source).parent)
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(source)],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=Path(source).parent,
+    )
     result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 
@@ -53,8 +59,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("before", type=Path, help="checkout measured first in each round")
     parser.add_argument("after", type=Path, help="checkout measured second in each round")
-    parser.add_argument("--source", type=Path, default=DEFAULT_SOURCE,
-                        help="folder to parse (default: sqlalchemy 2.0.36's sources)")
+    parser.add_argument(
+        "--source",
+        type=Path,
+        default=DEFAULT_SOURCE,
+        help="folder to parse (default: sqlalchemy 2.0.36's sources)",
+    )
     parser.add_argument("--rounds", type=int, default=8, help="runs of each (default 8)")
     args = parser.parse_args()
     for checkout in (args.before, args.after):
@@ -66,13 +76,20 @@ def main() -> None:
     for round_number in range(1, args.rounds + 1):
         for name in ("before", "after"):
             runs[name].append(run_once(getattr(args, name), args.source))
-        print(f"round {round_number}/{args.rounds}: "
-              + ", ".join(f"{n} {runs[n][-1]['wall']:.2f} s" for n in runs), file=sys.stderr)
-    summary = {name: {"wall_median_s": round(statistics.median(r["wall"] for r in rs), 3),
-                      "cpu_median_s": round(statistics.median(r["cpu"] for r in rs), 2),
-                      "wall_runs_s": sorted(round(r["wall"], 2) for r in rs),
-                      "files": int(rs[0]["files"])}
-               for name, rs in runs.items()}
+        print(
+            f"round {round_number}/{args.rounds}: "
+            + ", ".join(f"{n} {runs[n][-1]['wall']:.2f} s" for n in runs),
+            file=sys.stderr,
+        )
+    summary = {
+        name: {
+            "wall_median_s": round(statistics.median(r["wall"] for r in rs), 3),
+            "cpu_median_s": round(statistics.median(r["cpu"] for r in rs), 2),
+            "wall_runs_s": sorted(round(r["wall"], 2) for r in rs),
+            "files": int(rs[0]["files"]),
+        }
+        for name, rs in runs.items()
+    }
     summary["after_over_before"] = {
         "wall": round(summary["after"]["wall_median_s"] / summary["before"]["wall_median_s"], 3),
         "cpu": round(summary["after"]["cpu_median_s"] / summary["before"]["cpu_median_s"], 3),

@@ -69,10 +69,25 @@ def fetch(name: str, version: str) -> Path:
     sdists.mkdir(parents=True, exist_ok=True)
     archive = next(sdists.glob(f"{name}-{version}.tar.gz"), None)
     if archive is None:
-        print(f"downloading {name}=={version} (sdist; pip builds its metadata, be patient)...",
-              file=sys.stderr)
-        subprocess.run([sys.executable, "-m", "pip", "download", "--no-binary", ":all:",
-                        "--no-deps", f"{name}=={version}", "-d", str(sdists)], check=True)
+        print(
+            f"downloading {name}=={version} (sdist; pip builds its metadata, be patient)...",
+            file=sys.stderr,
+        )
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-binary",
+                ":all:",
+                "--no-deps",
+                f"{name}=={version}",
+                "-d",
+                str(sdists),
+            ],
+            check=True,
+        )
         archive = next(sdists.glob(f"{name}-{version}.tar.gz"))
     (CACHE / "src").mkdir(parents=True, exist_ok=True)
     with tarfile.open(archive) as tar:
@@ -128,18 +143,36 @@ def timed(fn: Any) -> tuple[float, Any]:
 
 def most_called(db: Database) -> str:
     edges = table_of(GraphRelationship)
-    return str(db.read(lambda c: c.execute(
-        select(edges.c.to_entity).where(edges.c.type == "calls",
-                                        edges.c.resolution != "name-only",
-                                        edges.c.to_file.is_not(None))
-        .group_by(edges.c.to_entity).order_by(func.count().desc()).limit(1)).scalar_one()))
+    return str(
+        db.read(
+            lambda c: c.execute(
+                select(edges.c.to_entity)
+                .where(
+                    edges.c.type == "calls",
+                    edges.c.resolution != "name-only",
+                    edges.c.to_file.is_not(None),
+                )
+                .group_by(edges.c.to_entity)
+                .order_by(func.count().desc())
+                .limit(1)
+            ).scalar_one()
+        )
+    )
 
 
 def most_imported(db: Database) -> str:
     edges = table_of(GraphRelationship)
-    return str(db.read(lambda c: c.execute(
-        select(edges.c.to_file).where(edges.c.type == "imports", edges.c.to_file.is_not(None))
-        .group_by(edges.c.to_file).order_by(func.count().desc()).limit(1)).scalar_one()))
+    return str(
+        db.read(
+            lambda c: c.execute(
+                select(edges.c.to_file)
+                .where(edges.c.type == "imports", edges.c.to_file.is_not(None))
+                .group_by(edges.c.to_file)
+                .order_by(func.count().desc())
+                .limit(1)
+            ).scalar_one()
+        )
+    )
 
 
 def bench(name: str, source: Path, repeat: int, jobs: int | None) -> dict[str, Any]:
@@ -152,8 +185,7 @@ def bench(name: str, source: Path, repeat: int, jobs: int | None) -> dict[str, A
         db_bytes = 0
         for _ in range(repeat):
             db = fresh_db(scratch)
-            seconds, report = timed(lambda db=db: parse_repository(db, work, root=work,
-                                                                   jobs=jobs))
+            seconds, report = timed(lambda db=db: parse_repository(db, work, root=work, jobs=jobs))
             cold.append(seconds)
             db.close()  # the last connection out checkpoints the WAL into the file
             assert db.path is not None
@@ -162,10 +194,18 @@ def bench(name: str, source: Path, repeat: int, jobs: int | None) -> dict[str, A
         db = fresh_db(scratch)
         parse_repository(db, work, root=work, jobs=jobs)
         files = report.scanned
-        size_mb = sum(f.stat().st_size for f in work.rglob("*") if f.is_file()
-                      and f.suffix in (".py", ".pyi", ".js", ".ts", ".tsx", ".jsx")) / 1e6
-        no_change = [timed(lambda: parse_repository(db, work, root=work, jobs=jobs))[0]
-                     for _ in range(repeat)]
+        size_mb = (
+            sum(
+                f.stat().st_size
+                for f in work.rglob("*")
+                if f.is_file() and f.suffix in (".py", ".pyi", ".js", ".ts", ".tsx", ".jsx")
+            )
+            / 1e6
+        )
+        no_change = [
+            timed(lambda: parse_repository(db, work, root=work, jobs=jobs))[0]
+            for _ in range(repeat)
+        ]
         body, interface, re_resolved = [], [], []
         for i in range(repeat):
             for path in EDITED[name]:
@@ -180,22 +220,36 @@ def bench(name: str, source: Path, repeat: int, jobs: int | None) -> dict[str, A
             re_resolved.append(changed.resolved)
         target = most_called(db)
         hub = most_imported(db)
-        radius = [timed(lambda: blast_radius(db, target, depth=3, record=False))
-                  for _ in range(max(repeat, 20))]
-        typical = [timed(lambda: blast_radius(db, TYPICAL[name], depth=3, record=False))
-                   for _ in range(max(repeat, 20))]
-        file_radius = [timed(lambda: files_in_blast_radius(db, [hub], depth=2))[0]
-                       for _ in range(max(repeat, 20))]
-        counts = db.read(lambda c: (
-            c.execute(select(func.count()).select_from(table_of(GraphEntity))).scalar_one(),
-            c.execute(select(func.count()).select_from(
-                table_of(GraphRelationship))).scalar_one()))
+        radius = [
+            timed(lambda: blast_radius(db, target, depth=3, record=False))
+            for _ in range(max(repeat, 20))
+        ]
+        typical = [
+            timed(lambda: blast_radius(db, TYPICAL[name], depth=3, record=False))
+            for _ in range(max(repeat, 20))
+        ]
+        file_radius = [
+            timed(lambda: files_in_blast_radius(db, [hub], depth=2))[0]
+            for _ in range(max(repeat, 20))
+        ]
+        counts = db.read(
+            lambda c: (
+                c.execute(select(func.count()).select_from(table_of(GraphEntity))).scalar_one(),
+                c.execute(
+                    select(func.count()).select_from(table_of(GraphRelationship))
+                ).scalar_one(),
+            )
+        )
         db.close()
         cold_median = statistics.median(cold)
         return {
-            "repo": f"{name}=={PACKAGES[name]}", "files": files, "source_mb": round(size_mb, 1),
-            "entities": counts[0], "relationships": counts[1],
-            "cold_s": round(cold_median, 2), "cold_runs_s": [round(c, 2) for c in cold],
+            "repo": f"{name}=={PACKAGES[name]}",
+            "files": files,
+            "source_mb": round(size_mb, 1),
+            "entities": counts[0],
+            "relationships": counts[1],
+            "cold_s": round(cold_median, 2),
+            "cold_runs_s": [round(c, 2) for c in cold],
             "cold_files_per_s": round(files / cold_median, 1),
             "cold_mb_per_s": round(size_mb / cold_median, 2),
             "database_mb": round(db_bytes / 1e6, 1),
@@ -232,34 +286,53 @@ def main() -> None:
         if args.only and name != args.only:
             continue
         results.append(bench(name, fetch(name, version), args.repeat, args.jobs))
-    machine = {"cpus": os.cpu_count(), "load_1m_before": load_before,
-               "load_1m_after": round(os.getloadavg()[0], 2), "jobs": args.jobs or "cpus",
-               "repeat": args.repeat, "reference_workload_s_before": reference_before,
-               "reference_workload_s_after": reference_workload_s(),
-               "two_process_slowdown_before": slowdown_before,
-               "two_process_slowdown_after": two_process_slowdown()}
+    machine = {
+        "cpus": os.cpu_count(),
+        "load_1m_before": load_before,
+        "load_1m_after": round(os.getloadavg()[0], 2),
+        "jobs": args.jobs or "cpus",
+        "repeat": args.repeat,
+        "reference_workload_s_before": reference_before,
+        "reference_workload_s_after": reference_workload_s(),
+        "two_process_slowdown_before": slowdown_before,
+        "two_process_slowdown_after": two_process_slowdown(),
+    }
     if args.json:
         print(json.dumps({"machine": machine, "results": results}, indent=2))
         return
     print(f"machine: {machine}")
     for r in results:
-        print(f"\n{r['repo']}: {r['files']} files, {r['source_mb']} MB, {r['entities']} "
-              f"entities, {r['relationships']} relationships")
-        print(f"  cold parse            {r['cold_s']:8.2f} s  ({r['cold_files_per_s']} files/s, "
-              f"{r['cold_mb_per_s']} MB/s; runs {r['cold_runs_s']})")
+        print(
+            f"\n{r['repo']}: {r['files']} files, {r['source_mb']} MB, {r['entities']} "
+            f"entities, {r['relationships']} relationships"
+        )
+        print(
+            f"  cold parse            {r['cold_s']:8.2f} s  ({r['cold_files_per_s']} files/s, "
+            f"{r['cold_mb_per_s']} MB/s; runs {r['cold_runs_s']})"
+        )
         print(f"  database after it     {r['database_mb']:8.1f} MB")
-        print(f"  no-change re-parse    {r['no_change_s']:8.3f} s  "
-              f"({r['no_change_ratio']:.1%} of cold)")
+        print(
+            f"  no-change re-parse    {r['no_change_s']:8.3f} s  "
+            f"({r['no_change_ratio']:.1%} of cold)"
+        )
         print(f"  2-file body edit      {r['two_file_body_edit_s']:8.3f} s")
-        print(f"  2-file interface edit {r['two_file_interface_edit_s']:8.3f} s  "
-              f"({r['interface_edit_files_re_resolved']} files re-resolved)")
-        print(f"  blast-radius depth 3  {r['typical_blast_radius_ms']:8.1f} ms "
-              f"({r['typical_target']}: {r['typical_impacted']} dependents)")
-        print(f"  ... worst case        {r['blast_radius_ms']:8.1f} ms "
-              f"(most called, {r['blast_radius_target']}: {r['blast_radius_impacted']} "
-              "dependents)")
-        print(f"  files_in_blast_radius {r['files_in_blast_radius_ms']:8.1f} ms "
-              f"({r['files_in_blast_radius_file']}, depth 2)")
+        print(
+            f"  2-file interface edit {r['two_file_interface_edit_s']:8.3f} s  "
+            f"({r['interface_edit_files_re_resolved']} files re-resolved)"
+        )
+        print(
+            f"  blast-radius depth 3  {r['typical_blast_radius_ms']:8.1f} ms "
+            f"({r['typical_target']}: {r['typical_impacted']} dependents)"
+        )
+        print(
+            f"  ... worst case        {r['blast_radius_ms']:8.1f} ms "
+            f"(most called, {r['blast_radius_target']}: {r['blast_radius_impacted']} "
+            "dependents)"
+        )
+        print(
+            f"  files_in_blast_radius {r['files_in_blast_radius_ms']:8.1f} ms "
+            f"({r['files_in_blast_radius_file']}, depth 2)"
+        )
 
 
 if __name__ == "__main__":

@@ -62,8 +62,18 @@ QUERIES = [
 def vocabulary(rng: random.Random, size: int = 2000) -> list[str]:
     letters = "abcdefghijklmnopqrstuvwxyz"
     words = {"".join(rng.choice(letters) for _ in range(rng.randint(3, 9))) for _ in range(size)}
-    common = ["log", "logging", "request", "database", "session", "retry", "cache", "api",
-              "timeout", "migration"]
+    common = [
+        "log",
+        "logging",
+        "request",
+        "database",
+        "session",
+        "retry",
+        "cache",
+        "api",
+        "timeout",
+        "migration",
+    ]
     return sorted(words) + common * 5
 
 
@@ -184,8 +194,7 @@ def in_process(db_path: Path, queries: int) -> dict[str, float]:
     )
     # CPU time of this process: less sensitive to other load on the machine than wall time.
     cpu = statistics.median(
-        [median_ms(lambda q=q: search(db, q, embedder=embedder), 1, time.process_time)
-         for q in qs]
+        [median_ms(lambda q=q: search(db, q, embedder=embedder), 1, time.process_time) for q in qs]
     )
     lexical = statistics.median([median_ms(lambda q=q: search(db, q), 1) for q in qs])
 
@@ -237,8 +246,10 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=24, help="queries per in-process median")
     parser.add_argument("--runs", type=int, default=5, help="runs per whole-process median")
     args = parser.parse_args()
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, dim {DIM}, "
-          f"load average {os.getloadavg()[0]:.2f} at start")
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, dim {DIM}, "
+        f"load average {os.getloadavg()[0]:.2f} at start"
+    )
     header = (
         f"{'items':>8} {'hybrid ms':>10} {'(cpu ms)':>9} {'uncached ms':>12} {'lexical ms':>11} "
         f"{'fts5 ms':>8} {'hyb/fts5':>9} {'cli ms':>8} {'fts5 proc ms':>13} {'cli/fts5':>9}"

@@ -25,14 +25,26 @@ CALLERS_COLUMNS = ["to_entity", "type", "from_entity", "line_number", "confidenc
 def upgrade() -> None:
     # IF EXISTS / IF NOT EXISTS: a cold parse interrupted before it rebuilt its lookup
     # indexes leaves them missing (kgraph rebuilds them on the next parse).
-    op.drop_index("ix_graph_relationships_to_entity_type", table_name="graph_relationships",
-                  if_exists=True)
-    op.create_index("ix_graph_relationships_callers", "graph_relationships", CALLERS_COLUMNS,
-                    unique=False, if_not_exists=True)
+    op.drop_index(
+        "ix_graph_relationships_to_entity_type", table_name="graph_relationships", if_exists=True
+    )
+    op.create_index(
+        "ix_graph_relationships_callers",
+        "graph_relationships",
+        CALLERS_COLUMNS,
+        unique=False,
+        if_not_exists=True,
+    )
 
 
 def downgrade() -> None:
-    op.drop_index("ix_graph_relationships_callers", table_name="graph_relationships",
-                  if_exists=True)
-    op.create_index("ix_graph_relationships_to_entity_type", "graph_relationships",
-                    ["to_entity", "type"], unique=False, if_not_exists=True)
+    op.drop_index(
+        "ix_graph_relationships_callers", table_name="graph_relationships", if_exists=True
+    )
+    op.create_index(
+        "ix_graph_relationships_to_entity_type",
+        "graph_relationships",
+        ["to_entity", "type"],
+        unique=False,
+        if_not_exists=True,
+    )

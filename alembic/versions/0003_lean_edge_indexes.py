@@ -35,13 +35,18 @@ def upgrade() -> None:
     # IF EXISTS / IF NOT EXISTS: a cold parse interrupted before it rebuilt its lookup
     # indexes leaves them missing (kgraph rebuilds them on the next parse).
     op.drop_index(TO_FILE, table_name="graph_relationships", if_exists=True)
-    op.create_index(TO_FILE, "graph_relationships", ["to_file"], unique=False,
-                    if_not_exists=True, sqlite_where=sa.text("to_file IS NOT NULL"))
+    op.create_index(
+        TO_FILE,
+        "graph_relationships",
+        ["to_file"],
+        unique=False,
+        if_not_exists=True,
+        sqlite_where=sa.text("to_file IS NOT NULL"),
+    )
 
 
 def downgrade() -> None:
     op.drop_index(TO_FILE, table_name="graph_relationships", if_exists=True)
-    op.create_index(TO_FILE, "graph_relationships", ["to_file"], unique=False,
-                    if_not_exists=True)
+    op.create_index(TO_FILE, "graph_relationships", ["to_file"], unique=False, if_not_exists=True)
     with op.batch_alter_table("graph_relationships", recreate="always") as batch_op:
         batch_op.create_unique_constraint(UNIQUE, ["from_entity", "to_entity", "type"])

@@ -1,5 +1,5 @@
-"""Knowledge in the conversation itself: the agent's explanations of causes, the user's
-corrections, decisions and rules.
+"""Knowledge in the agent's own words: the causes and fixes it explains, and failures with
+what explained or fixed them.
 
 - **Explanations.** Between a failure and its fix the agent usually says what the cause was
   ("That's the bug. go-git doesn't read global gitignore files…"), and the last text of a
@@ -7,12 +7,10 @@ corrections, decisions and rules.
   a rule or a behaviour are kept with the sentences that complete them; narration ("Let me
   check…"), status ("tests pass") and questions are not. Mid-turn text must carry a strong
   marker (the issue/cause/fix was…); mid-turn guesses without one are left out.
-- **Corrections.** The user pushes back and the agent concedes ("You're right — …"): what
-  the agent then says is the corrected fact, a Mistake worth keeping.
-- **Decisions.** The user states how something should be and the agent agrees ("Exactly.
-  …"), or the user picks a numbered option: stored as a decision with its reason/option.
-- **Rules.** "always …", "never …", "from now on …", "remember this …" in the user's words;
-  "add this to CLAUDE.md" refers to the statement before it, which is what is kept.
+- **Failures.** A failed command's informative error line with the explanation that names
+  the same thing, or the one short edit after which the same command passed.
+
+The user's corrections, decisions and rules are in :mod:`kgraph.capture.dialogue`.
 """
 
 from __future__ import annotations
@@ -24,18 +22,6 @@ from dataclasses import dataclass
 from kgraph.capture import prose
 from kgraph.capture.stream import Event, Ran, Said
 
-_ACK = re.compile(
-    r"^\s*(?:you'?re (?:absolutely |totally |completely )?(?:right|correct)|good (?:catch|point|"
-    r"call|question)|fair point|great (?:catch|point)|correct|exactly|that'?s (?:right|correct|"
-    r"a (?:good|fair|great) point)|yes,? (?:that'?s|you'?re) (?:right|correct)|ah,? (?:you'?re "
-    r"right|right|good (?:catch|point)|i see)|right[,.!—-])[\s.,!:;—–-]*",
-    re.IGNORECASE,
-)
-_CORRECTION_ACK = re.compile(
-    r"^\s*(?:you'?re (?:absolutely |totally |completely )?(?:right|correct)|good (?:catch|point)|"
-    r"fair point|great catch|ah,? (?:you'?re right|good catch))",
-    re.IGNORECASE,
-)
 _LEAD_IN = re.compile(
     r"^(?:found (?:it|the (?:issue|bug|problem|cause|culprit))|that'?s (?:the|our) (?:bug|issue|"
     r"problem|cause|culprit)|(?:the )?root cause(?: found)?|got it|there it is)\W*$",
@@ -45,37 +31,19 @@ _CONTINUES = re.compile(
     r"^(?:so|this|that|it|which|the fix|fix|instead|because|otherwise|as a result|meanwhile|but)\b",
     re.IGNORECASE,
 )
-_OPTION_PICK = re.compile(
-    r"^\s*(?:option\s*)?#?(\d)\b[.,:)]?\s*(?P<rest>.*)$", re.IGNORECASE | re.S
-)
-_NUMBERED = re.compile(r"^\s*(?:\*\*)?(?:option\s*)?(\d)[.):]\s*(?:\*\*)?\s*(.+)$", re.IGNORECASE)
-_LEARNING_TRIGGER = re.compile(
-    r"\b(?:remember (?:this|that)|lessons? learned|lesson\s*:|note for (?:the )?future|"
-    r"for future reference|keep in mind|important to know)\b",
+_CHALLENGE = re.compile(
+    r"^\W*(?:really|are you sure|is that (?:true|right|correct)|i don'?t think|that'?s not|no[,.!]|"
+    r"hm+|wait)\b|\bare you sure\b|\bdoesn'?t (?:seem|look) right\b",
     re.IGNORECASE,
 )
-_RULE_TRIGGER = re.compile(
-    r"(?:^(?:please\s+|and\s+|so\s+|also\s+)?(?:always|never|don'?t ever|do not ever)\b)|"
-    r"\b(?:should|must|need to|have to|we|you)\s+(?:always|never)\b|\bfrom now on\b|"
-    r"\bmake sure (?:to|you) always\b|\bwe (?:don'?t|do not) (?:have|use|want|support)\b|"
-    r"\bnever (?:call|use|import|commit|push|run)\b",
+_FIRST_PERSON = re.compile(r"\b(?:I|my|me|I'?ve|I'?m)\b")  # the agent's own doings
+_LOCATION = re.compile(r"^(?:there it is\W*)?(?:lines?|at line)\s+\d", re.IGNORECASE)
+_TESTS_NEXT = re.compile(
+    r"\blet me (?:also )?(?:check|verify|test|see|try|confirm|look|investigate|debug|dig|trace)\b",
     re.IGNORECASE,
 )
-_META_REQUEST = re.compile(
-    r"\b(?:claude\.md|agents\.md|remember (?:this|that)|so you (?:remember|know)|"
-    r"(?:write|note|add) (?:this|that) down)\b",
-    re.IGNORECASE,
-)
-_ASKS_TO_NOTE = re.compile(r"\b(?:add|put|write|note|save|record)\b", re.IGNORECASE)
-_TRIGGER_PREFIX = re.compile(
-    r"^\s*(?:please\s+)?(?:remember (?:this|that)|lessons? learned|lesson|note for (?:the )?"
-    r"future|for future reference|keep in mind)\s*[:,-]?\s*",
-    re.IGNORECASE,
-)
-_TRAILING_CHECK = re.compile(r",?\s*(?:right|yeah|yes|no|correct|isn'?t it|ok)\s*\?*\s*$", re.I)
 MAX_EXPLANATIONS = 10
-MAX_RULE_PROMPT = 800
-_LOOKAHEAD = 6  # events after a user message in which the agent's concession counts
+LOOKAHEAD = 6  # events after a message in which the agent's concession counts
 
 
 @dataclass(frozen=True)
@@ -108,7 +76,10 @@ def _explanation(paragraph: list[str], start: int, heading: str = "") -> str:
     after the heading it sits under when it leans on context ("This fails when…")."""
     text = _completed(paragraph, start)
     text = prose.strip_lead_in(text)
-    if heading and (prose.needs_context(text) or text[:1].islower()) and prose.words(heading) <= 14:
+    usable = (
+        prose.has_code(heading) and not _LEAD_IN.match(heading) and not _LOCATION.match(heading)
+    )
+    if usable and (prose.needs_context(text) or text[:1].islower()) and prose.words(heading) <= 14:
         text = f"{heading}: {text}"
     return text
 
@@ -130,15 +101,18 @@ def explanations(events: Sequence[Event]) -> list[Found]:
     """Cause, fix and rule statements from the agent's text (see module docstring)."""
     found: list[Found] = []
     for index, event in enumerate(events):
-        if not isinstance(event, Said) or event.via != "text":
+        if not isinstance(event, Said) or event.via != "text" or _challenged(events, index):
             continue
         for p_index, (heading, paragraph) in enumerate(prose.headed_units(event.text)):
             s_index = 0
             while s_index < len(paragraph):
                 sentence = paragraph[s_index]
-                markers = prose.knowledge_markers(sentence)
+                markers = prose.knowledge_markers(sentence) - {"rule"}
                 strong = markers & {"issue", "cause", "fix"}
                 wanted = strong if not event.turn_end else markers - {"behaviour"} or markers
+                after = " ".join(paragraph[s_index + 1 : s_index + 3])
+                if not event.turn_end and _TESTS_NEXT.search(after):
+                    wanted = set()  # "The issue is X. Let me check…": a guess about to be tested
                 if _LEAD_IN.match(sentence) and s_index + 1 < len(paragraph):
                     wanted = {"issue"}
                 text = _explanation(paragraph, s_index, heading) if wanted else ""
@@ -148,8 +122,6 @@ def explanations(events: Sequence[Event]) -> list[Found]:
                 score = 1.0 + 2 * ("issue" in markers) + 1.5 * ("cause" in markers)
                 score += 1.0 * ("fix" in markers) + 1.0 * event.turn_end
                 kind = "Mistake" if markers & {"issue"} else "Learning"
-                if markers & {"rule"} and not strong:
-                    kind = "Pattern"
                 if prose.needs_context(text):
                     s_index += 1
                     continue  # "So it's a tradeoff…" means nothing on its own
@@ -183,6 +155,17 @@ _PLAIN = frozenset(
 )
 
 
+def _challenged(events: Sequence[Event], index: int) -> bool:
+    """Whether the user's next message doubts what the agent just said ("are you sure?"): the
+    claim is not knowledge, the correction that follows is."""
+    for later in events[index + 1 : index + 1 + LOOKAHEAD]:
+        if isinstance(later, Said) and later.who == "user":
+            head = later.text[:300]
+            doubt = head.lower().startswith("but ") and "?" in head
+            return doubt or _CHALLENGE.search(head) is not None
+    return False
+
+
 def _shared_name(left: str, right: str) -> bool:
     """Whether two texts share a distinctive word (a name, not "error" or "failed")."""
     names = {t.lower().strip(".") for t in _NAME_TOKEN.findall(left)} - _PLAIN
@@ -204,160 +187,6 @@ def _best(found: list[Found], limit: int) -> list[Found]:
         if len(kept) >= limit:
             break
     return sorted(kept, key=lambda f: f.ref)
-
-
-def _next_assistant(events: Sequence[Event], start: int) -> Said | None:
-    for event in events[start + 1 : start + 1 + _LOOKAHEAD]:
-        if isinstance(event, Said) and event.via != "thinking":
-            return event if event.who == "assistant" else None
-    return None
-
-
-def _statement_after_ack(text: str) -> str:
-    body = _ACK.sub("", text, count=1).lstrip(" -—–:,.")
-    sentences = [s for p in prose.units(body) for s in p]
-    kept = [s for s in sentences[:4] if not prose.is_narration(s) and not s.endswith("?")]
-    return " ".join(kept[:3])
-
-
-def _user_claim(text: str) -> str:
-    claim = _TRAILING_CHECK.sub("", " ".join(text.split())).rstrip(" ?!")
-    return prose.shorten(claim, 300)
-
-
-def corrections_and_decisions(events: Sequence[Event]) -> list[Found]:
-    """What the user corrected or decided and the agent acknowledged (see module docstring)."""
-    found: list[Found] = []
-    for index, event in enumerate(events):
-        if not isinstance(event, Said) or event.who != "user":
-            continue
-        reply = _next_assistant(events, index)
-        if reply is None or not _ACK.match(reply.text):
-            continue
-        statement = _statement_after_ack(reply.text)
-        if prose.words(statement) < 6 or not prose.has_code(statement + " " + event.text):
-            continue
-        claim = _user_claim(event.text)
-        if _CORRECTION_ACK.match(reply.text):
-            text = f"Correction from the user ({claim}): {statement}"
-            found.append(Found("Mistake", text, f"corrected:{index}", 3.0, 0.75, index))
-        elif prose.words(claim) >= 6 and not prose.is_hedged(statement):
-            label = (
-                "Decision"
-                if prose.DECISION.search(claim) or prose.RULE.search(claim)
-                else "Confirmed"
-            )
-            text = f"{label}: {claim}. {statement}"
-            found.append(Found("Learning", text, f"agreed:{index}", 3.0, 0.75, index))
-    found += _option_picks(events) + _rejections(events)
-    return found
-
-
-def _action(event: Event) -> str:
-    if isinstance(event, Ran):
-        command = event.input.get("command")
-        target = event.input.get("file_path")
-        if isinstance(command, str):
-            return f"`{prose.shorten(command.splitlines()[0], 100)}`"
-        if isinstance(target, str):
-            return f"the {event.name} of `{target}`"
-    return "a tool call"
-
-
-def _rejections(events: Sequence[Event]) -> list[Found]:
-    """The user stopped a tool call and said why; the agent's next statement is the fix."""
-    found: list[Found] = []
-    for index, event in enumerate(events):
-        if not isinstance(event, Said) or event.via != "rejection" or index == 0:
-            continue
-        claim = _user_claim(event.text)
-        statement = ""
-        for later in events[index + 1 : index + 12]:
-            if isinstance(later, Said) and later.who == "user":
-                break
-            if isinstance(later, Said) and later.via == "text":
-                kept = [
-                    s
-                    for p in prose.units(later.text)
-                    for s in p
-                    if not prose.is_narration(s)
-                    and not s.endswith("?")
-                    and prose.words(s) >= 5
-                    and not prose.is_hedged(s)
-                ]
-                if kept:
-                    statement = " ".join(kept[:2])
-                    break
-        if not statement or prose.words(claim) < 4:
-            continue
-        if not prose.has_code(claim + " " + statement):
-            continue
-        text = (
-            f"Correction from the user, who stopped {_action(events[index - 1])}: {claim}. "
-            f"{statement}"
-        )
-        found.append(Found("Mistake", text, f"stopped:{index}", 2.5, 0.7, index))
-    return found
-
-
-def _options(text: str) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for line in prose.clean_markdown(text).splitlines():
-        match = _NUMBERED.match(line)
-        if match:
-            options.setdefault(match.group(1), match.group(2).strip())
-    return options
-
-
-def _option_picks(events: Sequence[Event]) -> list[Found]:
-    """A reply that picks a numbered option of the agent's last message, expanded to its text."""
-    found: list[Found] = []
-    last_assistant: Said | None = None
-    for index, event in enumerate(events):
-        if isinstance(event, Said) and event.via == "text":
-            last_assistant = event
-            continue
-        if isinstance(event, Said) and event.via == "thinking":
-            continue
-        if not isinstance(event, Said) or last_assistant is None or event.via != "prompt":
-            continue
-        match = _OPTION_PICK.match(event.text)
-        asked = "?" in last_assistant.text[-400:] or "option" in last_assistant.text.lower()
-        options = _options(last_assistant.text) if asked else {}
-        if match and match.group(1) in options and prose.words(event.text) <= 40:
-            option = prose.shorten(options[match.group(1)], 300)
-            rest = " ".join(match.group("rest").split()).strip(" ,.-")
-            text = f"Decision: {option}" + (f" (the user added: {rest})" if rest else "")
-            if prose.words(option) >= 4:
-                found.append(Found("Learning", text, f"option:{index}", 2.0, 0.7))
-        last_assistant = None
-    return found
-
-
-def rules(events: Sequence[Event]) -> list[Found]:
-    """Lessons and rules the user stated in so many words."""
-    found: list[Found] = []
-    for index, event in enumerate(events):
-        if not isinstance(event, Said) or event.who != "user" or len(event.text) > MAX_RULE_PROMPT:
-            continue  # a pasted plan or log restates a document, it does not state a rule
-        sentences = [s for p in prose.units(event.text) for s in p]
-        for s_index, sentence in enumerate(sentences):
-            if _LEARNING_TRIGGER.search(sentence) or _META_REQUEST.search(sentence):
-                kind = "Learning"
-            elif _RULE_TRIGGER.search(sentence):
-                kind = "Pattern"
-            else:
-                continue
-            text = _TRIGGER_PREFIX.sub("", sentence).strip()
-            asks = sentence.endswith("?") or _ASKS_TO_NOTE.search(sentence)
-            if (_META_REQUEST.search(sentence) and asks) or prose.words(text) < 4:
-                # "add this to CLAUDE.md": the knowledge is the statement before it
-                text = sentences[s_index - 1] if s_index > 0 else ""
-            if text.endswith("?") or prose.words(text) < 5 or prose.is_narration(text):
-                continue
-            text = f"Rule from the user: {prose.shorten(text, 500)}"
-            found.append(Found(kind, text, f"said:{index}:{s_index}", 2.5, 0.8, index, True))
-    return found
 
 
 def _edit_fix(events: Sequence[Event], start: int, failed: Ran) -> str:
@@ -386,6 +215,28 @@ def _edit_fix(events: Sequence[Event], start: int, failed: Ran) -> str:
     return ""
 
 
+def _explaining(events: Sequence[Event], index: int, error: str) -> str:
+    """The agent's first acceptable explanation within a few events after the failure at
+    ``index`` that names something the error names ("" if none)."""
+    for later in events[index + 1 : index + 5]:
+        if isinstance(later, Said) and later.who == "user":
+            return ""
+        if not isinstance(later, Said):
+            continue
+        for paragraph in prose.units(later.text):
+            for s_index, sentence in enumerate(paragraph):
+                if not prose.knowledge_markers(sentence) or prose.is_narration(sentence):
+                    continue
+                candidate = _explanation(paragraph, s_index)
+                if (
+                    _acceptable(candidate)
+                    and _shared_name(error, candidate)
+                    and not _FIRST_PERSON.search(candidate)
+                ):
+                    return candidate
+    return ""
+
+
 def failure_causes(events: Sequence[Event]) -> list[Found]:
     """A failed command's informative error line with what explains or fixed it: the agent's
     explanation (its text or thinking) that names the same thing, else the one short edit
@@ -396,32 +247,12 @@ def failure_causes(events: Sequence[Event]) -> list[Found]:
     for index, event in enumerate(events):
         if not isinstance(event, Ran) or not event.is_error or event.name != "Bash":
             continue
-        if is_protocol_error(event.result):
-            continue
-        lines = informative_lines(event.result)
+        lines = [] if is_protocol_error(event.result) else informative_lines(event.result)
         if not lines:
             continue
         error = " | ".join(lines)
-        explanation = ""
-        for later in events[index + 1 : index + 5]:
-            if isinstance(later, Said) and later.who == "user":
-                break
-            if not isinstance(later, Said):
-                continue
-            for paragraph in prose.units(later.text):
-                for s_index, sentence in enumerate(paragraph):
-                    if prose.knowledge_markers(sentence) and not prose.is_narration(sentence):
-                        candidate = _explanation(paragraph, s_index)
-                        if _acceptable(candidate) and _shared_name(error, candidate):
-                            explanation = candidate
-                            break
-                if explanation:
-                    break
-            if explanation:
-                break
-        explanation = explanation or _edit_fix(events, index, event)
-        if not explanation:
-            continue
-        text = f"{error} — {explanation}"
-        found.append(Found("Mistake", text, f"failed:{event.call_id}", 2.0, 0.65, index))
+        explanation = _explaining(events, index, error) or _edit_fix(events, index, event)
+        if explanation:
+            text = f"{error} — {explanation}"
+            found.append(Found("Mistake", text, f"failed:{event.call_id}", 2.0, 0.65, index))
     return found

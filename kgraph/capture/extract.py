@@ -6,9 +6,11 @@ order of trust:
 
 1. the session's commit messages that explain (:mod:`kgraph.capture.commits`);
 2. Claude Code's compaction summaries (:mod:`kgraph.capture.summary_items`);
-3. the conversation: the agent's explanations of causes and fixes, the user's corrections,
-   decisions and rules (:mod:`kgraph.capture.explanations`), and AskUserQuestion answers;
-4. one Topic per session that produced anything: what the session was about.
+3. the conversation: the agent's explanations of causes and fixes
+   (:mod:`kgraph.capture.explanations`), the user's corrections, decisions and rules
+   (:mod:`kgraph.capture.dialogue`), the issue/fix tables of the agent's closing
+   summaries (:mod:`kgraph.capture.tables`), and AskUserQuestion answers;
+4. one Topic: what the session was about (stored when at least two items are).
 
 Every candidate passes the rubric (:mod:`kgraph.capture.junk`); paths are made repo-relative
 through the transcript's own cwd and home directories masked (:mod:`kgraph.capture.paths`);
@@ -27,18 +29,14 @@ from typing import Any
 from kgraph.capture import prose
 from kgraph.capture.candidates import Candidate, text_hash
 from kgraph.capture.commits import CommitInfo, commit_content, knowledge_reason
-from kgraph.capture.explanations import (
-    Found,
-    corrections_and_decisions,
-    explanations,
-    failure_causes,
-    rules,
-)
+from kgraph.capture.dialogue import corrections_and_decisions, rules
+from kgraph.capture.explanations import Found, explanations, failure_causes
 from kgraph.capture.junk import rubric_reason
 from kgraph.capture.mentions import FileIndex, build_index
 from kgraph.capture.paths import PathMap
 from kgraph.capture.stream import Event, Ran, Said, conversation
 from kgraph.capture.summary_items import SummaryItem, summary_items
+from kgraph.capture.tables import fix_tables
 
 _SUMMARY_KIND = {"errors": "Mistake", "solving": "Learning", "concepts": "Learning"}
 _SUMMARY_CONFIDENCE = {"errors": 0.75, "solving": 0.75, "concepts": 0.6, "files": 0.65}
@@ -93,19 +91,26 @@ def _decisions_asked(events: Sequence[Event]) -> list[Found]:
     return found
 
 
-def _distinct(found: list[Found]) -> list[Found]:
-    """One of each piece of knowledge: an item mostly made of the words of a better-scored one
-    (the summary's bullet and the agent's sentence about the same cause) is dropped."""
-    kept: list[Found] = []
-    for item in sorted(found, key=lambda f: -f.score):
-        words = set(item.text.lower().split())
-        if any(
-            len(words & other) / max(1, min(len(words), len(other))) > 0.6
-            for other in (set(k.text.lower().split()) for k in kept)
-        ):
-            continue
-        kept.append(item)
-    return kept
+_CONTENT_WORD = re.compile(r"[a-z][a-z0-9_.]{3,}")
+
+
+def _stem(word: str) -> str:
+    """ "rebased", "rebases", "rebasing" → "rebas": enough to see two texts say the same."""
+    word = word.strip(".")
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def _content_words(text: str) -> frozenset[str]:
+    return frozenset(_stem(w) for w in _CONTENT_WORD.findall(text.lower()))
+
+
+def _repeats(words: frozenset[str], kept: list[frozenset[str]]) -> bool:
+    """Mostly the words of an item already kept: the summary's bullet and the agent's
+    sentence about the same cause, or the error and the explanation it quotes."""
+    return any(len(words & other) / max(1, min(len(words), len(other))) > 0.7 for other in kept)
 
 
 def topic_text(summaries: Sequence[str], events: Sequence[Event]) -> str | None:
@@ -116,13 +121,13 @@ def topic_text(summaries: Sequence[str], events: Sequence[Event]) -> str | None:
         if match:
             sentences = [s for p in prose.units(match.group("body")) for s in p]
             if sentences:
-                return sentences[0]
+                return sentences[0].rstrip(" :,")
     for event in events:
         if isinstance(event, Said) and event.who == "user" and event.via == "prompt":
             sentences = [s for p in prose.units(event.text) for s in p]
             lead = next((s for s in sentences[:3] if prose.words(s) >= 4), None)
             if lead:
-                return lead
+                return lead.rstrip(" :,")
     return None
 
 
@@ -284,22 +289,24 @@ def extract_candidates(
     found += rules(events)
     found += _decisions_asked(events)
     found += failure_causes(events)
+    found += fix_tables(events)
     found += explanations(events)
 
     rejected: dict[str, int] = {}
     commits = [*commits, *transcript_commits(events, paths, index, commits)]
     candidates = commit_candidates(commits, area_rules, index)
-    seen: set[str] = set()
-    for item in found:
+    kept = [_content_words(c.content) for c in candidates]  # a commit says it best
+    for item in sorted(found, key=lambda f: -f.score):
         text = _scrubbed(item.text, paths)
         reason = rubric_reason(text, stated=item.stated)
-        key = text_hash(text)
-        if reason is None and key in seen:
+        words = _content_words(text)
+        if reason is None and _repeats(words, kept):
             reason = "duplicate"
         if reason is not None:
             rejected[reason] = rejected.get(reason, 0) + 1
             continue
-        seen.add(key)
+        kept.append(words)
+        key = text_hash(text)
         files = index.files_of(text) or _turn_files(events, item.at, paths)
         candidates.append(
             Candidate(

@@ -8,18 +8,22 @@ dozen. The rubric, enforced here on every captured item before it is written:
 something, in sentences that stand alone without the transcript (≤ 600 characters).**
 
 Never stored: empty or one-word text; activity logs ("modified 12 files"); symbol dumps
-(hashes, paths, pastes); questions; status ("tests pass now", "0 issues"); narration of
-what the agent is about to do ("Let me check…"); greetings and chatter; bare commands;
-version bumps; text about the session itself ("as discussed in this session"); and, for
-text taken from a conversation, anything that carries no marker of knowledge at all (no
-cause, fix, rule, behaviour or decision). Commit messages are trusted sources and skip only
-that last test: their subject and body were written to explain. Anything already taken in
-the same capture is a duplicate.
+(hashes, paths, pastes, terminal transcripts); questions; status ("tests pass now", "0
+issues", "fix pending", "Minor: …", "correct approach"); list fragments without a subject
+("Creates a file matching…", a "Fix: …" line without its issue); change logs that give no
+reason ("Added `--force` flag"); narration of what the agent is about to do ("Let me
+check…"); greetings and chatter; bare commands; version bumps; merge commits; tracker
+bookkeeping (links to issues and tickets); text about the session itself ("as discussed in
+this session"); and, for text taken from a conversation, anything that carries no marker of
+knowledge at all (no cause, fix, rule, behaviour or decision). Commit messages are trusted
+sources and skip only that last test: their subject and body were written to explain.
+Anything already taken in the same capture is a duplicate.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from kgraph.capture import prose
 
@@ -55,6 +59,37 @@ _SESSION_TALK = re.compile(
     r"(?:above|earlier)|earlier in this|in the summary)\b",
     re.IGNORECASE,
 )
+_PASTE_MARKS = re.compile(r"[⏺⎿✻│╭╰]|^\s*\$ ")
+_FRAGMENT = re.compile(
+    r"^(?:(?:otherwise|then|also),?\s+)?(?:creates|adds|catches|has|calls|runs|checks|verifies|"
+    r"sets|makes|handles|buffers|includes|tests|covers|wraps|logs|finds|returns|reads|writes|"
+    r"uses|skips|shows|prints|parses|loads|stores|resolves)\b",
+    re.IGNORECASE,
+)
+_BARE_FIX = re.compile(r"^(?:suggested )?fix:", re.IGNORECASE)  # the issue it fixes is elsewhere
+_FILE_PREFIX = re.compile(r"^`?[\w./-]+\.\w{1,5}`?\s*(?:[:—–-]+)\s*")
+_CHANGE_LOG = re.compile(
+    r"^(?:added|modified|updated|changed|fixed|replaced|removed|refactored|renamed|moved|"
+    r"extracted|introduced|deleted|implemented)\b",
+    re.IGNORECASE,
+)
+_PENDING = re.compile(
+    r"\b(?:fix (?:is )?(?:pending|in progress)|in progress|not yet (?:fixed|done|implemented)|"
+    r"still (?:to do|pending|needs? (?:to be )?(?:fixed|done))|todo:?|already (?:fixed|done|"
+    r"handled|addressed) (?:by|in) (?:our|the|this|my)|(?:correct|right|good) approach|looks good|"
+    r"lgtm)\b|^(?:minor|nit|nitpick)\b",
+    re.IGNORECASE,
+)
+_DONE = re.compile(
+    r"^(?:force-pushed|pushed|committed|rebased|merged|opened|filed|created (?:a |the )?(?:pr|pull "
+    r"request|issue|ticket)|updated (?:the )?(?:pr|pull request))\b",
+    re.IGNORECASE,
+)
+_TRACKER = re.compile(
+    r"https?://(?:[\w-]+\.)?(?:linear\.app|atlassian\.net|github\.com/[^\s)]+/(?:issues|pull)/)",
+    re.IGNORECASE,
+)
+_MERGE = re.compile(r"^merge (?:branch|remote-tracking|pull request|origin/|[\w./-]+ into )", re.I)
 _MAX_LINES = 8
 _WORD = re.compile(r"^[\"'(`]*[A-Za-z][A-Za-z'-]*[\"'`).,;:!?]*$")
 
@@ -82,6 +117,36 @@ def junk_reason(text: str | None) -> str | None:
     return None
 
 
+def _change_log(flat: str) -> bool:
+    body = _FILE_PREFIX.sub("", flat, count=1)
+    return bool(_CHANGE_LOG.match(body)) and not prose.CAUSE.search(body)
+
+
+def _bare_status(flat: str) -> bool:
+    return bool(prose.STATUS.search(flat)) and not (
+        prose.CAUSE.search(flat) or prose.ISSUE.search(flat)
+    )
+
+
+# The rubric for conversation text, in order: (reason, test on the flattened text).
+_CHECKS: tuple[tuple[str, Callable[[str], object]], ...] = (
+    ("too long", lambda flat: len(flat) > MAX_CHARS),
+    ("question", lambda flat: flat.endswith("?")),
+    ("incomplete", lambda flat: flat.endswith((":", ",", "—", "-"))),
+    ("paste", _PASTE_MARKS.search),
+    ("incomplete", lambda flat: _FRAGMENT.match(flat) or _BARE_FIX.match(flat)),
+    ("change log", _change_log),
+    ("chatter", _GREETING.match),
+    ("status", _PENDING.search),
+    ("activity log", _DONE.match),
+    ("tracker bookkeeping", _TRACKER.search),
+    ("bare command", _COMMAND.match),
+    ("version bump", _VERSION_BUMP.match),
+    ("about the session", _SESSION_TALK.search),
+    ("narration", prose.is_narration),
+)
+
+
 def rubric_reason(text: str | None, *, trusted: bool = False, stated: bool = False) -> str | None:
     """Why ``text`` fails the rubric (see module docstring), or None when it may be stored.
 
@@ -89,33 +154,20 @@ def rubric_reason(text: str | None, *, trusted: bool = False, stated: bool = Fal
     rule the user stated in so many words ("remember this: …"), which needs no marker.
     """
     reason = junk_reason(text)
+    if reason is None and text is not None and _MERGE.match(text.strip()):
+        return "merge commit"
     if reason is not None or trusted:
         return reason
     assert text is not None
-    flat = " ".join(text.split())
-    if len(flat) > MAX_CHARS:
-        return "too long"
     if text.count("\n") > _MAX_LINES:
         return "paste"
-    if flat.endswith("?"):
-        return "question"
-    if flat.endswith((":", ",", "—", "-")):
-        return "incomplete"
-    if _GREETING.match(flat):
-        return "chatter"
-    if _COMMAND.match(flat):
-        return "bare command"
-    if _VERSION_BUMP.match(flat):
-        return "version bump"
-    if _SESSION_TALK.search(flat):
-        return "about the session"
-    if prose.is_narration(flat):
-        return "narration"
+    flat = " ".join(text.split())
+    for name, failed in _CHECKS:
+        if failed(flat):
+            return name
     if not stated and not prose.knowledge_markers(flat):
         return "no knowledge"
-    if prose.STATUS.search(flat) and not (prose.CAUSE.search(flat) or prose.ISSUE.search(flat)):
-        return "status"
-    return None
+    return "status" if _bare_status(flat) else None
 
 
 class JunkGate:

@@ -29,6 +29,7 @@ _GREP_LINE = re.compile(r"^(?P<path>[^\s:]+\.[A-Za-z]{1,5})[:-]\d+[:-](?P<text>.
 _COMMON_NAMES = frozenset(
     {"main", "init", "test", "run", "get", "set", "new", "New", "err", "ctx", "self", "cls", "t"}
 )
+_PROSE_SUFFIXES = frozenset({"md", "markdown", "txt", "rst", "json", "yaml", "yml", "toml"})
 _FILE_TOOLS = frozenset({"Read", "Edit", "MultiEdit", "Write", "NotebookEdit", "NotebookRead"})
 
 
@@ -41,6 +42,8 @@ class FileIndex:
     definitions: dict[str, set[str]] = field(default_factory=dict)
 
     def add_definitions(self, rel: str, text: str) -> None:
+        if rel.rsplit(".", 1)[-1].lower() in _PROSE_SUFFIXES:
+            return  # "type of …" in a README defines nothing
         for name in _DEFINITION.findall(text):
             if len(name) > 2 and name not in _COMMON_NAMES:
                 self.definitions.setdefault(name, set()).add(rel)
@@ -60,8 +63,11 @@ class FileIndex:
             if len(named) == 1:
                 return named[0]
             return None
-        # a path with folders names a file even when the session never opened it
-        return mention if not mention.startswith(("~", "/", "..")) else None
+        # a path with folders names a file even when the session never opened it, if it lies
+        # in a folder the session worked in ("api/.claude/…" of another checkout does not)
+        top = mention.split("/", 1)[0]
+        known = any(f.split("/", 1)[0] == top for f in self.files if "/" in f)
+        return mention if known and not mention.startswith(("~", "/", "..")) else None
 
     def files_of(self, text: str) -> tuple[str, ...]:
         """The files ``text`` is about: paths it names, then files defining names it uses."""

@@ -41,12 +41,13 @@ ISSUE = re.compile(
     r"\b(?:the|this|that|one|another|a) (?:real |actual |underlying |core )?(?:issue|problem|bug|"
     r"culprit|cause|catch|gotcha) (?:is|was|here is|comes from|lies)\b|\bfound (?:it|the (?:issue|"
     r"bug|problem|cause|culprit))\b|\bthat'?s (?:the|our) (?:bug|issue|problem|cause|culprit)\b|"
-    r"\b(?:bug|issue|problem):\s",
+    r"\b(?:bug|issue|problem):\s|\bthere'?s already (?:a|an)\b|"
+    r"\balready (?:exists|defined|declared) in\b",
     re.IGNORECASE,
 )
 FIX = re.compile(
-    r"\b(?:the fix (?:is|was)|fixed by|to fix (?:this|it)|the solution (?:is|was)|fix:|"
-    r"the (?:right|correct|proper) (?:way|approach|tool) (?:is|was))\b",
+    r"\b(?:the fix (?:is|was)|fixed by|to fix (?:this|it)|the solution (?:is|was)|"
+    r"the (?:right|correct|proper) (?:way|approach|tool) (?:is|was))\b|\bfix(?:ed)?:\s",
     re.IGNORECASE,
 )
 RULE = re.compile(
@@ -73,14 +74,14 @@ NARRATION = re.compile(
     r"done\b|excellent\b|all (?:tests|checks|\d+)|tests? pass|the (?:tests?|build|lint|linter) "
     r"(?:pass|passed|is clean)|here'?s|here is|summary\b|looking\b|checking\b|running\b|"
     r"you can\b|want me|would you|shall i|should i|do you|can you|could you|please\b|"
-    r"thanks?\b|sure\b|yes\b|no\b|exactly\b|right\b|correct\b|both\b|now\b|also\b|"
+    r"thanks?\b|sure\b|yes\b|no\b|exactly\b|right\b|correct\b|now\b|also\b|"
     r"this (?:pr|commit|session|conversation|summary)\b|the (?:pr|commit) )",
     re.IGNORECASE,
 )
 STATUS = re.compile(
     r"\b(?:all (?:\d+ )?(?:tests?|checks?) pass\w*|tests? (?:now )?pass|0 issues|lint (?:passes|is "
     r"clean)|build (?:passes|succeeds)|should (?:pass|work) now|ready for|is now (?:complete|done)|"
-    r"successfully (?:created|updated|pushed|committed))\b",
+    r"successfully (?:created|updated|pushed|committed)|(?:fail|pass)\w* as expected)\b",
     re.IGNORECASE,
 )
 
@@ -129,7 +130,8 @@ def headed_units(text: str) -> list[tuple[str, list[str]]]:
             flush()
             current.append(_BULLET.sub("", line).strip())
             continue
-        if stripped.endswith(":") and words(stripped) <= 12 and not current:
+        label = stripped.endswith(":") and not _SENTENCE_END.search(stripped)
+        if label and words(stripped) <= 12 and not current:
             heading = stripped.rstrip(":")
             continue
         current.append(stripped)
@@ -150,8 +152,9 @@ def split_sentences(paragraph: str) -> list[str]:
 
 _PRONOUN_START = re.compile(r"^(?:this|it|that|these|those|they|here|if .{0,40}\bthis\b)\b", re.I)
 _LEAD_PREFIX = re.compile(
-    r"^(?:i )?(?:found (?:it|the (?:issue|bug|problem|cause|culprit))|that'?s (?:the|our) (?:bug|"
-    r"issue|problem|cause|culprit)|there it is|got it)[.!:]*\s+",
+    r"^(?:(?:i see|ah|oh),?\s+(?=there|the\b|that|`)|(?:i )?(?:found (?:it|the (?:issue|bug|"
+    r"problem|cause|culprit))|that'?s (?:the|our) (?:bug|issue|problem|cause|culprit)|there it "
+    r"is|got it)[.!:]*\s+)",
     re.IGNORECASE,
 )
 
@@ -172,7 +175,7 @@ def needs_context(sentence: str) -> bool:
     """A sentence that leans on what came before ("This fails when…", "So it's…")."""
     head = sentence.strip()
     return _PRONOUN_START.match(head) is not None or head.lower().startswith(
-        ("so ", "and ", "but ")
+        ("so ", "and ", "but ", "otherwise", "also,", "then,")
     )
 
 
@@ -195,7 +198,8 @@ def is_title(sentence: str) -> bool:
 
 def strip_lead_in(text: str) -> str:
     """ "Found the issue. X" → "X"."""
-    return _LEAD_PREFIX.sub("", text.strip(), count=1)
+    stripped = _LEAD_PREFIX.sub("", text.strip(), count=1)
+    return stripped[:1].upper() + stripped[1:]
 
 
 def words(text: str) -> int:

@@ -34,6 +34,7 @@ _HYGIENE = re.compile(
     r"return nil|import cycle|gofmt|formatting|typo)",
     re.IGNORECASE,
 )
+_READ_TO = re.compile(r"\s*(?:Read|Reviewed|Checked|Opened) (?:to|for) [^.]*\.?\s*$")
 MAX_FILE_ITEMS = 6
 
 
@@ -127,7 +128,7 @@ def summary_items(summary: str) -> list[SummaryItem]:
         path = head.group("path") if head else None
         lines = ([head.group("rest")] if head and head.group("rest") else []) + bullet[1:]
         for line in lines:
-            line = _LINE_REF.sub("", line or "").strip()
+            line = _READ_TO.sub("", _LINE_REF.sub("", line or "")).strip()
             markers = prose.knowledge_markers(line)
             if prose.words(line) < 8 or not markers & {"cause", "issue", "rule", "behaviour"}:
                 continue

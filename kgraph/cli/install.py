@@ -33,6 +33,12 @@ from kgraph.hooks.install import SCOPES, install, install_plugin
     is_flag=True,
     help="Write handlers as command + args (needs a Claude Code with exec-form hooks).",
 )
+@click.option(
+    "--llm-capture/--no-llm-capture",
+    default=None,
+    help="Also ask `claude -p` for knowledge when capturing (off by default; "
+    'sets [capture] extractor = "claude" in .claude/kgraph.toml).',
+)
 @json_option
 def install_command(
     scope: str,
@@ -40,6 +46,7 @@ def install_command(
     dry_run: bool,
     plugin_dir: Path | None,
     exec_form: bool,
+    llm_capture: bool | None,
     as_json: bool,
 ) -> None:
     """Merge kgraph's hooks into Claude Code's settings (idempotent, backs the file up).
@@ -51,7 +58,16 @@ def install_command(
       kgraph install                  # this project, .claude/settings.json
       kgraph install --scope user --dry-run
       kgraph install --uninstall
+      kgraph install --llm-capture    # capture asks claude -p too
     """
+    if llm_capture is not None and not dry_run:
+        from kgraph.capture.settings import set_extractor
+        from kgraph.db.location import project_root
+
+        path = set_extractor(project_root(None), "claude" if llm_capture else None)
+        if not as_json:
+            state = "on" if llm_capture else "off"
+            click.echo(f"Model extraction (claude -p) {state}: {path}")
     if plugin_dir is not None:
         files = install_plugin(
             plugin_dir, uninstall=uninstall, dry_run=dry_run, exec_form=exec_form

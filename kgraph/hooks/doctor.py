@@ -6,6 +6,7 @@ Checks, each ``ok``, ``warn`` or ``fail``:
   executables exist, that no hook is wired twice with different commands, and that hooks
   are not disabled;
 - the database: present, readable, at this kgraph's schema version;
+- the capture extractor: rules only, or ``claude -p`` too (and whether ``claude`` is found);
 - a sample ``hook session-start``, ``hook post-tool-use`` (a Read of README.md) and ``hook
   session-end`` (``--dry-run``: nothing written) return exit 0 with contract output,
   within their budgets.
@@ -223,13 +224,36 @@ def check_hook_run(command: list[str], event: str, root: Path, db_url: str | Non
     return Check(f"hook {event}", "ok" if elapsed <= target else "warn", detail)
 
 
+def check_extractor(root: Path) -> Check:
+    """Which capture extractor runs: the rules alone, or ``claude -p`` as well."""
+    import shutil
+
+    from kgraph.capture.settings import load_settings
+
+    if load_settings(root).extractor != "claude":
+        return Check("capture extractor", "ok", "rules (model extraction off)")
+    found = shutil.which("claude")
+    if found is None:
+        return Check(
+            "capture extractor",
+            "warn",
+            "claude -p is on in .claude/kgraph.toml but `claude` is not on PATH: rules only",
+        )
+    return Check("capture extractor", "ok", f"rules + claude -p ({found})")
+
+
 def run_doctor(root: Path, db_url: str | None = None, *, run_hooks: bool = True) -> list[Check]:
     """All checks for the project at ``root``."""
     from kgraph.db.location import project_root
 
     root = project_root(root)
     command = kgraph_command()
-    checks = [check_executable(command), *check_wiring(root), check_database(root, db_url)]
+    checks = [
+        check_executable(command),
+        *check_wiring(root),
+        check_database(root, db_url),
+        check_extractor(root),
+    ]
     if run_hooks:
         checks += [check_hook_run(command, event, root, db_url) for event in BUDGETS]
     return checks

@@ -225,3 +225,46 @@ def test_install_cli_errors_are_one_line(
     )
     result = run_kgraph("install", "--scope", "nope", cwd=tmp_repo)
     assert result.returncode == 2
+
+
+def test_llm_capture_switch_and_doctor_report_the_extractor(
+    tmp_repo: Path, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from kgraph.cli.main import cli
+
+    monkeypatch.chdir(tmp_repo)
+    bin_dir = tmp_repo / "bin"
+    bin_dir.mkdir()
+    monkeypatch.setenv("PATH", str(bin_dir))
+    runner = CliRunner()
+    config = tmp_repo / ".claude" / "kgraph.toml"
+    config.parent.mkdir()
+    config.write_text("[hooks]\nuser_prompt_max_items = 3  # kept\n")
+
+    result = runner.invoke(cli, ["install", "--llm-capture"])
+    assert result.exit_code == 0, result.output
+    assert "Model extraction (claude -p) on" in result.output
+    assert config.read_text() == (
+        '[hooks]\nuser_prompt_max_items = 3  # kept\n\n[capture]\nextractor = "claude"\n'
+    )
+
+    def extractor_check() -> dict[str, str]:
+        doctor = runner.invoke(cli, ["--db", str(db_path), "doctor", "--json", "--no-hook-run"])
+        report = json.loads(doctor.output)
+        return next(c for c in report["checks"] if c["name"] == "capture extractor")
+
+    assert extractor_check()["status"] == "warn"  # no `claude` on PATH
+    fake = bin_dir / "claude"
+    fake.write_text("#!/bin/sh\necho 'HAS_KNOWLEDGE: NO'\n")
+    fake.chmod(0o755)
+    assert extractor_check() == {
+        "name": "capture extractor",
+        "status": "ok",
+        "detail": f"rules + claude -p ({fake})",
+    }
+
+    assert runner.invoke(cli, ["install", "--no-llm-capture"]).exit_code == 0
+    assert 'extractor = "claude"' not in config.read_text()
+    assert extractor_check()["detail"] == "rules (model extraction off)"

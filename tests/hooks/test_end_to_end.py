@@ -84,8 +84,8 @@ def test_session_start_capture_and_next_briefing(
     wait_for_workers(tmp_repo)
     db = open_database(f"sqlite:///{db_path}")
     items = list_items(db, limit=100)
-    mistake = next(i for i in items if i.type == "Mistake")
-    assert mistake.files == ("src/config.py",) and "locale encoding" in mistake.content
+    mistake = next(i for i in items if i.type == "Mistake" and "locale encoding" in i.content)
+    assert mistake.files == ("src/config.py",)
     commit_learning = next(i for i in items if i.source == "commit")
     assert "UTF-8" in commit_learning.content and not any("docs: notes" in i.content for i in items)
 

@@ -1,0 +1,193 @@
+"""The pure extraction step on fragments cut from real sessions (../shared/transcripts/
+capture-dev, the lines LESSONS.md cites), and the junk cases that must produce nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kgraph.capture.candidates import Candidate
+from kgraph.capture.extract import extract_candidates
+from kgraph.transcript.reader import read_new_entries
+from tests.capture.transcript_builder import TranscriptBuilder
+from tests.conftest import TRANSCRIPTS_DIR
+
+CAPTURE_DEV = TRANSCRIPTS_DIR / "capture-dev"
+real = pytest.mark.skipif(not CAPTURE_DEV.is_dir(), reason="shared transcripts missing")
+
+
+def fragment(tmp_path: Path, prefix: str, first: int, last: int) -> list[Candidate]:
+    """Candidates (Topic left out) from lines ``first``..``last`` (1-based) of a transcript."""
+    source = next(CAPTURE_DEV.glob(f"{prefix}*.jsonl"))
+    lines = source.read_text(encoding="utf-8").splitlines()[first - 1 : last]
+    path = tmp_path / "fragment.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return extracted(path, tmp_path / "repo")
+
+
+def extracted(path: Path, root: Path) -> list[Candidate]:
+    entries, _ = read_new_entries(str(path), 0, final=True)
+    return [c for c in extract_candidates(entries, root).candidates if c.type != "Topic"]
+
+
+def only(candidates: list[Candidate]) -> Candidate:
+    assert len(candidates) == 1, [c.content for c in candidates]
+    return candidates[0]
+
+
+@real
+def test_the_cause_the_agent_states_after_finding_it_is_a_mistake(tmp_path: Path) -> None:
+    # 1c38 L89: "The issue was that go-git doesn't respect the global gitignore …"
+    found = fragment(tmp_path, "1c38", 85, 90)
+    mistake = next(c for c in found if c.type == "Mistake")
+    assert "go-git doesn't respect the global gitignore" in mistake.content
+    # the path it names lies in another checkout, not this repository
+    assert mistake.files == ()
+    assert "/Users/" not in mistake.content
+
+
+@real
+def test_a_choice_the_user_states_and_the_agent_confirms_is_a_decision(tmp_path: Path) -> None:
+    # 1c38 L107–L109: git CLI for the working tree, go-git for plumbing
+    decision = only(fragment(tmp_path, "1c38", 105, 110))
+    assert decision.type == "Learning"
+    assert decision.content.startswith("Decision: using the git cli for this should be fine")
+    assert "git CLI is the right tool" in decision.content
+
+
+@real
+def test_a_user_correction_keeps_the_claim_and_the_corrected_fact(tmp_path: Path) -> None:
+    # 1c38 L152–L154: a local .gitignore test cannot catch the global-ignore bug
+    correction = only(fragment(tmp_path, "1c38", 150, 155))
+    assert correction.type == "Mistake"
+    assert "local gitignore was already covered" in correction.content
+    assert "go-git handles local `.gitignore` fine" in correction.content
+
+
+@real
+def test_a_lint_error_keeps_its_informative_line_and_the_fix(tmp_path: Path) -> None:
+    # 1c38 L208–L225: noctx rejects exec.Command in tests too
+    mistake = only(fragment(tmp_path, "1c38", 205, 226))
+    assert mistake.type == "Mistake"
+    assert "os/exec.Command must not be called" in mistake.content
+    assert "exec.CommandContext" in mistake.content.split("—", 1)[1]
+    assert mistake.files == ("cmd/entire/cli/git_operations_test.go",)
+
+
+@real
+def test_a_confirmed_bug_from_a_review_is_a_mistake(tmp_path: Path) -> None:
+    # 847f L126–L127: shadow branches use 7-char hashes, BaseCommit 40
+    mistake = only(fragment(tmp_path, "847f", 120, 128))
+    assert mistake.type == "Mistake"
+    assert "7-char hashes" in mistake.content and "40-char hash" in mistake.content
+
+
+@real
+def test_a_picked_option_is_expanded_to_the_option_next_to_the_question(tmp_path: Path) -> None:
+    # 847f L374–L376: the user answers "3"; the findings listed earlier are numbered too
+    decision = only(fragment(tmp_path, "847f", 370, 380))
+    assert decision.content == "Decision: Add structured logging - For audit trail / debugging"
+
+
+@real
+def test_a_commit_made_in_the_session_is_read_from_its_command(tmp_path: Path) -> None:
+    # 58e5 L103: `git commit -m` with the PR-review fixes of gitutil
+    commit = only(fragment(tmp_path, "58e5", 100, 105))
+    assert commit.source == "commit"
+    assert 'CheckoutBranch: reject refs starting with "-"' in commit.content
+    assert "cmd/entire/cli/gitutil/operations.go" in commit.files
+
+
+@real
+def test_compaction_summary_errors_and_fixes_become_mistakes(tmp_path: Path) -> None:
+    # deeac L433: "Test failures in hooks_test.go … Fix: Added fallback to os.Getwd()"
+    found = fragment(tmp_path, "deeac", 433, 433)
+    hooks = [c for c in found if "hooks_test.go" in c.content]
+    assert [c.type for c in hooks] == ["Mistake"]
+    assert "paths.RepoRoot()" in hooks[0].content and "Fix:" in hooks[0].content
+
+
+@real
+def test_compaction_summary_root_cause_is_kept_with_its_code(tmp_path: Path) -> None:
+    # 03a1 L777: the post-commit hook → getStagedFiles → worktree.Status() chain
+    found = fragment(tmp_path, "03a1", 777, 777)
+    assert any(
+        "getStagedFiles" in c.content and "6d61daaa" in c.content and c.type == "Learning"
+        for c in found
+    )
+    # the pending-task and current-work sections are a to-do list, not knowledge
+    assert not any("Pending" in c.content or "Current Work" in c.content for c in found)
+
+
+@real
+@pytest.mark.parametrize(
+    ("prefix", "first", "last", "what"),
+    [
+        ("1c38", 112, 118, "/exit, 'See ya!', 'No response requested.'"),
+        ("1c38", 70, 84, "running the tests: all pass, 0 issues"),
+        ("1c38", 160, 172, "'core.excludesfile needs an absolute path': a guess, then tested"),
+        ("b50a", 146, 154, "a permission-denied tool error"),
+    ],
+)
+def test_junk_fragments_produce_nothing(
+    tmp_path: Path, prefix: str, first: int, last: int, what: str
+) -> None:
+    assert fragment(tmp_path, prefix, first, last) == [], what
+
+
+def conversation(tmp_path: Path, *turns: tuple[str, str]) -> list[Candidate]:
+    """Candidates from a built session of (user prompt, assistant reply) turns."""
+    builder = TranscriptBuilder("s1", str(tmp_path / "repo"))
+    for prompt, reply in turns:
+        builder.prompt(prompt).say(reply)
+    return extracted(builder.write(tmp_path / "t.jsonl"), tmp_path / "repo")
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        [("hi", "Hello! How can I help you today?")],
+        [("yes, that was it", "Great, glad `load_config` works now.")],
+        [("never mind, we'll look at it later", "Sure, I'll leave `sync.py` as it is.")],
+    ],
+    ids=["greeting", "confirmation", "never-mind"],
+)
+def test_chatter_produces_nothing(tmp_path: Path, turns: list[tuple[str, str]]) -> None:
+    assert conversation(tmp_path, *turns) == []
+
+
+def test_asking_to_note_something_keeps_the_statement_before_it(tmp_path: Path) -> None:
+    found = conversation(
+        tmp_path,
+        (
+            "The importer must never call `session.commit()` itself; the caller owns the "
+            "transaction. I wonder if we should add this to CLAUDE.md so you remember this?",
+            "Good idea, I'll add it.",
+        ),
+    )
+    rule = only(found)
+    assert rule.content == (
+        "Rule from the user: The importer must never call `session.commit()` itself; the "
+        "caller owns the transaction."
+    )
+    assert "CLAUDE.md" not in rule.content
+
+
+def test_a_numbered_answer_without_a_question_is_not_a_decision(tmp_path: Path) -> None:
+    found = conversation(
+        tmp_path,
+        ("Summarise the findings", "1. `parse_args` ignores `--quiet` entirely\n2. Minor nits"),
+        ("1, but enabled by default", "Done."),
+    )
+    assert not any(c.content.startswith("Decision") for c in found)
+
+
+def test_an_error_without_an_informative_line_or_explanation_is_not_a_mistake(
+    tmp_path: Path,
+) -> None:
+    builder = TranscriptBuilder("s1", str(tmp_path / "repo")).prompt("Run the linter please")
+    builder.tool("Bash", {"command": "mise run lint"}, "[lint] ERROR task failed", error=True)
+    builder.tool("Bash", {"command": "mise run lint"}, "[lint] ERROR task failed", error=True)
+    builder.say("The lint task fails; let me look at the configuration next.")
+    assert extracted(builder.write(tmp_path / "t.jsonl"), tmp_path / "repo") == []
