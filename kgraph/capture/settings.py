@@ -6,6 +6,7 @@ A bad value never breaks a hook: it is ignored (the default is used) and logged.
 [hooks]
 session_start_max_chars = 9000     # additionalContext budget (Claude Code spills > 10,000)
 session_start_max_items = 30
+session_start_recent_items = 3     # on a clean tree, items from recent activity only
 session_start_deadline_s = 3.0     # return what is ready when this expires
 user_prompt_max_chars = 2000
 user_prompt_max_items = 4
@@ -38,6 +39,7 @@ HARD_MAX_CHARS = 9_900
 class HookSettings:
     session_start_max_chars: int = 9_000
     session_start_max_items: int = 30
+    session_start_recent_items: int = 3
     session_start_deadline_s: float = 3.0
     user_prompt_max_chars: int = 2_000
     user_prompt_max_items: int = 4
@@ -55,6 +57,7 @@ class HookSettings:
 _BOUNDS: dict[str, tuple[float, float]] = {
     "session_start_max_chars": (200, HARD_MAX_CHARS),
     "session_start_max_items": (1, 200),
+    "session_start_recent_items": (0, 200),
     "session_start_deadline_s": (0.1, 30),
     "user_prompt_max_chars": (100, HARD_MAX_CHARS),
     "user_prompt_max_items": (1, 50),

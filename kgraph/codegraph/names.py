@@ -10,13 +10,13 @@ callers index), stdlib only, so the user-prompt hook needs no SQLAlchemy.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from kgraph.codegraph.filedeps import DEPENDENCY_TYPES, normalise_path
 from kgraph.db.reader import chunked, marks
 
-__all__ = ["Resolved", "caller_files", "files_matching_path", "resolve_names"]
+__all__ = ["Resolved", "caller_files", "files_matching_path", "module_files", "resolve_names"]
 
 # A name defined in more files than this is too common to say what a prompt is about.
 MAX_DEFINING_FILES = 3
@@ -107,3 +107,31 @@ def caller_files(
             if path not in own:
                 counts[str(path)] = counts.get(str(path), 0) + int(count)
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
+
+
+def _module_key(path: str) -> str | None:
+    """The module name a person would write for a source file (``httpx/_multipart.py`` ->
+    "multipart"); None for package inits and tests."""
+    name = path.rsplit("/", 1)[-1]
+    base = name.split(".", 1)[0].lower().strip("_")
+    if not base or base in ("init", "main") or base.startswith("test") or base.endswith("test"):
+        return None
+    return base
+
+
+def module_files(
+    conn: sqlite3.Connection, words: Iterable[str], key: Callable[[str], str] = str.lower
+) -> dict[str, list[str]]:
+    """Word -> the parsed source files whose module name it is (``multipart`` ->
+    ``httpx/_multipart.py``), compared through ``key`` (e.g. a stemmer) on both sides;
+    words naming more than MAX_DEFINING_FILES modules are left out."""
+    wanted: dict[str, str] = {key(w): w for w in words}
+    found: dict[str, list[str]] = {}
+    for (path,) in conn.execute("SELECT path FROM graph_files"):
+        module = _module_key(str(path))
+        if module is None:
+            continue
+        word = wanted.get(key(module))
+        if word is not None:
+            found.setdefault(word, []).append(str(path))
+    return {w: sorted(p) for w, p in found.items() if len(p) <= MAX_DEFINING_FILES}

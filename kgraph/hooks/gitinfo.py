@@ -32,7 +32,7 @@ __all__ = [
 
 MAX_CHANGED_FILES = 200
 OWN_COMMITS = 20  # the branch's own commits looked at, newest first
-RECENT_COMMITS = 5  # on the default branch: its latest commits
+RECENT_COMMITS = 30  # on the default branch: its latest commits (recent activity)
 MAX_COMMIT_FILES = 50  # a commit touching more is a sweep (reformat, rename), not a focus
 DEFAULT_BRANCHES = ("main", "master", "trunk", "develop")
 _RS, _US = "\x1e", "\x1f"

@@ -20,7 +20,7 @@ from kgraph.db.location import sqlite_path
 from kgraph.db.reader import open_reader
 from kgraph.knowledge import recall
 from kgraph.knowledge.areas import relative_path
-from kgraph.knowledge.evidence import EvidenceSettings, is_weak_file, weigh
+from kgraph.knowledge.evidence import EvidenceSettings, is_weak_file, name_weights, weigh
 from kgraph.knowledge.recall import RecallItem
 from kgraph.knowledge.relevance import AREA_FACTOR, MIN_EVIDENCE, Focus
 
@@ -46,12 +46,17 @@ def focus_for(
     dependents: Mapping[str, int] | None = None,
     areas: tuple[str, ...] = (),
     issue_number: int | None = None,
+    inverse_frequency: bool = True,
 ) -> Focus:
-    """The session's focus with evidence weights from the stored items' frequencies."""
+    """The session's focus with evidence weights: each file's rarity among the stored items
+    (``inverse_frequency``; else 1) times the weak-file factor."""
     dependents = dict(dependents or {})
     total = recall.item_count(conn)
-    counts = recall.file_frequencies(conn, [*files, *dependents])
-    weights = weigh(counts, total, settings)
+    paths = [*files, *dependents]
+    if inverse_frequency:
+        weights = weigh(recall.file_frequencies(conn, paths), total, settings)
+    else:
+        weights = name_weights(paths, settings)
     if areas:
         weights.update(weigh(recall.area_frequencies(conn, areas), total, settings, paths=False))
     return Focus(

@@ -5,8 +5,9 @@ start, used to say nothing at all):
 
 1. the files changed now (``git status``);
 2. recent work: the branch's own commits since it left the default branch (on the
-   default branch, its latest commits), the files edited in this project's most recent
-   sessions (session records), and the active workflow checkpoint's commits;
+   default branch, the project's recent activity: its latest commits), the files edited in
+   this project's most recent sessions (session records), and the active workflow
+   checkpoint's commits;
 3. their code areas, the branch's issue, and the files that depend on the current work
    (code graph, blast radius).
 
@@ -67,7 +68,11 @@ OWN_COMMIT = 0.9
 WORKFLOW_COMMIT = 0.9
 RECENT_SESSION = 0.7
 RECENT_COMMIT = 0.6
-DECAY = 0.85  # per step back in time (commit or session)
+DECAY = 0.85  # per step back in time (a commit of the branch, a session)
+# The default branch's latest commits, as recent activity: a file's latest change counts,
+# slowly less with age (replayed histories: the next change lands where the project has
+# been busy over the last few dozen commits far more often than on the last commit's files).
+ACTIVITY_DECAY = 0.97
 
 
 @dataclass(frozen=True)
@@ -91,12 +96,24 @@ class Briefing:
     ids: tuple[str, ...]
 
 
-def _work_files(
+@dataclass(frozen=True)
+class Work:
+    """What the session is about: file -> strength and the words for why (the strongest
+    source wins), and whether that is the session's own work or only recent activity."""
+
+    strength: dict[str, float]
+    reasons: dict[str, str]
+    current: bool  # changed files, the branch's own commits or the workflow's
+
+
+def _work(
     signals: SessionSignals,
     sessions: Sequence[tuple[str, int]],
     workflow_commits: Sequence[CommitFiles],
-) -> tuple[dict[str, float], dict[str, str]]:
-    """File -> strength and the words for why, from every source (the strongest wins)."""
+) -> Work:
+    """The session's own work when there is any (changed files, the branch's own commits,
+    the workflow's commits, plus the last sessions' files); else the project's recent
+    activity (the last sessions' files and the default branch's latest commits)."""
     strength: dict[str, float] = {}
     reasons: dict[str, str] = {}
 
@@ -104,23 +121,23 @@ def _work_files(
         if value > strength.get(path, 0.0):
             strength[path], reasons[path] = value, why
 
+    own = signals.recent.commits if signals.recent.own else ()
     for path in signals.changed:
         add(path, 1.0, "changed")
-    own = signals.recent.own
-    # The default branch's latest commits stand in for the session's work only on a clean
-    # tree: with files changed, those say what the session is about.
-    recent = signals.recent.commits if own or not signals.changed else ()
-    for step, commit in enumerate(recent):
-        value = (OWN_COMMIT if own else RECENT_COMMIT) * DECAY**step
-        why = "changed on this branch" if own else "recently changed"
+    for step, commit in enumerate(own):
         for path in commit.files:
-            add(path, value, why)
+            add(path, OWN_COMMIT * DECAY**step, "changed on this branch")
     for commit in workflow_commits:
         for path in commit.files:
             add(path, WORKFLOW_COMMIT, "in the workflow's commits")
+    current = bool(strength)
     for path, step in sessions:
         add(path, RECENT_SESSION * DECAY**step, "edited in a recent session")
-    return strength, reasons
+    if not current and not signals.recent.own:
+        for step, commit in enumerate(signals.recent.commits):
+            for path in commit.files:
+                add(path, RECENT_COMMIT * ACTIVITY_DECAY**step, "recently changed")
+    return Work(strength, reasons, current)
 
 
 def _dependents(
@@ -201,7 +218,7 @@ def session_briefing(
         get_files = workflow_files or (lambda shas: commit_files(root, shas))
         wf_commits = get_files([c.sha for c in workflow.commits])
     sessions = recent_session_files(conn, root, signals.session_id)
-    strength, reasons = _work_files(signals, sessions, wf_commits)
+    work = _work(signals, sessions, wf_commits)
     # The work itself (not what recent sessions or the default branch did) has a blast radius.
     current = list(dict.fromkeys(signals.changed))
     for commit in (*(signals.recent.commits if signals.recent.own else ()), *wf_commits):
@@ -211,14 +228,21 @@ def session_briefing(
     focus: Focus = focus_for(
         conn,
         evidence,
-        files=strength,
-        reasons=reasons,
+        files=work.strength,
+        reasons=work.reasons,
         dependents={f: depth for f, (depth, _) in dependents.items()},
         areas=areas,
         issue_number=signals.issue_number,
+        # Recent activity is a guess at where work continues: a file the project keeps
+        # changing is the likeliest place, so its frequency among items is not held
+        # against it (weak files such as changelogs still count little).
+        inverse_frequency=work.current,
+    )
+    limit = (
+        settings.session_start_max_items if work.current else settings.session_start_recent_items
     )
     ranked = [r for r in rank(gather(conn, focus), focus, now) if r.item.id not in exclude]
-    ranked = ranked[: settings.session_start_max_items]
+    ranked = ranked[:limit]
     taken = set(exclude) | {r.item.id for r in ranked}
     rules = [
         Ranked(item, 0.0, "")
@@ -228,13 +252,16 @@ def session_briefing(
     block = Block(
         title=_title(signals, sessions, dependents),
         areas=areas,
+        # Without changed files there are no session areas to group by: a flat list.
+        group_by_area=bool(areas),
         checkpoint=render_checkpoint(workflow, now) if workflow is not None else None,
         lead_with_checkpoint=signals.source in LEAD_SOURCES,
     )
     if not ranked and workflow is None:
         return Briefing(None, ())
-    limit = clamp_chars(max_chars or settings.session_start_max_chars)
-    text, chosen = fit(ranked, block, limit, settings.session_start_max_items, rules)
+    text, chosen = fit(
+        ranked, block, clamp_chars(max_chars or settings.session_start_max_chars), limit, rules
+    )
     return Briefing(text, tuple(r.item.id for r in chosen))
 
 

@@ -10,26 +10,32 @@ Two ranked lists, fused by reciprocal rank (RRF):
 2. **lexical** — FTS5 BM25 over the prompt's significant words; a hit must share enough of
    them (two, or the only one) so that a common word alone never injects anything.
 
-The code list weighs more, so knowledge about the named code comes first. No embedder:
-loading the model takes ~9 s, far over a per-prompt budget. Standard library only.
+The code list weighs more, so knowledge about the named code comes first, and at most one
+item found by words alone is added (words are weak evidence of what a change touches). No
+embedder: loading the model takes ~9 s, far over a per-prompt budget. Standard library only.
 """
 
 from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from kgraph.codegraph.filedeps import graph_present
-from kgraph.codegraph.names import caller_files, files_matching_path, resolve_names
+from kgraph.codegraph.names import (
+    caller_files,
+    files_matching_path,
+    module_files,
+    resolve_names,
+)
 from kgraph.hooks import seen
 from kgraph.hooks.briefing import Block, fit
 from kgraph.hooks.readmodel import focus_for, gather, open_store
 from kgraph.hooks.runner import HookContext
 from kgraph.knowledge import recall
-from kgraph.knowledge.evidence import EvidenceSettings, load_evidence_settings
+from kgraph.knowledge.evidence import EvidenceSettings, load_evidence_settings, rarity
 from kgraph.knowledge.relevance import Ranked, rank
 
 __all__ = [
@@ -48,7 +54,14 @@ RRF_K = 60
 CODE_WEIGHT = 2.0
 LEXICAL_WEIGHT = 1.0
 CALLER_STRENGTH = 0.5
+MODULE_STRENGTH = 0.7  # a plain word that is a module's name ("lexer", "multipart")
 MAX_NAMES = 8
+# Items matched by words alone, at most: replayed histories found about a third of them
+# about the change, against two thirds and more of those found through the code graph.
+WORD_ONLY_ITEMS = 1
+# The summed rarity of the shared words a lexical hit needs (two fairly rare words, or one
+# rare and one common; see term_weights).
+MIN_LEXICAL = 1.0
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}")
 _SUFFIXES = ("ings", "ing", "ies", "ied", "es", "ed", "ly", "s")
 STOPWORDS = frozenset(
@@ -158,16 +171,34 @@ def overlap(prompt_stems: set[str], content: str) -> int:
 
 
 def required_overlap(term_count: int) -> int:
-    """The relevance threshold: two shared words, or every word of a one-word prompt."""
+    """Shared words a hit needs: two, or every word of a one-word prompt."""
     return 1 if term_count <= 1 else 2
 
 
+def term_weights(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str, float]:
+    """Stem -> how telling a shared word is: its rarity among the stored texts (a word in
+    most items, "support" or "bump", says little; :func:`kgraph.knowledge.evidence.rarity`)."""
+    words = {t: stem(t) for t in terms[:MAX_QUERY_TERMS] if t.isascii()}
+    counts = recall.term_frequencies(conn, words)
+    total = recall.item_count(conn)
+    weights: dict[str, float] = {}
+    for word, count in counts.items():
+        key = words[word]
+        weights[key] = max(weights.get(key, 0.0), rarity(count, total))
+    return weights
+
+
 def select_lexical(
-    conn: sqlite3.Connection, terms: Sequence[str], exclude: set[str]
+    conn: sqlite3.Connection,
+    terms: Sequence[str],
+    weights: Mapping[str, float],
+    exclude: set[str],
 ) -> list[Ranked]:
-    """FTS matches that clear the word threshold and were not injected, best BM25 first."""
+    """FTS matches that share enough telling words with the prompt and were not injected:
+    at least two words (one for a one-word prompt) whose rarities (``weights``, by stem)
+    sum to MIN_LEXICAL; the most telling overlap first (ties: BM25 order)."""
     ids = recall.lexical_ids(conn, " ".join(terms[:MAX_QUERY_TERMS]))
-    stems = {stem(t) for t in terms}
+    stems = set(weights)
     need = required_overlap(len(stems))
     items = recall.load_items(conn, [i for i in ids if i not in exclude])
     chosen: list[Ranked] = []
@@ -175,27 +206,34 @@ def select_lexical(
         item = items.get(item_id)
         if item is None:
             continue
-        shared = overlap(stems, item.content)
-        if shared >= need:
-            chosen.append(Ranked(item, float(shared), f"{shared} words in common"))
-        if len(chosen) >= LEXICAL_CANDIDATES:
-            break
-    return chosen
+        shared = stems & {stem(w) for w in significant_terms(item.content)}
+        value = sum(weights[s] for s in shared)
+        if len(shared) >= need and value >= MIN_LEXICAL:
+            words = f"{len(shared)} telling word{'s' if len(shared) != 1 else ''} in common"
+            chosen.append(Ranked(item, value, words))
+    chosen.sort(key=lambda r: -r.score)  # stable: BM25 order among equals
+    return chosen[:LEXICAL_CANDIDATES]
 
 
 def _code_ranked(
     conn: sqlite3.Connection,
     names: Sequence[str],
     paths: Sequence[str],
+    words: Mapping[str, float],
     settings: EvidenceSettings,
     exclude: set[str],
     now: datetime,
 ) -> list[Ranked]:
-    """Items about the files defining (and calling) the code the prompt names."""
-    if not (names or paths) or not graph_present(conn):
+    """Items about the files defining (and calling) the code the prompt names, and about
+    the modules its plain words name ("multipart" -> ``httpx/_multipart.py``; ``words``:
+    word -> how telling it is, so "default" naming ``default.py`` counts little)."""
+    if not (names or paths or words) or not graph_present(conn):
         return []
     strength: dict[str, float] = {}
     reasons: dict[str, str] = {}
+    for word, files in module_files(conn, words, stem).items():
+        for path in files:
+            strength[path], reasons[path] = MODULE_STRENGTH, f"{{}} is the {word} module"
     for path in paths:
         for found in files_matching_path(conn, path):
             strength[found], reasons[found] = 1.0, "named {}"
@@ -246,9 +284,14 @@ def prompt_recall(
     now = now or datetime.now(UTC)
     terms = significant_terms(prompt)
     names, paths = code_names(prompt)
-    code = _code_ranked(conn, names, paths, settings, exclude, now)
-    lexical = select_lexical(conn, terms, exclude) if terms else []
+    weights = term_weights(conn, terms) if terms else {}
+    telling = {t: weights.get(stem(t), 0.0) for t in terms}
+    code = _code_ranked(conn, names, paths, telling, settings, exclude, now)
+    lexical = select_lexical(conn, terms, weights, exclude) if terms else []
     fused = fuse([(CODE_WEIGHT, code), (LEXICAL_WEIGHT, lexical)])
+    about_code = {r.item.id for r in code}
+    word_only = [r.item.id for r in fused if r.item.id not in about_code][WORD_ONLY_ITEMS:]
+    fused = [r for r in fused if r.item.id not in word_only]
     if not fused:
         return PromptRecall(None, ())
     block = Block(

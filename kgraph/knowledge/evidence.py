@@ -3,8 +3,8 @@
 Replaying real histories, a changelog touched by almost every commit tied every stored item
 to every session (411 of 411 injected items irrelevant in one repository). So a file counts
 by how rare it is among the stored items (an inverse document frequency), and files that
-say nothing about the code by their nature — changelogs, lock files, version files — count
-little by default. Projects tune the list in ``.claude/kgraph.toml``::
+say nothing about the code by their nature — changelogs, lock and pinned-requirements
+files, version files — count little by default. Projects tune the list in ``.claude/kgraph.toml``::
 
     [recall]
     weak_files = ["docs/generated/", "*.snap"]   # added to the defaults
@@ -17,7 +17,7 @@ Pure functions over counts (stdlib only): the read model supplies the counts.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +30,7 @@ __all__ = [
     "EvidenceSettings",
     "is_weak_file",
     "load_evidence_settings",
+    "name_weights",
     "rarity",
     "weigh",
 ]
@@ -42,6 +43,9 @@ DEFAULT_WEAK_FILES: tuple[str, ...] = (
     "changelog.d/",
     "**/changelog/",
     "*.lock",
+    "requirements*.txt",
+    "**/requirements/*.txt",
+    "constraints*.txt",
     "package-lock.json",
     "npm-shrinkwrap.json",
     "pnpm-lock.yaml",
@@ -91,6 +95,11 @@ def rarity(count: int, total: int) -> float:
     base = max(total, MIN_BASE, 2)
     count = min(max(count, 1), base)
     return math.log(base / count) / math.log(base)
+
+
+def name_weights(paths: Iterable[str], settings: EvidenceSettings) -> dict[str, float]:
+    """Path -> 1, or ``weak_file_weight`` for a weak file: weights by name alone."""
+    return {p: settings.weak_file_weight if is_weak_file(p, settings) else 1.0 for p in paths}
 
 
 def weigh(

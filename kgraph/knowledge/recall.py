@@ -12,7 +12,7 @@ Only visible items are returned: knowledge types, not forgotten, not superseded.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -31,6 +31,7 @@ __all__ = [
     "lexical_ids",
     "load_items",
     "project_rules",
+    "term_frequencies",
 ]
 
 TARGET_EDGES = ("ABOUT", "IN_FILE", "APPLIES_TO")
@@ -211,6 +212,22 @@ def lexical_ids(conn: sqlite3.Connection, text: str, limit: int = LEXICAL_POOL) 
     except sqlite3.OperationalError:  # an FTS5 syntax corner case: no lexical match
         return []
     return [str(r[0]) for r in rows]
+
+
+def term_frequencies(conn: sqlite3.Connection, terms: Mapping[str, str]) -> dict[str, int]:
+    """Word -> how many stored texts contain it or a word starting with its stem
+    (``terms`` maps each word to its stem; both plain ``[A-Za-z0-9_]`` text)."""
+    counts: dict[str, int] = {}
+    for word, stem in terms.items():
+        query = f'"{word}" OR "{stem}"*' if stem and stem != word else f'"{word}"'
+        try:
+            row = conn.execute(
+                "SELECT COUNT(*) FROM entities_fts WHERE entities_fts MATCH ?", (query,)
+            ).fetchone()
+        except sqlite3.OperationalError:
+            continue
+        counts[word] = int(row[0]) if row else 0
+    return counts
 
 
 def project_rules(

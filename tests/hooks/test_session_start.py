@@ -292,3 +292,19 @@ def test_a_changelog_among_the_changes_brings_nothing_by_itself(
     text = context_of(hook("session-start", session_id="s1", source="startup"))
     assert text.count("\n- ") == 1 and "Release note 3 " in text
     assert "Changed now: CHANGES.rst, src/m3.py." in text
+
+
+def test_recent_activity_gives_a_short_briefing_and_yields_to_changed_files(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path, git: Callable[..., str]
+) -> None:
+    for n in range(4):
+        commit_file(git, tmp_repo, f"src/m{n}.py", f"feat: module {n}")
+        for i in range(3):
+            add_item(project_db, f"Module {n} fact {i} about its parser", files=[f"src/m{n}.py"])
+    clean = context_of(hook("session-start", session_id="s1", source="startup"))
+    assert clean.count("\n- ") == 3  # session_start_recent_items
+    assert "##" not in clean  # no changed files, no areas to group by
+    (tmp_repo / "other.py").write_text("changed\n")
+    add_item(project_db, "The other module is generated", files=["other.py"])
+    dirty = context_of(hook("session-start", session_id="s2", source="startup"))
+    assert "The other module is generated" in dirty and "recently changed" not in dirty
