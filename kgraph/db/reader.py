@@ -18,7 +18,6 @@ from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
-from urllib.parse import quote
 
 from kgraph.db.schema_version import HEAD_REVISION
 
@@ -54,7 +53,7 @@ def open_reader(path: Path) -> sqlite3.Connection | None:
                 return None
     except OSError:
         return None
-    uri = f"file:{quote(str(path))}?mode=rw"
+    uri = f"file:{_uri_path(str(path))}?mode=rw"
     try:
         conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, check_same_thread=False)
     except sqlite3.Error:
@@ -69,6 +68,12 @@ def open_reader(path: Path) -> sqlite3.Connection | None:
         conn.close()
         return None
     return conn
+
+
+def _uri_path(path: str) -> str:
+    """``path`` for a SQLite ``file:`` URI (``urllib.parse.quote`` would cost a hook ~3 ms
+    of imports; only these characters mean something in the URI)."""
+    return path.replace("%", "%25").replace("?", "%3f").replace("#", "%23")
 
 
 def raw_connection(conn: Any) -> sqlite3.Connection:

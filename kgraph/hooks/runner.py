@@ -180,6 +180,24 @@ def run_hook(
         return HookResult()
 
 
+def emit(result: HookResult) -> None:
+    """Write a hook's stdout; when its handler thread is still busy (past its deadline),
+    flush the log and exit at once instead of waiting for it."""
+    import sys
+
+    try:
+        if result.stdout:
+            sys.stdout.write(result.stdout)
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+    if result.abandoned:
+        from kgraph.capture.state import flush_logs
+
+        flush_logs()
+        os._exit(0)
+
+
 def _run_with_deadline(
     ctx: HookContext, handler: Callable[[HookContext], str | None]
 ) -> HookResult:
