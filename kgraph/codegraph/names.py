@@ -58,13 +58,36 @@ def _defining(conn: sqlite3.Connection, column: str, value: str) -> list[tuple[s
     ]
 
 
+def _known(conn: sqlite3.Connection, head: str) -> bool:
+    """True when ``head`` names something of the project: a package or module, a class or a
+    function."""
+    for column in ("name", "qualified_name"):
+        if conn.execute(
+            f"SELECT 1 FROM graph_entities WHERE {column} = ? LIMIT 1", (head,)
+        ).fetchone():
+            return True
+    escaped = head.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return (
+        conn.execute(
+            "SELECT 1 FROM graph_entities WHERE type = 'file' AND "
+            "(qualified_name LIKE ? ESCAPE '\\' OR qualified_name LIKE ? ESCAPE '\\') LIMIT 1",
+            (f"{escaped}.%", f"%.{escaped}"),
+        ).fetchone()
+        is not None
+    )
+
+
 def _resolve_one(conn: sqlite3.Connection, name: str) -> Resolved | None:
     parts = [p for p in name.split(".") if p]
     if not parts:
         return None
     # Longest suffix first: "mako.template.Template.get_def" -> "template.Template.get_def"
-    # -> "Template.get_def"; a module path matches a file entity's qualified name.
+    # -> "Template.get_def"; a module path matches a file entity's qualified name. The last
+    # part alone only when the first is the project's own: "re.compile" is the standard
+    # library's, not a function named "compile" in some module of this project.
     candidates = [".".join(parts[k:]) for k in range(len(parts))]
+    if len(parts) > 1 and not _known(conn, parts[0]):
+        candidates = candidates[:-1]
     for candidate in candidates:
         found = _defining(conn, "qualified_name", candidate)
         if not found and "." not in candidate:

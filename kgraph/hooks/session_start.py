@@ -63,6 +63,7 @@ NAMED_FILES = 6  # changed files named in the title
 NAMED_DEPENDENTS = 6
 NAMED_COMMITS = 3
 RULES = 3
+ITEMS_PER_FILE = 8
 # Strength of each kind of evidence about what the session works on (changed now = 1).
 OWN_COMMIT = 0.9
 WORKFLOW_COMMIT = 0.9
@@ -138,6 +139,19 @@ def _work(
             for path in commit.files:
                 add(path, RECENT_COMMIT * ACTIVITY_DECAY**step, "recently changed")
     return Work(strength, reasons, current)
+
+
+def per_file(ranked: Sequence[Ranked], most: int) -> list[Ranked]:
+    """At most ``most`` items brought by any one file (a file much knowledge is about, such
+    as a core module, must not fill the briefing alone); order kept."""
+    counts: dict[str | None, int] = {}
+    kept: list[Ranked] = []
+    for entry in ranked:
+        if entry.via is not None and counts.get(entry.via, 0) >= most:
+            continue
+        counts[entry.via] = counts.get(entry.via, 0) + 1
+        kept.append(entry)
+    return kept
 
 
 def _dependents(
@@ -242,7 +256,7 @@ def session_briefing(
         settings.session_start_max_items if work.current else settings.session_start_recent_items
     )
     ranked = [r for r in rank(gather(conn, focus), focus, now) if r.item.id not in exclude]
-    ranked = ranked[:limit]
+    ranked = per_file(ranked, ITEMS_PER_FILE)[:limit]
     taken = set(exclude) | {r.item.id for r in ranked}
     rules = [
         Ranked(item, 0.0, "")

@@ -55,6 +55,9 @@ CODE_WEIGHT = 2.0
 LEXICAL_WEIGHT = 1.0
 CALLER_STRENGTH = 0.5
 MODULE_STRENGTH = 0.7  # a plain word that is a module's name ("lexer", "multipart")
+# A word in a large share of the stored texts names no module in particular (the project's
+# own word for its domain: "template" in a template engine).
+MODULE_MIN_RARITY = 0.2
 MAX_NAMES = 8
 # Items matched by words alone, at most: replayed histories found about a third of them
 # about the change, against two thirds and more of those found through the code graph.
@@ -114,6 +117,7 @@ _PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+|[\w-]+\.(?:" + "|".join(_
 _DOTTED = re.compile(r"(?<![\w./])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _CAMEL = re.compile(r"(?<![\w./])(?:[A-Z][a-z0-9]+[A-Z]\w*|[a-z]+[A-Z]\w*|[A-Z]{2,}[a-z]\w*)")
 _SNAKE = re.compile(r"(?<![\w./])_*[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w])")
+_CODE_TOKEN = re.compile(r"`[^`\n]*`|\S*\w[./]\w\S*")
 _CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w{2,})\(")
 
 
@@ -231,7 +235,8 @@ def _code_ranked(
         return []
     strength: dict[str, float] = {}
     reasons: dict[str, str] = {}
-    for word, files in module_files(conn, words, stem).items():
+    telling = [w for w, rarity in words.items() if rarity >= MODULE_MIN_RARITY]
+    for word, files in module_files(conn, telling, stem).items():
         for path in files:
             strength[path], reasons[path] = MODULE_STRENGTH, f"{{}} is the {word} module"
     for path in paths:
@@ -285,7 +290,9 @@ def prompt_recall(
     terms = significant_terms(prompt)
     names, paths = code_names(prompt)
     weights = term_weights(conn, terms) if terms else {}
-    telling = {t: weights.get(stem(t), 0.0) for t in terms}
+    # Plain words only: "setup" of "setup.cfg" is a path's, not a module's name.
+    plain = significant_terms(_CODE_TOKEN.sub(" ", prompt))
+    telling = {t: weights.get(stem(t), 0.0) for t in plain}
     code = _code_ranked(conn, names, paths, telling, settings, exclude, now)
     lexical = select_lexical(conn, terms, weights, exclude) if terms else []
     fused = fuse([(CODE_WEIGHT, code), (LEXICAL_WEIGHT, lexical)])

@@ -37,6 +37,7 @@ MIN_EVIDENCE = 0.15
 TYPE_FACTOR = {"Mistake": 1.5, "Pattern": 1.2, "Learning": 1.0, "Topic": 0.6}
 DEPENDENT_FACTOR = 0.5  # a file depending on a session file, at depth 1
 AREA_FACTOR = 0.3
+BROAD_ITEM_FILES = 20
 ISSUE_EVIDENCE = 1.0
 # Knowledge reached only through the code graph (a file depending on the session's, or one
 # it depends on) counts when it warns or rules: replayed histories showed general learnings
@@ -102,6 +103,7 @@ class Ranked:
     item: Item
     score: float
     why: str  # short reason shown beside the item
+    via: str | None = None  # the session file that brought the item, if one did
 
 
 def _age_days(value: Any, now: datetime) -> float:
@@ -114,8 +116,11 @@ def _age_days(value: Any, now: datetime) -> float:
 
 def specificity(item: Item, is_weak: Callable[[str], bool]) -> float:
     """How much of the item is about any one of its files: 1 for one file, 1/sqrt(n) for n
-    (weak files such as a changelog not counted)."""
+    (weak files such as a changelog not counted), 0 for a sweep over more than
+    BROAD_ITEM_FILES files (a reformatting, a rename, a modernisation: about none of them)."""
     strong = sum(1 for f in item.files if not is_weak(f))
+    if strong > BROAD_ITEM_FILES:
+        return 0.0
     return 1.0 / math.sqrt(max(1, strong))
 
 
@@ -126,8 +131,9 @@ def score_item(item: Item, focus: Focus, now: datetime | None = None) -> Ranked 
     direct = [(focus.files[f] * focus.weight(f), f) for f in item.files if f in focus.files]
     evidence = sum(v for v, _ in direct) * spec
     why: list[str] = []
+    via: str | None = None
     if direct:
-        best = max(direct)[1]
+        best = via = max(direct)[1]
         more = f" (+{len(direct) - 1})" if len(direct) > 1 else ""
         why.append(focus.reason(best) + more)
     dependents = [
@@ -139,6 +145,7 @@ def score_item(item: Item, focus: Focus, now: datetime | None = None) -> Ranked 
         value, path = max(dependents)
         evidence += value * spec
         if not direct:
+            via = path
             why.append(f"{path} depends on it")
     if focus.issue_number is not None and item.issue_number == focus.issue_number:
         evidence += ISSUE_EVIDENCE
@@ -154,7 +161,7 @@ def score_item(item: Item, focus: Focus, now: datetime | None = None) -> Ranked 
     score = evidence * TYPE_FACTOR.get(item.type, 1.0)
     score += 0.05 * max(0.0, min(1.0, float(item.confidence or 0)))
     score += 0.05 * max(0.0, 1 - _age_days(item.updated_at, now) / 90)
-    return Ranked(item, score, "; ".join(why))
+    return Ranked(item, score, "; ".join(why), via)
 
 
 def rank(items: Iterable[Item], focus: Focus, now: datetime | None = None) -> list[Ranked]:

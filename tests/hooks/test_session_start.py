@@ -308,3 +308,15 @@ def test_recent_activity_gives_a_short_briefing_and_yields_to_changed_files(
     add_item(project_db, "The other module is generated", files=["other.py"])
     dirty = context_of(hook("session-start", session_id="s2", source="startup"))
     assert "The other module is generated" in dirty and "recently changed" not in dirty
+
+
+def test_one_file_brings_at_most_eight_items(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
+) -> None:
+    (tmp_repo / "core.py").write_text("changed\n")
+    for i in range(12):
+        add_item(project_db, f"Core fact {i} about the engine loop", files=["core.py"])
+    for i in range(30):
+        add_item(project_db, f"Elsewhere fact {i} about other modules", files=[f"x{i}.py"])
+    text = context_of(hook("session-start", session_id="s1", source="startup"))
+    assert text.count("\n- ") == 8

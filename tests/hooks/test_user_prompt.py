@@ -141,3 +141,19 @@ def test_a_name_defined_in_many_files_says_nothing(
     for f in files:
         add_item(project_db, f"Knowledge about module {f}", files=[f])
     assert hook("user-prompt", session_id="s1", prompt="how does run_all work").stdout == ""
+
+
+def test_a_plain_word_naming_a_module_brings_its_knowledge(
+    hook: Callable[..., HookResult], project_db: Database
+) -> None:
+    add_graph(project_db, ["pkg/_multipart.py", "pkg/setup.py"], [])
+    multipart = add_item(
+        project_db, "Uploads rewind files before retrying", files=["pkg/_multipart.py"]
+    ).entity_id
+    setup = add_item(project_db, "Extras are declared for the babel plugin", files=["pkg/setup.py"])
+    for i in range(40):  # padding, so word rarities mean something
+        add_item(project_db, f"Unrelated fact {i} about caching and pools", files=[f"x{i}.py"])
+    text = hook("user-prompt", session_id="s1", prompt="streaming multipart support").stdout
+    assert multipart in text and "is the multipart module" in text
+    assert hook("user-prompt", session_id="s2", prompt="tweak setup.cfg again").stdout == ""
+    assert setup.entity_id  # the word "setup" of setup.cfg names no module

@@ -114,3 +114,12 @@ def test_weaker_strength_needs_stronger_files() -> None:
 def test_duplicates_are_ranked_once() -> None:
     item = FakeItem("x", files=("src/a.py",))
     assert ids(rank([item, item], FOCUS, NOW)) == ["x"]
+
+
+def test_a_sweep_over_many_files_is_about_none_of_them() -> None:
+    focus = Focus(files={"f0.py": 1.0})
+    sweep = FakeItem("sweep", files=tuple(f"f{i}.py" for i in range(21)))
+    wide = FakeItem("wide", files=tuple(f"f{i}.py" for i in range(20)))
+    assert score_item(sweep, focus, NOW) is None
+    scored = score_item(wide, focus, NOW)
+    assert scored is not None and scored.via == "f0.py"
