@@ -167,6 +167,7 @@ def test_install_then_doctor_from_the_cli(
     for event, groups in settings["hooks"].items():
         assert event in {spec.claude_event for spec in HOOK_SPECS}
         (group,) = groups
+        assert set(group) <= {"matcher", "hooks"}
         (handler,) = group["hooks"]
         assert set(handler) == {"type", "command", "timeout"} and handler["type"] == "command"
         executable = shlex.split(handler["command"])[0]
@@ -184,7 +185,9 @@ def test_install_then_doctor_from_the_cli(
         "SessionStart",
         "SessionEnd",
         "database",
+        "PostToolUse",
         "hook session-start",
+        "hook post-tool-use",
         "hook session-end",
     } <= names
     assert all(c["status"] in ("ok", "warn") for c in report["checks"])
