@@ -1,0 +1,87 @@
+"""Aggregation: above a node threshold, functions fold into their files, then files into
+their code areas, and the page says so.
+
+A browser lays out a few hundred nodes in about a second; thousands take long and show a
+hairball. Knowledge items are never folded (they are what a person came to read); the
+type and area filters and ``--focus`` narrow them instead. Edges follow their ends: an
+item's IN_FILE edge to a folded file becomes an IN_FILE edge to the file's area, file
+links become area links, and merged edges add up their weights.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from kgraph.viz.model import Edge, Node, View, area_key
+
+DEFAULT_MAX_NODES = 600
+_ROLE_RANK = {"focus": 0, "caller": 1, "callee": 2, "dependent": 3, "dependency": 4}
+
+
+def _strongest(roles: list[str]) -> str:
+    ranked = sorted((r for r in roles if r in _ROLE_RANK), key=_ROLE_RANK.__getitem__)
+    return ranked[0] if ranked else ""
+
+
+def fold(view: View, folded: dict[str, str], what: str) -> View:
+    """``view`` with each node in ``folded`` replaced by the node its key maps to.
+
+    The container gains the count of what it stands for (``weight``, a detail line) and the
+    strongest focus role among its members.
+    """
+    members: dict[str, list[Node]] = {}
+    for node in view.nodes:
+        if node.key in folded:
+            members.setdefault(folded[node.key], []).append(node)
+    nodes: list[Node] = []
+    for node in view.nodes:
+        if node.key in folded:
+            continue
+        inside = members.get(node.key)
+        if inside:
+            count = sum(m.weight for m in inside)
+            node = replace(
+                node,
+                weight=node.weight + count,
+                role=node.role or _strongest([m.role for m in inside]),
+                details=(*node.details, (f"{what} folded in", str(count))),
+            )
+        nodes.append(node)
+    present = {n.key for n in nodes}
+    merged: dict[tuple[str, str, str], int] = {}
+    for edge in view.edges:
+        source = folded.get(edge.source, edge.source)
+        target = folded.get(edge.target, edge.target)
+        if source != target and source in present and target in present:
+            key = (source, edge.type, target)
+            merged[key] = merged.get(key, 0) + edge.weight
+    edges = tuple(Edge(s, t, d, w) for (s, t, d), w in merged.items())
+    return replace(view, nodes=tuple(nodes), edges=edges)
+
+
+def aggregate(view: View, max_nodes: int = DEFAULT_MAX_NODES) -> View:
+    """Fold symbols into files, then files into areas, while more than ``max_nodes`` show."""
+    before = len(view.nodes)
+    if before <= max_nodes:
+        return view
+    done: list[str] = []
+    symbols = {n.key: n.parent for n in view.nodes if n.type == "Symbol" and n.parent}
+    if symbols:
+        view = fold(view, {k: p for k, p in symbols.items() if p is not None}, "symbols")
+        done.append("functions and classes into their files")
+    if len(view.nodes) > max_nodes:
+        areas = {n.key: area_key(n.areas[0]) for n in view.nodes if n.type == "File" and n.areas}
+        view = fold(view, areas, "files")
+        done.append("files into their code areas")
+    note = (
+        f"{before:,} nodes are more than the {max_nodes:,} this page lays out: "
+        f"aggregated {' and '.join(done)} ({len(view.nodes):,} nodes shown). "
+        "Use --focus FILE|SYMBOL|ID for the details, or --max-nodes to raise the limit."
+    )
+    notes = [note]
+    if len(view.nodes) > max_nodes:
+        notes.append(
+            f"Still {len(view.nodes):,} nodes: knowledge items are never aggregated; "
+            "use the type and area filters."
+        )
+    return replace(view, notes=(*view.notes, *notes), before=before, aggregated=tuple(done))
