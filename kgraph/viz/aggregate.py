@@ -26,8 +26,8 @@ def _strongest(roles: list[str]) -> str:
 def fold(view: View, folded: dict[str, str], what: str) -> View:
     """``view`` with each node in ``folded`` replaced by the node its key maps to.
 
-    The container gains the count of what it stands for (``weight``, a detail line) and the
-    strongest focus role among its members.
+    The container gains how many members it took in (a detail line), the weight of all it
+    now stands for (``weight`` sizes the node) and the strongest focus role among them.
     """
     members: dict[str, list[Node]] = {}
     for node in view.nodes:
@@ -39,12 +39,11 @@ def fold(view: View, folded: dict[str, str], what: str) -> View:
             continue
         inside = members.get(node.key)
         if inside:
-            count = sum(m.weight for m in inside)
             node = replace(
                 node,
-                weight=node.weight + count,
+                weight=node.weight + sum(m.weight for m in inside),
                 role=node.role or _strongest([m.role for m in inside]),
-                details=(*node.details, (f"{what} folded in", str(count))),
+                details=(*node.details, (f"{what} folded in", str(len(inside)))),
             )
         nodes.append(node)
     present = {n.key for n in nodes}

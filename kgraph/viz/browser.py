@@ -65,6 +65,7 @@ class PageCheck:
     title: str = ""
     wall_ms: float = 0.0  # navigation to data-ready, as measured from outside
     screenshot: Path | None = None
+    script_result: Any = None  # the value of ``script``
 
     @property
     def errors(self) -> list[str]:
@@ -287,7 +288,7 @@ def _run(
         time.sleep(0.05)
     check.wall_ms = (time.monotonic() - started) * 1000
     if script:
-        evaluate(pipe, session, script)
+        check.script_result = evaluate(pipe, session, script)
     check.report = (
         evaluate(pipe, session, "window.kgraphViz ? window.kgraphViz.report() : {}") or {}
     )

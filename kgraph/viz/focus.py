@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kgraph.codegraph.neighbours import FileGraph, callees
 from kgraph.codegraph.query import blast_radius, what_depends_on
 from kgraph.db import Database
 from kgraph.errors import InvalidValueError, NotFoundError
 from kgraph.knowledge.areas import normalise_path
+from kgraph.knowledge.model import KNOWLEDGE_TYPES
 from kgraph.knowledge.query import get_item
 from kgraph.viz.build import (
+    AREA_EDGES,
     FILE_EDGES,
     Draft,
+    add_area,
     add_files,
     add_items,
     add_symbol,
@@ -100,12 +103,35 @@ def file_neighbourhood(db: Database, sources: Sources, seeds: list[str], depth: 
     return Selection(files, items_on_files(sources.knowledge, files))
 
 
-def _compose(sources: Sources, selection: Selection, title: str, notes: list[str]) -> View:
+def _compose(
+    sources: Sources, selection: Selection, title: str, notes: list[str], area: str | None = None
+) -> View:
     draft = Draft()
     kg, rules = sources.knowledge, sources.rules
+    if area is not None:
+        key = add_area(draft, area, kg)
+        draft.nodes[key] = replace(draft.nodes[key], role="focus")
     add_files(draft, sources.files, kg, selection.files, rules, selection.files)
     add_items(draft, kg, selection.items, rules, selection.items)
     return draft.view(title, notes, focus=title)
+
+
+def _area_view(db: Database, sources: Sources, area_id: str, name: str, depth: int) -> View:
+    """A code area: its files and their neighbourhood, and the items about the area."""
+    kg = sources.knowledge
+    stored = file_areas(kg)
+    paths = {p for p, _ in sources.files.files} | set(stored)
+    seeds = sorted(p for p in paths if area_of(p, stored, sources.rules) == name)
+    found = file_neighbourhood(db, sources, seeds, depth)
+    direct = {s for s, t, to in kg.edges if to == area_id and t in AREA_EDGES}
+    direct = {i for i in direct if kg.entities.get(i) and kg.entities[i].type in KNOWLEDGE_TYPES}
+    items = {**found.items, **dict.fromkeys(direct, Relation("on area", 0))}
+    label = f"code area {name}"
+    notes = [
+        f"Focus: {label}. Its files, files depending on them and files they depend on, to "
+        f"depth {depth}, with the knowledge on the area and on those files."
+    ]
+    return _compose(sources, Selection(found.files, items), label, notes, area=name)
 
 
 def _symbol_view(db: Database, sources: Sources, name: str, depth: int) -> View:
@@ -163,10 +189,7 @@ def _item_view(db: Database, sources: Sources, text: str, depth: int) -> View | 
     if item.type == "File":
         return _files_view(db, sources, [item.content], depth, item.content)
     if item.type == "CodeArea":
-        stored = file_areas(kg)
-        paths = {p for p, _ in sources.files.files} | set(stored)
-        seeds = sorted(p for p in paths if area_of(p, stored, sources.rules) == item.content)
-        return _files_view(db, sources, seeds, depth, f"code area {item.content}")
+        return _area_view(db, sources, item.id, item.content, depth)
     found = file_neighbourhood(db, sources, list(item.files), depth) if item.files else None
     items = {**(found.items if found else {}), **neighbours(kg, {item.id}, depth)}
     items[item.id] = Relation("focus")

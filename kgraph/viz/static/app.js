@@ -310,7 +310,7 @@
         cy.center(hits[0]);
       }
     });
-    document.getElementById('fit').addEventListener('click', function () { cy.fit(cy.nodes(':visible'), 30); });
+    document.getElementById('fit').addEventListener('click', function () { cy.fit(shownNodes(), 30); });
     cy.on('tap', 'node', function (event) { describe(event.target.id()); });
 
     var layoutStarted = performance.now();
@@ -335,16 +335,24 @@
     });
     layout.run();
 
+    function shownNodes() {
+      function displayed(element) { return element.style('display') !== 'none'; }
+      return cy.nodes().filter(function (element) {
+        return displayed(element) && element.ancestors().every(displayed);
+      });
+    }
+
     window.kgraphViz = {
       cy: cy,
       select: select,
+      visible: function () { return shownNodes().length; },
       search: function (query) { searchBox.value = query; return search(query).length; },
       report: function () {
         return {
           ready: root.getAttribute('data-ready') === '1',
           nodes: cy.nodes().length,
           edges: cy.edges().length,
-          visible: cy.nodes(':visible').length,
+          visible: shownNodes().length,
           errors: errors.slice(),
           panel: panel.textContent
         };
