@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from kgraph.codegraph.records import AmbiguousNameError
+from kgraph.db import Database
 from kgraph.errors import InvalidValueError, NotFoundError
 from kgraph.knowledge.store import add_item
 from kgraph.viz import build_view
@@ -95,6 +98,6 @@ def test_focus_errors_name_what_was_tried(project: Project) -> None:
         build_view(project.db, focus="app/api.py", depth=9, project_root=project.root)
 
 
-def test_symbols_need_a_code_graph(db, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_symbols_need_a_code_graph(db: Database, tmp_path: Path) -> None:
     with pytest.raises(NotFoundError, match="kgraph graph parse"):
         build_view(db, focus="handler", project_root=tmp_path)

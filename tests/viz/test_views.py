@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
+from kgraph.db import Database
 from kgraph.viz import build_view
 from kgraph.viz.model import file_key, item_key
 from tests.viz.conftest import Project
@@ -73,7 +75,7 @@ def test_file_links_count_the_edges_between_files(project: Project) -> None:
     assert all(weight >= 2 for weight in links.values())  # an import and a call at least
 
 
-def test_knowledge_without_a_code_graph(db, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_knowledge_without_a_code_graph(db: Database, tmp_path: Path) -> None:
     from kgraph.knowledge.store import add_item
 
     add_item(db, "Retries need a deadline", files=["src/net.py"], project_root=tmp_path)
