@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from kgraph.cli.common import get_db, json_option, print_json
+from kgraph.viz.aggregate import DEFAULT_MAX_NODES
 
 
 @click.command("viz")
@@ -31,7 +32,7 @@ from kgraph.cli.common import get_db, json_option, print_json
 @click.option(
     "--max-nodes",
     type=click.IntRange(20, 20000),
-    default=600,
+    default=DEFAULT_MAX_NODES,
     show_default=True,
     help="Above this, functions fold into files and files into code areas (the page says so).",
 )

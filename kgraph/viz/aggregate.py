@@ -1,11 +1,13 @@
-"""Aggregation: above a node threshold, functions fold into their files, then files into
-their code areas, and the page says so.
+"""Aggregation: above a node threshold, functions fold into their files, then as many files
+as it takes into their code areas (the least known first), and the page says so.
 
-A browser lays out a few hundred nodes in about a second; thousands take long and show a
-hairball. Knowledge items are never folded (they are what a person came to read); the
-type and area filters and ``--focus`` narrow them instead. Edges follow their ends: an
-item's IN_FILE edge to a folded file becomes an IN_FILE edge to the file's area, file
-links become area links, and merged edges add up their weights.
+A browser lays out a few hundred nodes in about a second, and a few hundred is what a
+person can read; thousands take long and show a hairball. Knowledge items are never folded
+(they are what a person came to read); the type and area filters and ``--focus`` narrow
+them instead. Edges follow their ends: an item's IN_FILE edge to a folded file becomes an
+IN_FILE edge to the file's area, file links become area links, and merged edges add up
+their weights. Files fold in order: fewest knowledge items, then fewest links; the focus's
+own files never fold.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from dataclasses import replace
 
 from kgraph.viz.model import Edge, Node, View, area_key
 
-DEFAULT_MAX_NODES = 600
+DEFAULT_MAX_NODES = 300
 _ROLE_RANK = {"focus": 0, "caller": 1, "callee": 2, "dependent": 3, "dependency": 4}
 
 
@@ -58,8 +60,25 @@ def fold(view: View, folded: dict[str, str], what: str) -> View:
     return replace(view, nodes=tuple(nodes), edges=edges)
 
 
+def _fold_order(view: View) -> list[Node]:
+    """Files in the order they fold: the focus's own never; then fewest knowledge items,
+    fewest links, path."""
+    items: dict[str, int] = {}
+    links: dict[str, int] = {}
+    for edge in view.edges:
+        if edge.source.startswith("k:"):
+            items[edge.target] = items.get(edge.target, 0) + 1
+        for end in (edge.source, edge.target):
+            links[end] = links.get(end, 0) + 1
+    files = [n for n in view.nodes if n.type == "File" and n.areas and n.role != "focus"]
+    return sorted(
+        files, key=lambda n: (bool(n.role), items.get(n.key, 0), links.get(n.key, 0), n.key)
+    )
+
+
 def aggregate(view: View, max_nodes: int = DEFAULT_MAX_NODES) -> View:
-    """Fold symbols into files, then files into areas, while more than ``max_nodes`` show."""
+    """Fold symbols into files, then as many files into their areas as it takes (those with
+    the least knowledge first), while more than ``max_nodes`` nodes show."""
     before = len(view.nodes)
     if before <= max_nodes:
         return view
@@ -68,13 +87,17 @@ def aggregate(view: View, max_nodes: int = DEFAULT_MAX_NODES) -> View:
     if symbols:
         view = fold(view, {k: p for k, p in symbols.items() if p is not None}, "symbols")
         done.append("functions and classes into their files")
-    if len(view.nodes) > max_nodes:
-        areas = {n.key: area_key(n.areas[0]) for n in view.nodes if n.type == "File" and n.areas}
-        view = fold(view, areas, "files")
-        done.append("files into their code areas")
+    excess = len(view.nodes) - max_nodes
+    if excess > 0:
+        files = sum(1 for n in view.nodes if n.type == "File")
+        chosen = _fold_order(view)[:excess]
+        view = fold(view, {n.key: area_key(n.areas[0]) for n in chosen}, "files")
+        if chosen:
+            least = "all" if len(chosen) == files else "the least known"
+            done.append(f"{len(chosen):,} of {files:,} files ({least}) into their code areas")
     note = (
         f"{before:,} nodes are more than the {max_nodes:,} this page lays out: "
-        f"aggregated {' and '.join(done)} ({len(view.nodes):,} nodes shown). "
+        f"folded {' and '.join(done)}; {len(view.nodes):,} nodes shown. "
         "Use --focus FILE|SYMBOL|ID for the details, or --max-nodes to raise the limit."
     )
     notes = [note]

@@ -7,7 +7,7 @@ the overview and every focus are the same few steps applied to different selecti
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from kgraph.codegraph.neighbours import FileGraph
@@ -27,6 +27,7 @@ from kgraph.viz.model import (
 from kgraph.viz.read import KEntity, KnowledgeGraph
 
 LABEL_CHARS = 60
+MAX_LISTED = 12
 AREA_EDGES = ("ABOUT", "APPLIES_TO")
 FILE_EDGES = ("IN_FILE", "APPLIES_TO")
 
@@ -138,7 +139,11 @@ def add_file(
 
 
 def _item_node(
-    entity: KEntity, areas: tuple[str, ...], superseded: bool, relation: Relation | None
+    entity: KEntity,
+    areas: tuple[str, ...],
+    superseded: bool,
+    relation: Relation | None,
+    files: list[str],
 ) -> Node:
     details = [
         ("confidence", f"{entity.confidence:.2f}"),
@@ -148,6 +153,9 @@ def _item_node(
     if entity.issue_number is not None:
         details.append(("issue", f"#{entity.issue_number}"))
     details.append(("updated", entity.updated_at))
+    if files:
+        more = f" (+{len(files) - MAX_LISTED} more)" if len(files) > MAX_LISTED else ""
+        details.append(("files", ", ".join(sorted(files)[:MAX_LISTED]) + more))
     if superseded:
         details.append(("state", "superseded (hidden from search and briefings)"))
     if relation is not None:
@@ -177,8 +185,14 @@ def add_items(
     ids: Iterable[str],
     rules: AreaRules,
     relations: Mapping[str, Relation] | None = None,
+    within: Collection[str] | None = None,
 ) -> None:
-    """Items with their files and areas, and the edges among everything present."""
+    """Items with their files and areas, and the edges among everything present.
+
+    ``within`` (a focus's files) keeps an item's other files out of the picture: a commit
+    that touched thirty files would otherwise pull all thirty in. They stay listed in the
+    item's details.
+    """
     wanted = {i for i in ids if i in kg.entities and not kg.entities[i].hidden}
     superseded = kg.superseded()
     stored_areas = file_areas(kg)
@@ -193,12 +207,15 @@ def add_items(
         areas = [o.content for t, o in links if o.type == "CodeArea" and t in AREA_EDGES]
         areas += [area_of(o.content, stored_areas, rules) for t, o in links if o.type == "File"]
         relation = (relations or {}).get(item_id)
-        node = _item_node(entity, tuple(dict.fromkeys(areas)), item_id in superseded, relation)
+        files = [o.content for _t, o in links if o.type == "File"]
+        node = _item_node(
+            entity, tuple(dict.fromkeys(areas)), item_id in superseded, relation, files
+        )
         draft.add(node)
         for type_, other in links:
             if other.type == "CodeArea":
                 draft.link(node.key, type_, add_area(draft, other.content, kg))
-            else:
+            elif within is None or other.content in within:
                 path = other.content
                 area = area_of(path, stored_areas, rules)
                 draft.link(node.key, type_, add_file(draft, path, area, kg, entity_id=other.id))

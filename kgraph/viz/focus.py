@@ -112,7 +112,7 @@ def _compose(
         key = add_area(draft, area, kg)
         draft.nodes[key] = replace(draft.nodes[key], role="focus")
     add_files(draft, sources.files, kg, selection.files, rules, selection.files)
-    add_items(draft, kg, selection.items, rules, selection.items)
+    add_items(draft, kg, selection.items, rules, selection.items, within=selection.files)
     return draft.view(title, notes, focus=title)
 
 
@@ -176,7 +176,7 @@ def _symbol_view(db: Database, sources: Sources, name: str, depth: int) -> View:
         f"in their files, with the knowledge on those files."
     ]
     items = items_on_files(sources.knowledge, files)
-    add_items(draft, sources.knowledge, items, sources.rules, items)
+    add_items(draft, sources.knowledge, items, sources.rules, items, within=files)
     return draft.view(title, notes, focus=title)
 
 

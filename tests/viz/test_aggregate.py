@@ -54,7 +54,7 @@ def test_files_fold_into_areas_when_still_too_many() -> None:
     assert {n.type for n in folded.nodes} == {"CodeArea", "Learning"}
     assert folded.aggregated == (
         "functions and classes into their files",
-        "files into their code areas",
+        "40 of 40 files (all) into their code areas",
     )
     edges = {(e.source, e.type, e.target): e.weight for e in folded.edges}
     # An item's IN_FILE edge now points at its file's area; file calls became area calls.
@@ -67,3 +67,26 @@ def test_files_fold_into_areas_when_still_too_many() -> None:
     assert len(folded.nodes) == 42
     assert "162 nodes are more than the 30" in folded.notes[0]
     assert "knowledge items are never aggregated" in folded.notes[-1]
+
+
+def test_the_least_known_files_fold_first_and_only_as_many_as_needed(project: Project) -> None:
+    view = build_view(project.db, project_root=project.root)  # 14 nodes, 5 files
+    folded = aggregate(view, max_nodes=12)
+    assert len(folded.nodes) == 12
+    assert folded.aggregated == ("2 of 5 files (the least known) into their code areas",)
+    files = {n.key for n in folded.nodes if n.type == "File"}
+    # app/__init__.py and the test file carry no knowledge: they go; the others stay.
+    assert files == {file_key("app/api.py"), file_key("app/cli.py"), file_key("app/db.py")}
+    testing = next(n for n in folded.nodes if n.key == area_key("Testing"))
+    assert ("files folded in", "1") in testing.details
+    links = {(e.source, e.target) for e in folded.edges if e.type == "DEPENDS_ON"}
+    assert (area_key("Testing"), file_key("app/api.py")) in links
+    assert "14 nodes are more than the 12 this page lays out" in folded.notes[0]
+
+
+def test_the_focus_files_never_fold(project: Project) -> None:
+    view = build_view(project.db, focus="app/api.py", depth=1, project_root=project.root)
+    folded = aggregate(view, max_nodes=3)
+    files = {n.key for n in folded.nodes if n.type == "File"}
+    assert files == {file_key("app/api.py")}
+    assert folded.aggregated == ("3 of 4 files (the least known) into their code areas",)

@@ -81,7 +81,7 @@ def test_type_and_area_filters_and_aggregation_notice(
     project: Project, chromium: str, tmp_path: Path
 ) -> None:
     view = build_view(project.db, project_root=project.root, max_nodes=10)
-    assert view.aggregated == ("files into their code areas",)
+    assert view.aggregated == ("4 of 5 files (the least known) into their code areas",)
     page = write_page(view, tmp_path / "agg.html").path
     script = """
       const visible = () => window.kgraphViz.visible();
@@ -101,7 +101,7 @@ def test_type_and_area_filters_and_aggregation_notice(
     assert everything == len(view.nodes)
     assert without_learnings == everything - learnings
     assert cli_only == 2  # the CLI area and the Pattern that applies to it
-    assert "aggregated files into their code areas" in notes
+    assert "folded 4 of 5 files (the least known) into their code areas" in notes
 
 
 def test_the_check_notices_a_page_that_reaches_for_the_network(

@@ -101,3 +101,18 @@ def test_focus_errors_name_what_was_tried(project: Project) -> None:
 def test_symbols_need_a_code_graph(db: Database, tmp_path: Path) -> None:
     with pytest.raises(NotFoundError, match="kgraph graph parse"):
         build_view(db, focus="handler", project_root=tmp_path)
+
+
+def test_an_items_other_files_stay_out_of_a_focus(project: Project) -> None:
+    wide = add_item(
+        project.db,
+        "Renamed save everywhere",
+        files=["app/db.py", "app/cli.py"],
+        project_root=project.root,
+    )
+    view = build_view(project.db, focus="app/db.py", depth=1, project_root=project.root)
+    found = roles(view)
+    assert item_key(wide.entity_id) in found
+    assert file_key("app/cli.py") not in found
+    node = next(n for n in view.nodes if n.key == item_key(wide.entity_id))
+    assert dict(node.details)["files"] == "app/cli.py, app/db.py"
