@@ -19,7 +19,8 @@ for a picture of the repository every one is kept. Then, for the overview and a 
 
 Every run also checks the page made no network request and reported no error.
 
-Usage: python scripts/bench_viz.py [--runs 5] [--screenshot docs/viz-kgraph.png]
+Usage: python scripts/bench_viz.py [--runs 5] [--screenshots docs]
+(``--screenshots DIR`` saves one PNG per page: viz-kgraph-overview.png, viz-kgraph-<focus>.png)
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ def learn_from_history(db: Database, root: Path) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--screenshot", type=Path, help="save the overview's screenshot here")
+    parser.add_argument("--screenshots", type=Path, help="save each page's screenshot here")
     args = parser.parse_args()
     chromium = find_chromium()
     if chromium is None:
@@ -95,6 +96,7 @@ def main() -> None:
         )
         print("|---|---:|---:|---:|---:|---:|---:|")
         for focus in FOCUSES:
+            slug = "overview" if focus is None else focus.replace("/", "_")
             builds: list[float] = []
             for _ in range(args.runs):
                 t0 = time.perf_counter()
@@ -104,7 +106,9 @@ def main() -> None:
             drawn: list[float] = []
             wall: list[float] = []
             for run in range(args.runs):
-                shot = args.screenshot if focus is None and run == 0 else None
+                shot = None
+                if args.screenshots and run == 0:
+                    shot = args.screenshots / f"viz-kgraph-{slug}.png"
                 check = check_page(page.path, screenshot=shot, executable=chromium)
                 if check.requests or check.errors or check.attributes.get("ready") != "1":
                     raise SystemExit(f"page failed: {check.requests} {check.errors}")
@@ -121,8 +125,8 @@ def main() -> None:
                 f"| {statistics.median(drawn):,.0f} ms | {statistics.median(wall):,.0f} ms |"
             )
         db.close()
-    if args.screenshot:
-        print(f"screenshot: {args.screenshot}")
+    if args.screenshots:
+        print(f"screenshots in {args.screenshots}")
 
 
 if __name__ == "__main__":

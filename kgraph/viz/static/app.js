@@ -79,7 +79,10 @@
           'border-color': 'rgba(0,0,0,0.35)'
         }
       },
-      { selector: 'node[type = "CodeArea"]', style: { 'font-size': 12, 'font-weight': 'bold', 'min-zoomed-font-size': 4 } },
+      {
+        selector: 'node[type = "CodeArea"]',
+        style: { 'font-size': big ? 22 : 13, 'font-weight': 'bold', 'min-zoomed-font-size': 5, 'z-index': 10 }
+      },
       {
         selector: ':parent',
         style: {
@@ -104,6 +107,7 @@
         }
       },
       { selector: 'edge[type = "SUPERSEDES"]', style: { 'line-style': 'dashed' } },
+      { selector: 'edge[type = "DEPENDS_ON"], edge[type = "ABOUT"]', style: { opacity: big ? 0.35 : 0.6 } },
       { selector: '.hidden', style: { display: 'none' } },
       { selector: '.dim', style: { opacity: 0.12 } },
       { selector: 'node.hit', style: { 'border-width': 4, 'border-color': '#ff9800', opacity: 1 } },
@@ -120,11 +124,11 @@
       fit: true,
       padding: 30,
       nodeDimensionsIncludeLabels: false,
-      idealEdgeLength: function () { return 40; },
-      nodeRepulsion: function () { return count > 300 ? 6000 : 9000; },
-      edgeElasticity: function () { return 80; },
+      idealEdgeLength: function () { return count > 150 ? 60 : 50; },
+      nodeRepulsion: function () { return count > 150 ? 200000 : 60000; },
+      edgeElasticity: function () { return 150; },
       nestingFactor: 1.2,
-      gravity: 0.6,
+      gravity: 0.5,
       numIter: count > 300 ? 400 : 1000,
       componentSpacing: 60,
       coolingFactor: 0.95,
