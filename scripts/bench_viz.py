@@ -41,6 +41,14 @@ from kgraph.viz.browser import check_page, find_chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 FOCUSES = (None, "kgraph/db/core.py", "Database.read", "blast_radius")
+# Before a screenshot: select the focus (else the first Mistake or Learning) so the side
+# panel shows a node's full text and id.
+SELECT = """(() => {
+  const cy = window.kgraphViz.cy;
+  let node = cy.nodes('[role = "focus"]').filter((n) => !n.isParent()).first();
+  if (node.empty()) node = cy.nodes('[type = "Mistake"], [type = "Learning"]').first();
+  if (node.nonempty()) window.kgraphViz.select(node.id());
+})()"""
 
 
 def learn_from_history(db: Database, root: Path) -> int:
@@ -109,7 +117,8 @@ def main() -> None:
                 shot = None
                 if args.screenshots and run == 0:
                     shot = args.screenshots / f"viz-kgraph-{slug}.png"
-                check = check_page(page.path, screenshot=shot, executable=chromium)
+                script = SELECT if shot else None
+                check = check_page(page.path, screenshot=shot, executable=chromium, script=script)
                 if check.requests or check.errors or check.attributes.get("ready") != "1":
                     raise SystemExit(f"page failed: {check.requests} {check.errors}")
                 if int(check.attributes["nodes"]) != page.nodes:

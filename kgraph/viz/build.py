@@ -189,9 +189,9 @@ def add_items(
 ) -> None:
     """Items with their files and areas, and the edges among everything present.
 
-    ``within`` (a focus's files) keeps an item's other files out of the picture: a commit
-    that touched thirty files would otherwise pull all thirty in. They stay listed in the
-    item's details.
+    ``within`` (a focus's files) keeps an item's other files, and areas not already shown,
+    out of the picture: a commit that touched thirty files would otherwise pull all thirty
+    in. They stay listed in the item's details.
     """
     wanted = {i for i in ids if i in kg.entities and not kg.entities[i].hidden}
     superseded = kg.superseded()
@@ -212,9 +212,12 @@ def add_items(
             entity, tuple(dict.fromkeys(areas)), item_id in superseded, relation, files
         )
         draft.add(node)
+        # In a focus, an item's other areas stay out too, unless it is the focus itself.
+        own = within is None or (relation is not None and relation.role == "focus")
         for type_, other in links:
             if other.type == "CodeArea":
-                draft.link(node.key, type_, add_area(draft, other.content, kg))
+                if own or area_key(other.content) in draft.nodes:
+                    draft.link(node.key, type_, add_area(draft, other.content, kg))
             elif within is None or other.content in within:
                 path = other.content
                 area = area_of(path, stored_areas, rules)
