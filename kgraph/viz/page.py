@@ -99,7 +99,6 @@ def content_security_policy(scripts: list[str], styles: list[str]) -> str:
             "default-src 'none'",
             "script-src " + " ".join(csp_hash(s) for s in scripts),
             "style-src " + " ".join(csp_hash(s) for s in styles),
-            "img-src data:",
             "base-uri 'none'",
             "form-action 'none'",
         ]

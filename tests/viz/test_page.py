@@ -101,7 +101,6 @@ def test_csp_allows_no_network_and_only_the_pages_own_scripts(project: Project) 
         "default-src",
         "script-src",
         "style-src",
-        "img-src",
         "base-uri",
         "form-action",
     }

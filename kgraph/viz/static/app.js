@@ -81,7 +81,10 @@
       },
       {
         selector: 'node[type = "CodeArea"]',
-        style: { 'font-size': big ? 22 : 13, 'font-weight': 'bold', 'min-zoomed-font-size': 5, 'z-index': 10 }
+        style: {
+          'font-size': big ? 22 : 13, 'font-weight': 'bold', 'min-zoomed-font-size': 5,
+          'text-max-width': 400, 'z-index': 10
+        }
       },
       {
         selector: ':parent',
