@@ -33,6 +33,7 @@ SUBCOMMANDS: dict[str, str] = {
     "embed": "kgraph.cli.learn:embed_cmd",
     "transcript": "kgraph.cli.transcript:transcript",
     "graph": "kgraph.cli.graph:graph",
+    "viz": "kgraph.cli.viz:viz",
 }
 
 
@@ -101,12 +102,6 @@ class LazyGroup(click.Group):
                 err=True,
             )
             ctx.exit(1)
-        if isinstance(ctx.obj, dict) and ctx.obj.get("db") is not None:
-            # Only commands that opened the database (hooks never do: they must not import
-            # SQLAlchemy, which kgraph.cli.common does).
-            from kgraph.cli.common import refresh_context_snapshot
-
-            refresh_context_snapshot(ctx)
         return result
 
 

@@ -9,6 +9,7 @@ same line in its log. Locked-database errors never come here: the retry handles 
 from __future__ import annotations
 
 import sqlite3
+import sys
 
 from kgraph.errors import DatabaseError, InvalidValueError, KgraphError
 
@@ -43,23 +44,28 @@ def read_only_message(where: str) -> str:
     )
 
 
+def _is_database_error(exc: BaseException) -> bool:
+    """A driver error, raw or wrapped by SQLAlchemy (checked without importing SQLAlchemy:
+    the hooks read through plain sqlite3 and must not pay for it)."""
+    if isinstance(exc, sqlite3.Error):
+        return True
+    sa_exc = sys.modules.get("sqlalchemy.exc")
+    return sa_exc is not None and isinstance(exc, sa_exc.DBAPIError)
+
+
 def describe_failure(exc: BaseException, where: str) -> KgraphError | None:
     """The one-line KgraphError for a database failure, or None when ``exc`` is not one
     (a bug in kgraph: the caller lets it through)."""
-    from sqlalchemy.exc import DBAPIError, StatementError
-
     if isinstance(exc, KgraphError):
         return exc
     if isinstance(exc, UnicodeDecodeError):
         return DatabaseError(corrupt_message(where, "a text value is not valid UTF-8"))
     if isinstance(exc, OverflowError):
         return InvalidValueError(f"a number is out of range for the database: {exc}")
-    if not isinstance(exc, DBAPIError | StatementError | sqlite3.Error):
-        return None
-    orig = getattr(exc, "orig", exc)
+    orig = getattr(exc, "orig", None)
     if isinstance(orig, UnicodeDecodeError | OverflowError):
         return describe_failure(orig, where)
-    if not isinstance(orig, sqlite3.Error | DBAPIError) and not isinstance(exc, DBAPIError):
+    if not _is_database_error(exc):
         return None
     message = first_line(exc)
     low = message.lower()

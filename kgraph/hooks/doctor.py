@@ -8,9 +8,10 @@ Checks, each ``ok``, ``warn`` or ``fail``:
 - the database: present, readable, at this kgraph's schema version, intact (``PRAGMA
   quick_check``; ``integrity_check`` with ``--full``), and writable with its folder;
 - the capture extractor: rules only, or ``claude -p`` too (and whether ``claude`` is found);
-- a sample ``hook session-start`` and ``hook session-end`` (``--dry-run``: nothing written)
-  return exit 0 with contract output, within their target and the timeout installed for
-  them (a slow sample is repeated before it is reported).
+- a sample ``hook session-start``, ``hook post-tool-use`` (a Read of README.md) and ``hook
+  session-end`` (``--dry-run``: nothing written) return exit 0 with contract output, within
+  their target and the timeout installed for them (a slow sample is repeated before it is
+  reported).
 """
 
 from __future__ import annotations
@@ -35,7 +36,11 @@ from kgraph.hooks.install import (
 
 REQUIRED_EVENTS = ("SessionStart", "SessionEnd")
 # Whole-process targets (2-core reference machine) and Claude Code's limits.
-BUDGETS = {"session-start": (0.6, 10.0), "session-end": (0.3, 1.5)}
+BUDGETS = {
+    "session-start": (0.35, 10.0),
+    "post-tool-use": (0.12, 5.0),
+    "session-end": (0.3, 1.5),
+}
 
 
 @dataclass(frozen=True)
@@ -243,6 +248,8 @@ def time_hook(
             "source": "startup",
             "reason": "other",
             "transcript_path": str(root / "kgraph-doctor.jsonl"),
+            "tool_name": "Read",
+            "tool_input": {"file_path": str(root / "README.md")},
         }
     )
     env = dict(os.environ)

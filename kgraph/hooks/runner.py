@@ -10,9 +10,9 @@
 - a database that cannot be used (damaged, unreadable, read-only for the worker) is also
   recorded (kgraph.capture.notice): the injecting hooks add a short ``systemMessage`` the
   first time each session runs, so the user sees it instead of silence;
-- the injecting hooks (session-start, user-prompt) run in a thread with a deadline; when it
-  expires the hook returns what the handler had ready (``ctx.publish``) and the caller exits
-  without waiting for the thread;
+- the injecting hooks (session-start, user-prompt, post-tool-use) run in a thread with a
+  deadline; when it expires the hook returns what the handler had ready (``ctx.publish``)
+  and the caller exits without waiting for the thread;
 - stdout is ``{"hookSpecificOutput": {"hookEventName": ..., "additionalContext": ...}}`` for
   the injecting hooks with something to say, and empty otherwise. Stop, PreCompact and
   SessionEnd never print (a Stop hook's output would keep Claude working).
@@ -24,6 +24,7 @@ import importlib
 import json
 import logging
 import os
+import sqlite3
 import threading
 import time
 import traceback
@@ -40,11 +41,12 @@ from kgraph.hooks.payload import HookInput, parse_input
 EVENTS: dict[str, tuple[str, str]] = {
     "session-start": ("SessionStart", "kgraph.hooks.session_start:run"),
     "user-prompt": ("UserPromptSubmit", "kgraph.hooks.user_prompt:run"),
+    "post-tool-use": ("PostToolUse", "kgraph.hooks.post_tool_use:run"),
     "pre-compact": ("PreCompact", "kgraph.hooks.capture_hooks:pre_compact"),
     "stop": ("Stop", "kgraph.hooks.capture_hooks:stop"),
     "session-end": ("SessionEnd", "kgraph.hooks.capture_hooks:session_end"),
 }
-INJECTING = frozenset({"session-start", "user-prompt"})
+INJECTING = frozenset({"session-start", "user-prompt", "post-tool-use"})
 # Extra time past the handler's own deadline before the runner gives up on it.
 HARD_STOP_GRACE_S = 0.75
 _TRUE = frozenset({"1", "true", "yes", "on"})
@@ -131,6 +133,8 @@ def _deadline_for(event: str, settings: HookSettings) -> float:
         return settings.session_start_deadline_s
     if event == "user-prompt":
         return settings.user_prompt_deadline_s
+    if event == "post-tool-use":
+        return settings.file_recall_deadline_s
     return 1.0
 
 
@@ -187,6 +191,24 @@ def run_hook(
     except BaseException as exc:  # fail open: KeyboardInterrupt and SystemExit included
         _log_failure(log, event, exc)
         return HookResult()
+
+
+def emit(result: HookResult) -> None:
+    """Write a hook's stdout; when its handler thread is still busy (past its deadline),
+    flush the log and exit at once instead of waiting for it."""
+    import sys
+
+    try:
+        if result.stdout:
+            sys.stdout.write(result.stdout)
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+    if result.abandoned:
+        from kgraph.capture.state import flush_logs
+
+        flush_logs()
+        os._exit(0)
 
 
 def _run_with_deadline(
@@ -252,6 +274,12 @@ def _log_failure(
         ):
             log.error("%s failed: %s", event, exc)
             return
+        if isinstance(exc, sqlite3.Error) and ctx is not None:  # a read through plain sqlite3
+            from kgraph.db.failures import describe_failure
+            from kgraph.db.location import sqlite_path
+
+            path = sqlite_path(ctx.db_url)
+            exc = describe_failure(exc, str(path) if path else ctx.db_url) or exc
         if isinstance(exc, KgraphError):
             log.error("%s failed: %s", event, exc)
             if isinstance(exc, DatabaseError) and ctx is not None and not ctx.options.dry_run:
