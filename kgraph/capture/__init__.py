@@ -2,5 +2,32 @@
 
 The capture hooks queue requests (:mod:`kgraph.capture.queue`) and start the detached
 worker (:mod:`kgraph.capture.worker`), which does the work under a per-session lock.
-Submodules are imported explicitly; this package imports nothing.
+Callers outside the package use the names in ``__all__``; they load on first use
+(PEP 562), so importing this package imports nothing (the capture hooks must stay cheap).
 """
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kgraph.capture.claude_md import SyncResult, sync_claude_md
+    from kgraph.capture.commits import issue_from_branch
+    from kgraph.capture.session_capture import CaptureResult, capture_session
+
+_LAZY = {
+    "SyncResult": "claude_md",
+    "sync_claude_md": "claude_md",
+    "issue_from_branch": "commits",
+    "CaptureResult": "session_capture",
+    "capture_session": "session_capture",
+}
+
+__all__ = ["CaptureResult", "SyncResult", "capture_session", "issue_from_branch", "sync_claude_md"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'kgraph.capture' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(f"kgraph.capture.{module}"), name)

@@ -9,12 +9,20 @@ well under 0.3 s, only need the location of the project.
 
 from typing import TYPE_CHECKING, Any
 
-from kgraph.db.location import resolve_database_url
+from kgraph.db.location import project_root, resolve_database_url, sqlite_path
+from kgraph.db.watch import DataWatch
 
 if TYPE_CHECKING:
     from kgraph.db.core import Database, open_database
 
-__all__ = ["Database", "open_database", "resolve_database_url"]
+__all__ = [
+    "DataWatch",
+    "Database",
+    "open_database",
+    "project_root",
+    "resolve_database_url",
+    "sqlite_path",
+]
 
 
 def __getattr__(name: str) -> Any:
