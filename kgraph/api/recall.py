@@ -165,8 +165,10 @@ def recall(
     result = project.search(" ".join(terms) or text, limit=limit * 3, semantic=semantic)
     if result.mode == "hybrid":  # the meaning of the whole prompt, not only its key words
         result = project.search(text, limit=limit * 3, semantic=semantic)
-    file_items = project.query(files=files, limit=limit * 3) if files else []
-    fused = fuse(result.hits, file_items, terms, set(exclude), limit)
+    file_items = (
+        project.query(files=list(files), limit=limit * 3, file_areas=False) if files else []
+    )
+    fused = fuse(result.hits, file_items, files, terms, set(exclude), limit)
     return RecallResult(tuple(fused), result.mode, tuple(files), result.note)
 
 
