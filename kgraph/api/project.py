@@ -18,8 +18,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from kgraph.api.embedder import WarmEmbedder
-from kgraph.db import Database, DataWatch, open_database, project_root, resolve_database_url
-from kgraph.errors import InvalidValueError
+from kgraph.db import (
+    HEAD_REVISION,
+    Database,
+    DataWatch,
+    open_database,
+    project_root,
+    resolve_database_url,
+)
+from kgraph.errors import InvalidValueError, SchemaTooNewError
 
 if TYPE_CHECKING:
     from kgraph.api.checkpoints import Milestones, Workflows
@@ -143,10 +150,21 @@ class Project:
             return True
         version = self._watch.version()
         if version is None or version != self._cache_version:
+            self._check_schema()
             self._cache.clear()
             self._cache_version = version
             return True
         return False
+
+    def _check_schema(self) -> None:
+        """A newer kgraph may have upgraded the file in place: this process's queries would
+        then be wrong, so it says so instead of answering."""
+        revision = self._watch.schema_revision()
+        if revision is not None and revision > HEAD_REVISION:
+            raise SchemaTooNewError(
+                f"{self.db.path} was upgraded to schema {revision} by a newer kgraph; this "
+                f"process runs schema {HEAD_REVISION}: restart it"
+            )
 
     def _cached(self, key: tuple[Any, ...], compute: Any) -> Any:
         """``compute()``, remembered until the data version moves (never when unknown)."""
@@ -334,12 +352,23 @@ class Project:
         limit: int = 8,
         exclude: Sequence[str] = (),
         semantic: bool | None = None,
+        session_id: str | None = None,
     ) -> RecallResult:
         """What the project knows that bears on ``prompt``: hybrid search of its words and
-        meaning, plus the items about the files and symbols it names (see kgraph.api.recall)."""
-        from kgraph.api.recall import recall
+        meaning, plus the items about the files and symbols it names (see kgraph.api.recall).
 
-        return recall(self, prompt, limit=limit, exclude=exclude, semantic=semantic)
+        With ``session_id``, items already injected into that Claude Code session are left
+        out and the ones returned are recorded as injected (as the prompt hook does).
+        """
+        from kgraph.api.recall import recall
+        from kgraph.capture import add_injected, injected_ids
+
+        if session_id:
+            exclude = [*exclude, *injected_ids(self.db, session_id)]
+        result = recall(self, prompt, limit=limit, exclude=exclude, semantic=semantic)
+        if session_id and result.items:
+            add_injected(self.db, session_id, [r.item.id for r in result.items])
+        return result
 
     def context_for(
         self,

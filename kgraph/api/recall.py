@@ -40,6 +40,10 @@ MAX_NAMES = 12
 BLAST_DEPTH = 2
 BLAST_FILES = 40
 QUERY_LIMIT = 200
+RECALL_TITLE = (
+    "kgraph items recalled for this prompt, recorded in earlier sessions "
+    "(`kgraph knowledge show ID` prints one in full):"
+)
 
 # A path with an extension, or an identifier that looks like code: snake_case, dotted,
 # CamelCase with an inner capital, or followed by "(".
@@ -68,6 +72,13 @@ class RecallResult:
     mode: SearchMode
     files: tuple[str, ...] = ()  # files the prompt names, directly or through symbols
     note: str | None = None
+
+    def block(self, max_chars: int = 2_000, max_items: int = 4) -> str | None:
+        """The items as the prompt hook injects them: a ``<kgraph-context>`` block within
+        ``max_chars`` (whole items dropped, lowest first); None when nothing is recalled."""
+        ranked = [Ranked(r.item, r.score, r.why) for r in self.items]
+        text, _kept = fit_briefing(ranked, Signals(), max_chars, max_items, title=RECALL_TITLE)
+        return text
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from kgraph.capture.claude_md import SyncResult, sync_claude_md
     from kgraph.capture.commits import issue_from_branch
     from kgraph.capture.session_capture import CaptureResult, capture_session
+    from kgraph.capture.sessions import add_injected, injected_ids
 
 _LAZY = {
     "SyncResult": "claude_md",
@@ -19,9 +20,19 @@ _LAZY = {
     "issue_from_branch": "commits",
     "CaptureResult": "session_capture",
     "capture_session": "session_capture",
+    "add_injected": "sessions",
+    "injected_ids": "sessions",
 }
 
-__all__ = ["CaptureResult", "SyncResult", "capture_session", "issue_from_branch", "sync_claude_md"]
+__all__ = [
+    "CaptureResult",
+    "SyncResult",
+    "add_injected",
+    "capture_session",
+    "injected_ids",
+    "issue_from_branch",
+    "sync_claude_md",
+]
 
 
 def __getattr__(name: str) -> Any:

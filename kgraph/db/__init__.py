@@ -10,12 +10,14 @@ well under 0.3 s, only need the location of the project.
 from typing import TYPE_CHECKING, Any
 
 from kgraph.db.location import project_root, resolve_database_url, sqlite_path
+from kgraph.db.schema_version import HEAD_REVISION
 from kgraph.db.watch import DataWatch
 
 if TYPE_CHECKING:
     from kgraph.db.core import Database, open_database
 
 __all__ = [
+    "HEAD_REVISION",
     "DataWatch",
     "Database",
     "open_database",

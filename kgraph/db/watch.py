@@ -54,6 +54,16 @@ class DataWatch:
             self.close()
             return None
 
+    def schema_revision(self) -> str | None:
+        """The schema revision recorded in the file now (None when unknown)."""
+        if self.version() is None or self._conn is None:
+            return None
+        try:
+            row = self._conn.execute("SELECT version_num FROM alembic_version").fetchone()
+        except sqlite3.Error:
+            return None
+        return None if row is None else str(row[0])
+
     def close(self) -> None:
         if self._conn is not None:
             self._conn.close()
