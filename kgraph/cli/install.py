@@ -39,6 +39,13 @@ from kgraph.hooks.install import SCOPES, install, install_plugin
     help="Also ask `claude -p` for knowledge when capturing (off by default; "
     'sets [capture] extractor = "claude" in .claude/kgraph.toml).',
 )
+@click.option(
+    "--mcp/--no-mcp",
+    "with_mcp",
+    default=True,
+    help="Also register the MCP server (`kgraph mcp`) in .mcp.json (default: when the mcp "
+    "package is installed).",
+)
 @json_option
 def install_command(
     scope: str,
@@ -47,6 +54,7 @@ def install_command(
     plugin_dir: Path | None,
     exec_form: bool,
     llm_capture: bool | None,
+    with_mcp: bool,
     as_json: bool,
 ) -> None:
     """Merge kgraph's hooks into Claude Code's settings (idempotent, backs the file up).
@@ -72,6 +80,7 @@ def install_command(
         files = install_plugin(
             plugin_dir, uninstall=uninstall, dry_run=dry_run, exec_form=exec_form
         )
+        files += _register_mcp(plugin_dir, uninstall, dry_run, with_mcp, plugin=True)
         if as_json:
             print_json(
                 {
@@ -94,9 +103,20 @@ def install_command(
             )
         return
     result = install(scope, uninstall=uninstall, dry_run=dry_run, exec_form=exec_form)
+    from kgraph.db import project_root
+
+    mcp_files = (
+        _register_mcp(project_root(None), uninstall, dry_run, with_mcp, plugin=False)
+        if scope == "project"
+        else []
+    )
     if as_json:
-        print_json(result.to_dict())
+        print_json({**result.to_dict(), "mcp": [str(f) for f in mcp_files]})
         return
+    for path in mcp_files:
+        click.echo(
+            f"{'Removed kgraph from' if uninstall else 'Registered the MCP server in'} {path}"
+        )
     if dry_run:
         click.echo(f"{result.path} would {'change' if result.changed else 'stay unchanged'}:")
         click.echo(json.dumps(result.settings.get("hooks", {}), indent=2))
@@ -112,3 +132,34 @@ def install_command(
     click.echo(f"{action} {result.path}" + (f" (backup: {result.backup})" if result.backup else ""))
     if not uninstall:
         click.echo("Check the wiring with: kgraph doctor")
+
+
+def _register_mcp(
+    directory: Path, uninstall: bool, dry_run: bool, wanted: bool, *, plugin: bool
+) -> list[Path]:
+    """Register (or remove) the MCP server in ``directory/.mcp.json``; the files changed.
+
+    Skipped without the mcp package (Claude Code would fail to start the server). In a
+    plugin, a Claude Code that runs ``mcp_tool`` hooks gets the recall tool as its
+    UserPromptSubmit hook; older ones keep the command hook.
+    """
+    from kgraph.hooks.mcpjson import (
+        MCP_TOOL_HOOKS_SINCE,
+        claude_code_version,
+        recall_hook_handler,
+        register_server,
+        sdk_available,
+        use_recall_hook,
+    )
+
+    if not uninstall and not (wanted and sdk_available()):
+        if wanted:
+            click.echo("MCP server not registered: pip install 'kgraph[mcp]' first.", err=True)
+        return []
+    result = register_server(directory, uninstall=uninstall, dry_run=dry_run)
+    changed = [result.path] if result.changed else []
+    if plugin and not uninstall and not dry_run:
+        version = claude_code_version()
+        if version is not None and version >= MCP_TOOL_HOOKS_SINCE:
+            use_recall_hook(directory / "hooks" / "hooks.json", recall_hook_handler())
+    return changed

@@ -8,7 +8,8 @@ Checks, each ``ok``, ``warn`` or ``fail``:
 - the database: present, readable, at this kgraph's schema version;
 - the capture extractor: rules only, or ``claude -p`` too (and whether ``claude`` is found);
 - a sample ``hook session-start`` and ``hook session-end`` (``--dry-run``: nothing written)
-  return exit 0 with contract output, within their budgets.
+  return exit 0 with contract output, within their budgets;
+- the MCP server (``.mcp.json``) starts and answers ``initialize`` and ``tools/list``.
 """
 
 from __future__ import annotations
@@ -249,4 +250,7 @@ def run_doctor(root: Path, db_url: str | None = None, *, run_hooks: bool = True)
     ]
     if run_hooks:
         checks += [check_hook_run(command, event, root, db_url) for event in BUDGETS]
+        from kgraph.hooks.mcpcheck import check_mcp_server
+
+        checks.append(check_mcp_server(command, root, db_url))
     return checks
