@@ -9,15 +9,16 @@ something, in sentences that stand alone without the transcript (≤ 600 charact
 
 Never stored: empty or one-word text; activity logs ("modified 12 files"); symbol dumps
 (hashes, paths, pastes, terminal transcripts); questions; status ("tests pass now", "0
-issues", "fix pending", "Minor: …", "correct approach"); list fragments without a subject
-("Creates a file matching…", a "Fix: …" line without its issue); change logs that give no
-reason ("Added `--force` flag"); narration of what the agent is about to do ("Let me
-check…"); greetings and chatter; bare commands; version bumps; merge commits; tracker
-bookkeeping (links to issues and tickets); text about the session itself ("as discussed in
-this session"); and, for text taken from a conversation, anything that carries no marker of
-knowledge at all (no cause, fix, rule, behaviour or decision). Commit messages are trusted
-sources and skip only that last test: their subject and body were written to explain.
-Anything already taken in the same capture is a duplicate.
+issues", "fix pending", "Minor: …", "correct approach", "Solved: …", an "Option B: …" nobody
+picked); list fragments without a subject ("Creates a file matching…", a "Fix: …" line
+without its issue); change logs that give no reason ("Added `--force` flag"); narration of
+what the agent is about to do ("Let me check…"); greetings and chatter; bare commands;
+version bumps; merge commits; tracker bookkeeping (links to issues and tickets); text about
+the session itself ("as discussed in this session"); and, for text taken from a
+conversation, anything that carries no marker of knowledge at all (no cause, fix, rule,
+behaviour or decision). Commit messages are trusted sources and skip only that last test:
+their subject and body were written to explain. Anything already taken in the same capture
+is a duplicate.
 """
 
 from __future__ import annotations
@@ -61,13 +62,21 @@ _SESSION_TALK = re.compile(
 )
 _PASTE_MARKS = re.compile(r"[⏺⎿✻│╭╰]|^\s*\$ ")
 _FRAGMENT = re.compile(
-    r"^(?:(?:otherwise|then|also),?\s+)?(?:creates|adds|catches|has|calls|runs|checks|verifies|"
+    r"(?i:^(?:(?:otherwise|then|also),?\s+)?(?:creates|adds|catches|has|calls|runs|checks|verifies|"
     r"sets|makes|handles|buffers|includes|tests|covers|wraps|logs|finds|returns|reads|writes|"
-    r"uses|skips|shows|prints|parses|loads|stores|resolves)\b",
-    re.IGNORECASE,
+    r"uses|skips|shows|prints|parses|loads|stores|resolves|detects)\b)"
+    r"|^[A-Z][a-z]+s (?:a|an|the|when|if|whether|all|both|each|every|its|their)\b",
 )
 _BARE_FIX = re.compile(r"^(?:suggested )?fix:", re.IGNORECASE)  # the issue it fixes is elsewhere
-_FILE_PREFIX = re.compile(r"^`?[\w./-]+\.\w{1,5}`?\s*(?:[:—–-]+)\s*")
+_FILE_PREFIX = re.compile(
+    r"^(?:`?[\w./-]+\.\w{1,5}`?\s*[:—–-]+\s*)?(?:lines? \d+(?:\s*[-–]\s*\d+)?\s*[:—–-]+\s*)?",
+    re.IGNORECASE,
+)
+_LABEL = re.compile(  # a summary's progress labels, and options not (yet) chosen
+    r"^(?:solved|ongoing|resolved|done|completed|in progress|what we want|goal|next steps?|"
+    r"option [a-z0-9]+)\s*:",
+    re.IGNORECASE,
+)
 _CHANGE_LOG = re.compile(
     r"^(?:added|modified|updated|changed|fixed|replaced|removed|refactored|renamed|moved|"
     r"extracted|introduced|deleted|implemented)\b",
@@ -138,6 +147,7 @@ _CHECKS: tuple[tuple[str, Callable[[str], object]], ...] = (
     ("change log", _change_log),
     ("chatter", _GREETING.match),
     ("status", _PENDING.search),
+    ("status", _LABEL.match),
     ("activity log", _DONE.match),
     ("tracker bookkeeping", _TRACKER.search),
     ("bare command", _COMMAND.match),
