@@ -45,6 +45,12 @@ RECALL_TITLE = (
     "(`kgraph knowledge show ID` prints one in full):"
 )
 
+# Suffixes that make a bare "name.ext" a file name rather than "Class.attr".
+_SUFFIX_WORDS = (
+    "py pyi ts tsx js jsx mjs cjs md rst txt toml json yaml yml cfg ini sql sh html css "
+    "rs go java kt rb php c h cc cpp hpp cs swift lock"
+)
+FILE_SUFFIXES = frozenset(_SUFFIX_WORDS.split())
 # A path with an extension, or an identifier that looks like code: snake_case, dotted,
 # CamelCase with an inner capital, or followed by "(".
 _PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z]{1,5})(?![\w/])")
@@ -92,7 +98,13 @@ class Briefing:
 
 def code_mentions(prompt: str) -> tuple[list[str], list[str]]:
     """(paths, symbols) the prompt names, in order, without repeats."""
-    paths = list(dict.fromkeys(m.group(1) for m in _PATH.finditer(prompt)))
+    paths = list(
+        dict.fromkeys(
+            m.group(1)
+            for m in _PATH.finditer(prompt)
+            if "/" in m.group(1) or m.group(1).rsplit(".", 1)[1].lower() in FILE_SUFFIXES
+        )
+    )
     path_set = set(paths)
     symbols = [
         s
@@ -132,15 +144,21 @@ def fuse(
     exclude: set[str],
     limit: int,
 ) -> list[Recalled]:
-    """Reciprocal-rank fusion of the gated search hits and the named files' items."""
+    """Reciprocal-rank fusion of the search hits and the named files' items. A search hit
+    needs evidence of its own (``_evidence``) unless it is about a named file."""
     stems = {stem(t) for t in terms}
     need = required_overlap(len(stems))
     scores: dict[str, float] = defaultdict(float)
     why: dict[str, list[str]] = defaultdict(list)
     items: dict[str, KnowledgeItem] = {}
+    about_files = {i.id for i in file_items}
     rank = 0
     for hit in hits:
-        reason = _evidence(hit, stems, need) if hit.item.id not in exclude else None
+        if hit.item.id in exclude:
+            continue
+        reason = _evidence(hit, stems, need)
+        if reason is None and hit.item.id in about_files:
+            reason = "matches the prompt's words"  # the named file is the evidence
         if reason is None:
             continue
         rank += 1

@@ -110,17 +110,15 @@ def build_server(project: Project, options: ServerOptions | None = None) -> Serv
         timer.daemon = True
         timer.start()
 
-    def run(name: str, arguments: dict[str, Any] | None) -> list[types.TextContent]:
+    def run(name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
         note = installed.check()
         budget = max_chars - (len(note) + 1 if note else 0)
         with lock:
             text, is_error = call(project, name, arguments, budget)
-        if is_error:
-            raise ToolFailed(text)
-        content = [types.TextContent(type="text", text=text)]
+        content: list[types.ContentBlock] = [types.TextContent(type="text", text=text)]
         if note:
             content.append(types.TextContent(type="text", text=note))
-        return content
+        return types.CallToolResult(content=content, isError=is_error)
 
     @server.list_tools()  # type: ignore[untyped-decorator,no-untyped-call]
     async def list_tools() -> list[types.Tool]:
@@ -128,20 +126,11 @@ def build_server(project: Project, options: ServerOptions | None = None) -> Serv
         return definitions
 
     @server.call_tool()  # type: ignore[untyped-decorator]
-    async def call_tool(name: str, arguments: dict[str, Any] | None) -> Any:
+    async def call_tool(name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
         warm()
-        try:
-            return await anyio.to_thread.run_sync(run, name, arguments)
-        except ToolFailed as failed:
-            return types.CallToolResult(
-                content=[types.TextContent(type="text", text=str(failed))], isError=True
-            )
+        return await anyio.to_thread.run_sync(run, name, arguments)
 
     return server
-
-
-class ToolFailed(Exception):
-    """A tool's error result (already capped text), carried out of the worker thread."""
 
 
 async def run_stdio(server: Server[Any, Any]) -> None:
