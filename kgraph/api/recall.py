@@ -191,9 +191,8 @@ def recall(
     files = named_files(project, text) if text else {}
     if not terms and not files:
         return RecallResult((), "lexical + graph", (), "nothing to look up in the prompt")
-    result = project.search(" ".join(terms) or text, limit=limit * 3, semantic=semantic)
-    if result.mode == "hybrid":  # the meaning of the whole prompt, not only its key words
-        result = project.search(text, limit=limit * 3, semantic=semantic)
+    # The whole prompt: its meaning for the vectors; FTS5 drops its stopwords itself.
+    result = project.search(text, limit=limit * 3, semantic=semantic)
     file_items = (
         project.query(files=list(files), limit=limit * 3, file_areas=False) if files else []
     )
