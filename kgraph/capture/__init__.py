@@ -11,17 +11,32 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from kgraph.capture.claude_md import SyncResult, sync_claude_md
     from kgraph.capture.commits import issue_from_branch
+    from kgraph.capture.metrics import metrics_summary
     from kgraph.capture.session_capture import CaptureResult, capture_session
-    from kgraph.capture.sessions import add_injected, injected_ids
+    from kgraph.capture.sessions import add_injected, injected_ids, list_sessions
+    from kgraph.capture.settings import set_extractor
+    from kgraph.capture.snapshot import database_stamp, snapshot_path
+    from kgraph.capture.spawn import spawn_worker
+    from kgraph.capture.state import flush_logs, get_logger
+    from kgraph.capture.worker import run_worker
 
 _LAZY = {
     "SyncResult": "claude_md",
     "sync_claude_md": "claude_md",
     "issue_from_branch": "commits",
+    "metrics_summary": "metrics",
     "CaptureResult": "session_capture",
     "capture_session": "session_capture",
     "add_injected": "sessions",
     "injected_ids": "sessions",
+    "list_sessions": "sessions",
+    "set_extractor": "settings",
+    "database_stamp": "snapshot",
+    "snapshot_path": "snapshot",
+    "spawn_worker": "spawn",
+    "flush_logs": "state",
+    "get_logger": "state",
+    "run_worker": "worker",
 }
 
 __all__ = [
@@ -29,8 +44,17 @@ __all__ = [
     "SyncResult",
     "add_injected",
     "capture_session",
+    "database_stamp",
+    "flush_logs",
+    "get_logger",
     "injected_ids",
     "issue_from_branch",
+    "list_sessions",
+    "metrics_summary",
+    "run_worker",
+    "set_extractor",
+    "snapshot_path",
+    "spawn_worker",
     "sync_claude_md",
 ]
 

@@ -10,8 +10,7 @@ from typing import Any, TypeVar
 
 import click
 
-from kgraph.db import Database, open_database
-from kgraph.db.location import resolve_database_url
+from kgraph.db import Database, open_database, resolve_database_url
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -34,7 +33,7 @@ def get_db(ctx: click.Context) -> Database:
 
 
 def _stamp(db: Database) -> list[int] | None:
-    from kgraph.capture.snapshot import database_stamp
+    from kgraph.capture import database_stamp
 
     return None if db.path is None else database_stamp(db.path)
 
@@ -52,9 +51,8 @@ def refresh_context_snapshot(ctx: click.Context) -> None:
     if not isinstance(db, Database) or db.path is None:
         return
     try:
-        from kgraph.capture.snapshot import snapshot_path
-        from kgraph.capture.spawn import spawn_worker
-        from kgraph.db.location import project_root
+        from kgraph.capture import snapshot_path, spawn_worker
+        from kgraph.db import project_root
 
         root = project_root(Path.cwd())
         if not snapshot_path(root).is_file() or _stamp(db) == obj.get("db_stamp"):

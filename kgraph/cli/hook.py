@@ -13,13 +13,13 @@ from typing import Any
 
 import click
 
-from kgraph.hooks.runner import HookOptions, HookResult, run_hook
+from kgraph.hooks import HookOptions, HookResult, run_hook
 
 
 def _log_usage_error(exc: BaseException) -> None:
     try:
-        from kgraph.capture.state import get_logger
-        from kgraph.db.location import project_root
+        from kgraph.capture import get_logger
+        from kgraph.db import project_root
 
         get_logger(project_root()).error("hook usage error: %s: %s", type(exc).__name__, exc)
     except Exception:  # pragma: no cover
@@ -63,14 +63,14 @@ def _emit(result: HookResult) -> None:
         pass
     if result.abandoned:
         # A handler thread is still busy (past its deadline): don't wait for it.
-        from kgraph.capture.state import flush_logs
+        from kgraph.capture import flush_logs
 
         flush_logs()
         os._exit(0)
 
 
 def _run(ctx: click.Context, event: str, max_chars: int | None, dry_run: bool) -> None:
-    from kgraph.hooks.payload import read_input
+    from kgraph.hooks import read_input
 
     root = ctx.find_root()
     db_url = root.obj.get("db_url") if isinstance(root.obj, dict) else None
@@ -178,7 +178,7 @@ def worker(ctx: click.Context, root: str) -> None:
     """
     from pathlib import Path
 
-    from kgraph.capture.worker import run_worker
+    from kgraph.capture import run_worker
 
     obj = ctx.find_root().obj
     run_worker(Path(root), db_url=obj.get("db_url") if isinstance(obj, dict) else None)

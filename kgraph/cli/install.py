@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from kgraph.cli.common import json_option, print_json
-from kgraph.hooks.install import SCOPES, install, install_plugin
+from kgraph.hooks import SCOPES, install_hooks, install_plugin
 
 
 @click.command("install")
@@ -69,8 +69,8 @@ def install_command(
       kgraph install --llm-capture    # capture asks claude -p too
     """
     if llm_capture is not None and not dry_run:
-        from kgraph.capture.settings import set_extractor
-        from kgraph.db.location import project_root
+        from kgraph.capture import set_extractor
+        from kgraph.db import project_root
 
         path = set_extractor(project_root(None), "claude" if llm_capture else None)
         if not as_json:
@@ -102,7 +102,7 @@ def install_command(
                 f"Enable it with: claude --plugin-dir {plugin_dir}  (or add it to a marketplace)"
             )
         return
-    result = install(scope, uninstall=uninstall, dry_run=dry_run, exec_form=exec_form)
+    result = install_hooks(scope, uninstall=uninstall, dry_run=dry_run, exec_form=exec_form)
     from kgraph.db import project_root
 
     mcp_files = (
@@ -143,7 +143,7 @@ def _register_mcp(
     plugin, a Claude Code that runs ``mcp_tool`` hooks gets the recall tool as its
     UserPromptSubmit hook; older ones keep the command hook.
     """
-    from kgraph.hooks.mcpjson import (
+    from kgraph.hooks import (
         MCP_TOOL_HOOKS_SINCE,
         claude_code_version,
         recall_hook_handler,
