@@ -1,4 +1,4 @@
-"""``kgraph.open()`` and the :class:`Project` it returns: the library in one object.
+"""The :class:`Project` ``kgraph.open()`` returns: the library in one object.
 
 A Project binds what every call needs — the database, the project root (for repo-relative
 paths and the ``.claude/kgraph.toml`` settings) and the embedder — so callers write
@@ -18,14 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from kgraph.api.embedder import WarmEmbedder
-from kgraph.db import (
-    HEAD_REVISION,
-    Database,
-    DataWatch,
-    open_database,
-    project_root,
-    resolve_database_url,
-)
+from kgraph.db import HEAD_REVISION, Database, DataWatch, open_database
 from kgraph.errors import InvalidValueError, SchemaTooNewError
 
 if TYPE_CHECKING:
@@ -64,40 +57,6 @@ class SearchResult:
 
     def __len__(self) -> int:
         return len(self.hits)
-
-
-def _locate(target: str | Path | None, cwd: Path | None) -> tuple[str, Path]:
-    """(database URL, project root) for ``kgraph.open``'s target (see its docstring)."""
-    if target is None:
-        return resolve_database_url(cwd=cwd), project_root(cwd)
-    text = str(target)
-    if "://" in text:
-        return text, project_root(cwd)
-    path = Path(text).expanduser()
-    if not path.is_absolute():
-        path = (cwd or Path.cwd()) / path
-    if path.is_dir():
-        root = project_root(path)
-        return resolve_database_url(cwd=root, environ={}), root
-    return resolve_database_url(str(path), environ={}), project_root(path.resolve().parent)
-
-
-def open(
-    target: str | Path | None = None,
-    *,
-    embedder: str | Embedder | Literal[False] | None = None,
-    cwd: Path | None = None,
-) -> Project:
-    """Open a project's database (created and upgraded as needed) and return a Project.
-
-    ``target``: None — this directory's project (``$KGRAPH_DB``, else ``<git root>/.claude/
-    execution-state.db``); a directory — that project's database; a file path or a
-    SQLAlchemy URL — that database. ``embedder``: a backend name ("fake",
-    "all-MiniLM-L6-v2"; default ``$KGRAPH_EMBEDDER``), an Embedder, or False (lexical only).
-    Use it as a context manager, or call :meth:`Project.close`.
-    """
-    url, root = _locate(target, cwd)
-    return Project(open_database(url), root, WarmEmbedder(embedder))
 
 
 class Project:
