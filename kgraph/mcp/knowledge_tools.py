@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from kgraph.errors import NotFoundError
+from kgraph.errors import InvalidValueError, NotFoundError
 from kgraph.knowledge import KNOWLEDGE_TYPES
 from kgraph.mcp.args import Args
 from kgraph.mcp.render import capped, one_line
@@ -66,7 +66,7 @@ def search(project: Project, args: Args, max_chars: int) -> str:
 def get(project: Project, args: Args, max_chars: int) -> str:
     ids = args.texts("ids")
     if not ids:
-        raise NotFoundError("give at least one id")
+        raise InvalidValueError("give at least one id")
     with_related = args.flag("related")
     found = project.get_many(ids)
     items: list[dict[str, Any]] = []
@@ -120,7 +120,7 @@ def context_for(project: Project, args: Args, max_chars: int) -> str:
     files = args.texts("files")
     prompt = args.text("prompt")
     if not files and not (prompt and prompt.strip()) and not args.text("branch"):
-        raise NotFoundError("give files, a prompt or a branch")
+        raise InvalidValueError("give files, a prompt or a branch")
     budget = min(args.integer("max_chars") or 9_000, max_chars - 400)
     briefing = project.context_for(
         files=files, prompt=prompt, branch=args.text("branch"), max_chars=budget
