@@ -1,3 +1,3 @@
-from kgraph.cli.main import main
+from kgraph.cli.entry import main
 
 main()

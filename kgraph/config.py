@@ -9,7 +9,6 @@ The file is plain TOML; each subsystem reads its own table, e.g.::
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,8 @@ def load_config(root: Path) -> dict[str, Any]:
         raw = path.read_bytes()
     except (FileNotFoundError, NotADirectoryError):
         return {}
+    import tomllib  # only when there is a file: most hook runs have none
+
     try:
         return tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:

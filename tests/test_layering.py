@@ -1,6 +1,6 @@
 """Import rules, checked on the source (an import-linter contract, as a test):
 
-1. **Layers import only downward** (DESIGN.md "Shape"): cli > mcp > api > hooks > capture >
+1. **Layers import only downward** (DESIGN.md "Shape"): cli > mcp > viz > api > hooks > capture >
    knowledge > checkpoint > codegraph > transcript > embeddings > db, with the base modules
    (errors, config, redact) below them all.
 2. **The CLI, the MCP server and the API use only the public surface** of the packages
@@ -22,6 +22,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "kgraph"
 LAYERS = (
     "cli",
     "mcp",
+    "viz",
     "api",
     "hooks",
     "capture",

@@ -313,20 +313,24 @@ class Project:
         semantic: bool | None = None,
         session_id: str | None = None,
     ) -> RecallResult:
-        """What the project knows that bears on ``prompt``: hybrid search of its words and
-        meaning, plus the items about the files and symbols it names (see kgraph.api.recall).
+        """What the project knows that bears on ``prompt``: the prompt hook's ranking (the
+        code it names, telling words) fused with meaning (see kgraph.api.recall).
 
-        With ``session_id``, items already injected into that Claude Code session are left
-        out and the ones returned are recorded as injected (as the prompt hook does).
+        With ``session_id``, items already given to that Claude Code session (by any hook
+        or an earlier recall) are left out, and the ones returned are remembered as given,
+        exactly as the prompt hook does.
         """
         from kgraph.api.recall import recall
-        from kgraph.capture import add_injected, injected_ids
+        from kgraph.capture import enqueue
+        from kgraph.hooks import remember_seen, seen_ids
 
         if session_id:
-            exclude = [*exclude, *injected_ids(self.db, session_id)]
+            exclude = [*exclude, *seen_ids(self.root, session_id)]
         result = recall(self, prompt, limit=limit, exclude=exclude, semantic=semantic)
         if session_id and result.items:
-            add_injected(self.db, session_id, [r.item.id for r in result.items])
+            given = [r.item.id for r in result.items]
+            remember_seen(self.root, session_id, given)
+            enqueue(self.root, "injected", session_id=session_id, injected_ids=given)
         return result
 
     def context_for(
@@ -336,16 +340,13 @@ class Project:
         prompt: str | None = None,
         branch: str | None = None,
         max_chars: int = 9_000,
-        max_items: int = 20,
     ) -> Briefing:
-        """The ranked ``<kgraph-context>`` briefing the hooks would inject for these files
-        (and their dependents), this branch's checkpoint, and what recalls ``prompt``."""
+        """The ``<kgraph-context>`` briefing session-start would give with ``files`` changed
+        on ``branch`` (their knowledge, their dependents', the checkpoint, project rules),
+        then what recalls ``prompt``."""
         from kgraph.api.recall import context_for
 
-        return context_for(
-            self, files=files, prompt=prompt, branch=branch, max_chars=max_chars,
-            max_items=max_items,
-        )  # fmt: skip
+        return context_for(self, files=files, prompt=prompt, branch=branch, max_chars=max_chars)
 
     # -- capture ---------------------------------------------------------------------------
 

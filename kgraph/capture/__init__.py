@@ -12,10 +12,10 @@ if TYPE_CHECKING:
     from kgraph.capture.claude_md import SyncResult, sync_claude_md
     from kgraph.capture.commits import issue_from_branch
     from kgraph.capture.metrics import metrics_summary
+    from kgraph.capture.queue import enqueue
     from kgraph.capture.session_capture import CaptureResult, capture_session
     from kgraph.capture.sessions import add_injected, injected_ids, list_sessions
-    from kgraph.capture.settings import set_extractor
-    from kgraph.capture.snapshot import database_stamp, snapshot_path
+    from kgraph.capture.settings import HookSettings, load_settings, set_extractor
     from kgraph.capture.spawn import spawn_worker
     from kgraph.capture.state import flush_logs, get_logger
     from kgraph.capture.worker import run_worker
@@ -30,9 +30,10 @@ _LAZY = {
     "add_injected": "sessions",
     "injected_ids": "sessions",
     "list_sessions": "sessions",
+    "enqueue": "queue",
+    "HookSettings": "settings",
+    "load_settings": "settings",
     "set_extractor": "settings",
-    "database_stamp": "snapshot",
-    "snapshot_path": "snapshot",
     "spawn_worker": "spawn",
     "flush_logs": "state",
     "get_logger": "state",
@@ -41,19 +42,20 @@ _LAZY = {
 
 __all__ = [
     "CaptureResult",
+    "HookSettings",
     "SyncResult",
     "add_injected",
     "capture_session",
-    "database_stamp",
+    "enqueue",
     "flush_logs",
     "get_logger",
     "injected_ids",
     "issue_from_branch",
     "list_sessions",
+    "load_settings",
     "metrics_summary",
     "run_worker",
     "set_extractor",
-    "snapshot_path",
     "spawn_worker",
     "sync_claude_md",
 ]

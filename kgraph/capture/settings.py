@@ -6,10 +6,14 @@ A bad value never breaks a hook: it is ignored (the default is used) and logged.
 [hooks]
 session_start_max_chars = 9000     # additionalContext budget (Claude Code spills > 10,000)
 session_start_max_items = 30
+session_start_recent_items = 3     # on a clean tree, items from recent activity only
 session_start_deadline_s = 3.0     # return what is ready when this expires
 user_prompt_max_chars = 2000
 user_prompt_max_items = 4
 user_prompt_deadline_s = 1.5
+file_recall_max_items = 3           # post-tool-use: items about the file read/edited
+file_recall_max_chars = 1500
+file_recall_deadline_s = 1.0
 blast_radius_depth = 2
 catchup_interval_s = 900           # how often session-start queues catch-up capture
 stop_capture_interval_s = 120      # Stop fires every turn: capture at most this often
@@ -35,10 +39,14 @@ HARD_MAX_CHARS = 9_900
 class HookSettings:
     session_start_max_chars: int = 9_000
     session_start_max_items: int = 30
+    session_start_recent_items: int = 3
     session_start_deadline_s: float = 3.0
     user_prompt_max_chars: int = 2_000
     user_prompt_max_items: int = 4
     user_prompt_deadline_s: float = 1.5
+    file_recall_max_items: int = 3
+    file_recall_max_chars: int = 1_500
+    file_recall_deadline_s: float = 1.0
     blast_radius_depth: int = 2
     catchup_interval_s: float = 900.0
     stop_capture_interval_s: float = 120.0
@@ -49,10 +57,14 @@ class HookSettings:
 _BOUNDS: dict[str, tuple[float, float]] = {
     "session_start_max_chars": (200, HARD_MAX_CHARS),
     "session_start_max_items": (1, 200),
+    "session_start_recent_items": (0, 200),
     "session_start_deadline_s": (0.1, 30),
     "user_prompt_max_chars": (100, HARD_MAX_CHARS),
     "user_prompt_max_items": (1, 50),
     "user_prompt_deadline_s": (0.1, 10),
+    "file_recall_max_items": (0, 20),
+    "file_recall_max_chars": (100, HARD_MAX_CHARS),
+    "file_recall_deadline_s": (0.1, 10),
     "blast_radius_depth": (0, 5),
     "catchup_interval_s": (0, 7 * 86_400),
     "stop_capture_interval_s": (0, 86_400),

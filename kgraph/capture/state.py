@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
 STATE_RELATIVE = Path(".claude") / "kgraph"
@@ -42,12 +41,47 @@ def log_path(root: Path) -> Path:
     return state_dir(root) / LOG_NAME
 
 
-class _LazyRotatingHandler(RotatingFileHandler):
-    """Creates the log's folder only when the first record is written; never raises."""
+class _LazyRotatingHandler(logging.Handler):
+    """A rotating log file opened (its folder created, ``logging.handlers`` imported: ~5 ms a
+    hook run would pay for nothing) only when the first record is written; never raises."""
 
-    def _open(self):  # type: ignore[no-untyped-def]
-        Path(self.baseFilename).parent.mkdir(parents=True, exist_ok=True)
-        return super()._open()
+    def __init__(self, filename: str) -> None:
+        super().__init__()
+        self.baseFilename = filename
+        self._file: logging.Handler | None = None
+
+    def _target(self) -> logging.Handler:
+        if self._file is None:
+            from logging.handlers import RotatingFileHandler
+
+            Path(self.baseFilename).parent.mkdir(parents=True, exist_ok=True)
+            handler = RotatingFileHandler(
+                self.baseFilename,
+                maxBytes=LOG_MAX_BYTES,
+                backupCount=LOG_BACKUPS,
+                delay=True,
+                encoding="utf-8",
+            )
+            handler.handleError = self.handleError  # type: ignore[method-assign]
+            self._file = handler
+        return self._file
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            target = self._target()
+            target.setFormatter(self.formatter)
+            target.emit(record)
+        except Exception:
+            self.handleError(record)
+
+    def flush(self) -> None:
+        if self._file is not None:
+            self._file.flush()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+        super().close()
 
     def handleError(self, record: logging.LogRecord) -> None:
         # The default prints a traceback to stderr, which Claude Code would show the user.
@@ -72,9 +106,7 @@ def get_logger(root: Path | None) -> logging.Logger:
     for handler in logger.handlers:
         if getattr(handler, "baseFilename", None) == target:
             return logger
-    handler = _LazyRotatingHandler(
-        target, maxBytes=LOG_MAX_BYTES, backupCount=LOG_BACKUPS, delay=True, encoding="utf-8"
-    )
+    handler = _LazyRotatingHandler(target)
     handler.setFormatter(logging.Formatter("%(asctime)s %(process)d %(levelname)s %(message)s"))
     for old in list(logger.handlers):
         logger.removeHandler(old)

@@ -227,23 +227,8 @@ def prune_state(root: Path, older_than_s: float = 7 * 86_400) -> int:
     return removed
 
 
-def _refresh_snapshot(root: Path, db_url: str, log: Any) -> None:
-    from kgraph.capture.snapshot import database_stamp, refresh_snapshot
-    from kgraph.db.location import sqlite_path
-
-    path = sqlite_path(db_url)
-    stamp = database_stamp(path) if path is not None else None
-    if path is None or stamp is None or stamp[0] == 0:
-        return  # no database yet (or not a file): nothing to snapshot
-    try:
-        refresh_snapshot(root, db_url)
-    except Exception as exc:
-        log.error("snapshot refresh failed: %s: %s", type(exc).__name__, exc)
-
-
 def run_worker(root: Path, db_url: str | None = None, max_seconds: float = 900.0) -> WorkerReport:
-    """Drain the queue of the project at ``root`` until it is empty (or ``max_seconds``),
-    then refresh the context snapshot session-start reads.
+    """Drain the queue of the project at ``root`` until it is empty (or ``max_seconds``).
 
     Only one worker per project runs at a time: another one returns at once, and the holder
     looks at the queue again after letting go of the lock, so a request queued meanwhile is
@@ -272,7 +257,6 @@ def _drain(
 
     requests = queue.claim_all(root)
     if not requests:
-        _refresh_snapshot(root, url, log)
         return
     try:
         db = open_database(url)
@@ -295,7 +279,6 @@ def _drain(
                 break
     finally:
         db.close()
-    _refresh_snapshot(root, url, log)
     prune_state(root)
 
 

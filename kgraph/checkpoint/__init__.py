@@ -1,36 +1,73 @@
-"""Workflow checkpoints, milestones and baselines: where an agent's work stood (seed 004)."""
+"""Workflow checkpoints, milestones and baselines: where an agent's work stood (seed 004).
+
+The names load on first use (PEP 562): :mod:`kgraph.checkpoint.lookup`, the active-workflow
+lookup the session-start hook runs, must be importable without SQLAlchemy.
+"""
+
+from typing import TYPE_CHECKING, Any
 
 from kgraph.checkpoint.common import ACTION_RESULTS, PHASES, STATUSES
-from kgraph.checkpoint.milestones import (
-    BaselineRecord,
-    MilestoneRecord,
-    add_workflow_to_milestone,
-    create_milestone,
-    delete_milestone,
-    find_milestone,
-    get_milestone,
-    latest_baseline,
-    list_milestones,
-    save_baseline,
-    set_milestone_phase,
-    set_milestone_status,
-)
-from kgraph.checkpoint.workflows import (
-    ActionRecord,
-    CommitRecord,
-    WorkflowRecord,
-    cleanup_workflows,
-    create_workflow,
-    delete_workflow,
-    find_workflow,
-    find_workflow_for_branch,
-    get_workflow,
-    list_workflows,
-    log_action,
-    log_commit,
-    set_phase,
-    set_status,
-)
+
+if TYPE_CHECKING:
+    from kgraph.checkpoint.milestones import (
+        BaselineRecord,
+        MilestoneRecord,
+        add_workflow_to_milestone,
+        create_milestone,
+        delete_milestone,
+        find_milestone,
+        get_milestone,
+        latest_baseline,
+        list_milestones,
+        save_baseline,
+        set_milestone_phase,
+        set_milestone_status,
+    )
+    from kgraph.checkpoint.workflows import (
+        ActionRecord,
+        CommitRecord,
+        WorkflowRecord,
+        cleanup_workflows,
+        create_workflow,
+        delete_workflow,
+        find_workflow,
+        find_workflow_for_branch,
+        get_workflow,
+        list_workflows,
+        log_action,
+        log_commit,
+        set_phase,
+        set_status,
+    )
+
+_LAZY = {
+    "BaselineRecord": "milestones",
+    "MilestoneRecord": "milestones",
+    "add_workflow_to_milestone": "milestones",
+    "create_milestone": "milestones",
+    "delete_milestone": "milestones",
+    "find_milestone": "milestones",
+    "get_milestone": "milestones",
+    "latest_baseline": "milestones",
+    "list_milestones": "milestones",
+    "save_baseline": "milestones",
+    "set_milestone_phase": "milestones",
+    "set_milestone_status": "milestones",
+    "ActionRecord": "workflows",
+    "CommitRecord": "workflows",
+    "WorkflowRecord": "workflows",
+    "cleanup_workflows": "workflows",
+    "create_workflow": "workflows",
+    "delete_workflow": "workflows",
+    "find_workflow": "workflows",
+    "find_workflow_for_branch": "workflows",
+    "get_workflow": "workflows",
+    "list_workflows": "workflows",
+    "log_action": "workflows",
+    "log_commit": "workflows",
+    "set_phase": "workflows",
+    "set_status": "workflows",
+}
 
 __all__ = [
     "ACTION_RESULTS",
@@ -63,3 +100,12 @@ __all__ = [
     "set_phase",
     "set_status",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'kgraph.checkpoint' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(f"kgraph.checkpoint.{module}"), name)

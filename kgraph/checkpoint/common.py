@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
-from kgraph.db.models.base import utcnow
 from kgraph.errors import InvalidValueError
 
 # Seed 004's sets. Workflows and milestones share the phase set.
@@ -31,4 +30,4 @@ def new_id(prefix: str) -> str:
 
 def next_stamp(previous: datetime) -> datetime:
     """Now, or just after ``previous`` if the clock has not moved: updated_at always moves."""
-    return max(utcnow(), previous + timedelta(microseconds=1))
+    return max(datetime.now(UTC), previous + timedelta(microseconds=1))

@@ -26,8 +26,10 @@ from kgraph.checkpoint.common import (
     new_id,
     next_stamp,
 )
+from kgraph.checkpoint.lookup import active_workflow_id
 from kgraph.db import Database
 from kgraph.db.models import Action, Commit, Workflow, isoformat, table_of, utcnow
+from kgraph.db.reader import raw_connection
 from kgraph.errors import InvalidValueError, NotFoundError
 
 WORKFLOWS = table_of(Workflow)
@@ -200,24 +202,28 @@ def _latest(conn: Connection, *conditions: Any) -> WorkflowRecord | None:
     return None if row is None else _assemble(conn, [row])[0]
 
 
+def _active(
+    conn: Connection, issue_number: int | None, branch: str | None
+) -> WorkflowRecord | None:
+    """The active workflow as :func:`kgraph.checkpoint.lookup.active_workflow_id` picks it
+    (the one selection the hooks use too)."""
+    workflow_id = active_workflow_id(raw_connection(conn), issue_number, branch)
+    return None if workflow_id is None else _fetch(conn, workflow_id)
+
+
 def find_workflow(db: Database, issue_number: int) -> WorkflowRecord | None:
     """The active (running/paused) workflow for an issue, else its most recent one, else None."""
 
     def op(conn: Connection) -> WorkflowRecord | None:
-        by_issue = WORKFLOWS.c.issue_number == issue_number
-        active = _latest(conn, by_issue, WORKFLOWS.c.status.in_(ACTIVE_STATUSES))
-        return active or _latest(conn, by_issue)
+        active = _active(conn, issue_number, None)
+        return active or _latest(conn, WORKFLOWS.c.issue_number == issue_number)
 
     return db.read(op)
 
 
 def find_workflow_for_branch(db: Database, branch: str) -> WorkflowRecord | None:
     """The most recently updated active workflow on ``branch``, else None."""
-    return db.read(
-        lambda conn: _latest(
-            conn, WORKFLOWS.c.branch == branch, WORKFLOWS.c.status.in_(ACTIVE_STATUSES)
-        )
-    )
+    return db.read(lambda conn: _active(conn, None, branch))
 
 
 def list_workflows(

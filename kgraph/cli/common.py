@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -25,46 +24,10 @@ def get_db(ctx: click.Context) -> Database:
     if db is None:
         db = open_database(resolve_database_url(obj.get("db_url")))
         obj["db"] = db
-        obj["db_stamp"] = _stamp(db)
         root.obj = obj
         root.call_on_close(db.close)
     assert isinstance(db, Database)
     return db
-
-
-def _stamp(db: Database) -> list[int] | None:
-    from kgraph.capture import database_stamp
-
-    return None if db.path is None else database_stamp(db.path)
-
-
-def refresh_context_snapshot(ctx: click.Context) -> None:
-    """After a command changed the database, let the background worker rebuild the context
-    snapshot of this project, so the next session-start takes its fast path (~0.3 s, no
-    SQLAlchemy) instead of reading the database (~0.7-1.1 s).
-
-    Only for projects whose hooks keep a snapshot; costs two stats, and a detached process
-    start when something was written. Never raises: the snapshot is an optimisation.
-    """
-    obj = ctx.find_root().obj
-    db = obj.get("db") if isinstance(obj, dict) else None
-    if not isinstance(db, Database) or db.path is None:
-        return
-    try:
-        from kgraph.capture import snapshot_path, spawn_worker
-        from kgraph.db import project_root
-
-        root = project_root(Path.cwd())
-        if not snapshot_path(root).is_file() or _stamp(db) == obj.get("db_stamp"):
-            return
-        # Only the database this project's hooks use: a worker started for `--db elsewhere`
-        # would drain the project's capture queue into the wrong file.
-        if db.url != resolve_database_url(cwd=root):
-            return
-        db.close()  # let the worker's writes and checkpoint go ahead unhindered
-        spawn_worker(root, db.url)
-    except Exception:  # the command itself succeeded; a missed refresh only costs speed
-        return
 
 
 def short_time(value: datetime | None) -> str:

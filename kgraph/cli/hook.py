@@ -7,13 +7,12 @@ compaction in Claude Code; this group turns every error into a silent exit 0 (lo
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Any
 
 import click
 
-from kgraph.hooks import HookOptions, HookResult, run_hook
+from kgraph.hooks import HookOptions, emit, run_hook
 
 
 def _log_usage_error(exc: BaseException) -> None:
@@ -54,28 +53,13 @@ class FailOpenGroup(click.Group):
             ctx.exit(0)
 
 
-def _emit(result: HookResult) -> None:
-    try:
-        if result.stdout:
-            sys.stdout.write(result.stdout)
-        sys.stdout.flush()
-    except (OSError, ValueError):
-        pass
-    if result.abandoned:
-        # A handler thread is still busy (past its deadline): don't wait for it.
-        from kgraph.capture import flush_logs
-
-        flush_logs()
-        os._exit(0)
-
-
 def _run(ctx: click.Context, event: str, max_chars: int | None, dry_run: bool) -> None:
     from kgraph.hooks import read_input
 
     root = ctx.find_root()
     db_url = root.obj.get("db_url") if isinstance(root.obj, dict) else None
     data = read_input(getattr(sys.stdin, "buffer", None))
-    _emit(run_hook(event, data, HookOptions(db_url=db_url, max_chars=max_chars, dry_run=dry_run)))
+    emit(run_hook(event, data, HookOptions(db_url=db_url, max_chars=max_chars, dry_run=dry_run)))
 
 
 @click.group(cls=FailOpenGroup)
@@ -123,6 +107,23 @@ def user_prompt(ctx: click.Context, max_chars: int | None, dry_run: bool) -> Non
         | kgraph hook user-prompt
     """
     _run(ctx, "user-prompt", max_chars, dry_run)
+
+
+@hook.command("post-tool-use")
+@click.option("--max-chars", type=int, help="additionalContext budget (default 1500).")
+@_dry_run
+@click.pass_context
+def post_tool_use(ctx: click.Context, max_chars: int | None, dry_run: bool) -> None:
+    """PostToolUse (Read/Edit/Write/MultiEdit): print what is recorded about that file.
+
+    Each item once per session; nothing when the file has no strong knowledge.
+
+    \b
+    Example:
+      echo '{"session_id":"s1","cwd":"/repo","tool_name":"Read",
+             "tool_input":{"file_path":"/repo/src/app.py"}}' | kgraph hook post-tool-use
+    """
+    _run(ctx, "post-tool-use", max_chars, dry_run)
 
 
 @hook.command("pre-compact")

@@ -34,6 +34,7 @@ SUBCOMMANDS: dict[str, str] = {
     "transcript": "kgraph.cli.transcript:transcript",
     "graph": "kgraph.cli.graph:graph",
     "mcp": "kgraph.cli.mcp:mcp_command",
+    "viz": "kgraph.cli.viz:viz",
 }
 
 
@@ -78,12 +79,6 @@ class LazyGroup(click.Group):
                 err=True,
             )
             ctx.exit(1)
-        if isinstance(ctx.obj, dict) and ctx.obj.get("db") is not None:
-            # Only commands that opened the database (hooks never do: they must not import
-            # SQLAlchemy, which kgraph.cli.common does).
-            from kgraph.cli.common import refresh_context_snapshot
-
-            refresh_context_snapshot(ctx)
         return result
 
 

@@ -35,6 +35,7 @@ from kgraph.codegraph.records import (
 )
 from kgraph.db import Database
 from kgraph.db.models import GraphEntity, GraphFile, GraphRelationship, table_of
+from kgraph.db.reader import raw_connection
 from kgraph.db.sqlite import fetch_raw_sql
 from kgraph.errors import NotFoundError
 
@@ -424,7 +425,7 @@ def what_depends_on(
         def query(conn: Connection) -> list[FileDependent]:
             if conn.execute(select(FILES.c.path).where(FILES.c.path == path)).first() is None:
                 raise NotFoundError(f"{path} is not in the code graph (run: kgraph graph parse)")
-            levels = dependents_by_level(conn, [path], depth)
+            levels = dependents_by_level(raw_connection(conn), [path], depth)
             rows = conn.execute(
                 select(
                     EDGES.c.file_path,

@@ -16,12 +16,14 @@ from kgraph.db.schema_version import HEAD_REVISION
 if TYPE_CHECKING:
     from kgraph.db.core import Database, open_database
     from kgraph.db.models import isoformat
+    from kgraph.db.reader import raw_connection
     from kgraph.db.watch import DataWatch
 
 _LAZY = {
     "Database": "core",
     "open_database": "core",
     "isoformat": "models",
+    "raw_connection": "reader",
     "DataWatch": "watch",
 }
 
@@ -32,6 +34,7 @@ __all__ = [
     "isoformat",
     "open_database",
     "project_root",
+    "raw_connection",
     "resolve_database_url",
     "sqlite_path",
 ]

@@ -4,12 +4,18 @@
 in step with ``entities`` by triggers. It stores its own copy of the text keyed by entity id:
 an external-content table keyed on ``entities.rowid`` would break after VACUUM, which may
 renumber the rowids of a table without an INTEGER PRIMARY KEY.
+
+Importing this module costs no SQLAlchemy (the hooks' read model builds its MATCH string
+here too); only :func:`ranked_matches` needs it.
 """
 
-import re
-from typing import Any
+from __future__ import annotations
 
-from sqlalchemy import ColumnClause, Select, column, func, literal_column, select, table
+import re
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sqlalchemy import Select
 
 FTS_TABLE = "entities_fts"
 
@@ -99,6 +105,8 @@ def ranked_matches(match: str) -> Select[tuple[str, float]]:
 
     Lower bm25 is better (SQLite returns negated scores). Join it to ``entities`` to filter.
     """
+    from sqlalchemy import ColumnClause, column, func, literal_column, select, table
+
     fts = table(FTS_TABLE, column("entity_id"), column("content"))
     fts_column: ColumnClause[Any] = literal_column(FTS_TABLE)
     return select(fts.c.entity_id.label("entity_id"), func.bm25(fts_column).label("bm25")).where(

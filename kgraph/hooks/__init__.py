@@ -1,16 +1,18 @@
 """Claude Code hook entry points: stdin JSON in, budgeted context out, fail-open.
 
-Entry: :func:`run_hook`. Nothing here imports heavy modules at import time; the capture
-hooks (stop, pre-compact, session-end) never import SQLAlchemy at all. Callers outside the
-package use the names in ``__all__``, which load on first use (PEP 562).
+Entry: :func:`kgraph.hooks.runner.run_hook` (the ``kgraph`` script calls it without Click,
+:mod:`kgraph.cli.entry`). Nothing here imports heavy modules: the injecting hooks
+(session-start, user-prompt, post-tool-use) read the database with the standard library
+(:mod:`kgraph.hooks.readmodel`), the capture hooks (stop, pre-compact, session-end) only
+queue work for the detached worker; none imports SQLAlchemy.
+Callers outside the package use the names in ``__all__``, which load on first use (PEP 562).
 """
 
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from kgraph.hooks.briefing import Ranked, Signals, render_checkpoint
+    from kgraph.hooks.briefing import Block
     from kgraph.hooks.briefing import fit as fit_briefing
-    from kgraph.hooks.briefing import rank as rank_items
     from kgraph.hooks.doctor import Check, run_doctor
     from kgraph.hooks.install import SCOPES, install_plugin
     from kgraph.hooks.install import install as install_hooks
@@ -23,17 +25,18 @@ if TYPE_CHECKING:
         use_recall_hook,
     )
     from kgraph.hooks.payload import read_input
-    from kgraph.hooks.runner import HookOptions, HookResult, run_hook
-    from kgraph.hooks.user_prompt import required_overlap, significant_terms, stem
+    from kgraph.hooks.runner import EVENTS, HookOptions, HookResult, emit, run_hook
+    from kgraph.hooks.seen import remember as remember_seen
+    from kgraph.hooks.seen import seen_ids
+    from kgraph.hooks.session_start import SessionSignals, session_briefing
+    from kgraph.hooks.user_prompt import code_names, prompt_ranked
+    from kgraph.hooks.user_prompt import fuse as fuse_ranked
 
 # name -> "module" or "module:attribute". ``install`` is exported as ``install_hooks``:
 # ``kgraph.hooks.install`` is also the module's name (importing it rebinds the attribute).
 _LAZY = {
-    "Ranked": "briefing",
-    "Signals": "briefing",
+    "Block": "briefing",
     "fit_briefing": "briefing:fit",
-    "rank_items": "briefing:rank",
-    "render_checkpoint": "briefing",
     "Check": "doctor",
     "run_doctor": "doctor",
     "SCOPES": "install",
@@ -46,37 +49,46 @@ _LAZY = {
     "sdk_available": "mcpjson",
     "use_recall_hook": "mcpjson",
     "read_input": "payload",
+    "EVENTS": "runner",
     "HookOptions": "runner",
     "HookResult": "runner",
+    "emit": "runner",
     "run_hook": "runner",
-    "required_overlap": "user_prompt",
-    "significant_terms": "user_prompt",
-    "stem": "user_prompt",
+    "remember_seen": "seen:remember",
+    "seen_ids": "seen",
+    "SessionSignals": "session_start",
+    "session_briefing": "session_start",
+    "code_names": "user_prompt",
+    "fuse_ranked": "user_prompt:fuse",
+    "prompt_ranked": "user_prompt",
 }
 
 __all__ = [
+    "EVENTS",
     "MCP_TOOL_HOOKS_SINCE",
     "SCOPES",
+    "Block",
     "Check",
     "HookOptions",
     "HookResult",
-    "Ranked",
-    "Signals",
+    "SessionSignals",
     "claude_code_version",
+    "code_names",
+    "emit",
     "fit_briefing",
+    "fuse_ranked",
     "install_hooks",
     "install_plugin",
-    "rank_items",
+    "prompt_ranked",
     "read_input",
     "recall_hook_handler",
     "register_server",
-    "render_checkpoint",
-    "required_overlap",
+    "remember_seen",
     "run_doctor",
     "run_hook",
     "sdk_available",
-    "significant_terms",
-    "stem",
+    "seen_ids",
+    "session_briefing",
     "use_recall_hook",
 ]
 

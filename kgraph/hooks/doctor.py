@@ -7,8 +7,9 @@ Checks, each ``ok``, ``warn`` or ``fail``:
   are not disabled;
 - the database: present, readable, at this kgraph's schema version;
 - the capture extractor: rules only, or ``claude -p`` too (and whether ``claude`` is found);
-- a sample ``hook session-start`` and ``hook session-end`` (``--dry-run``: nothing written)
-  return exit 0 with contract output, within their budgets;
+- a sample ``hook session-start``, ``hook post-tool-use`` (a Read of README.md) and ``hook
+  session-end`` (``--dry-run``: nothing written) return exit 0 with contract output,
+  within their budgets;
 - the MCP server (``.mcp.json``) starts and answers ``initialize`` and ``tools/list``.
 """
 
@@ -34,7 +35,11 @@ from kgraph.hooks.install import (
 
 REQUIRED_EVENTS = ("SessionStart", "SessionEnd")
 # Whole-process targets (2-core reference machine) and Claude Code's limits.
-BUDGETS = {"session-start": (0.6, 10.0), "session-end": (0.3, 1.5)}
+BUDGETS = {
+    "session-start": (0.35, 10.0),
+    "post-tool-use": (0.12, 5.0),
+    "session-end": (0.3, 1.5),
+}
 
 
 @dataclass(frozen=True)
@@ -175,6 +180,8 @@ def time_hook(
             "source": "startup",
             "reason": "other",
             "transcript_path": str(root / "kgraph-doctor.jsonl"),
+            "tool_name": "Read",
+            "tool_input": {"file_path": str(root / "README.md")},
         }
     )
     env = dict(os.environ)

@@ -1,10 +1,11 @@
-"""What git says about the session's repository: branch, HEAD, changed files — one subprocess.
+"""What git says about the session's repository: branch, HEAD, changed files, recent work.
 
 ``git status --porcelain=v2 --branch -z`` gives the branch, the HEAD commit and every
-modified, staged and untracked path at once. It is started before the hook imports the
-database layer (:func:`start_status`) so it runs while Python imports, then collected
-(:func:`finish_status`). ``GIT_OPTIONAL_LOCKS=0`` keeps it from taking the index lock the
-user's own git commands need.
+modified, staged and untracked path at once (:func:`start_status`, :func:`finish_status`).
+A clean tree says nothing, so :func:`recent_work` adds the work the session most likely
+continues: the branch's own commits since it left the default branch, or on the default
+branch its latest commits, each with its files. ``GIT_OPTIONAL_LOCKS=0`` keeps git from
+taking the index lock the user's own git commands need.
 """
 
 from __future__ import annotations
@@ -17,15 +18,24 @@ from pathlib import Path
 from kgraph.capture.commits import issue_from_branch
 
 __all__ = [
+    "CommitFiles",
     "GitState",
+    "RecentWork",
+    "commit_files",
     "finish_status",
     "git_state",
     "issue_from_branch",
     "parse_status",
+    "recent_work",
     "start_status",
 ]
 
 MAX_CHANGED_FILES = 200
+OWN_COMMITS = 20  # the branch's own commits looked at, newest first
+RECENT_COMMITS = 30  # on the default branch: its latest commits (recent activity)
+MAX_COMMIT_FILES = 50  # a commit touching more is a sweep (reformat, rename), not a focus
+DEFAULT_BRANCHES = ("main", "master", "trunk", "develop")
+_RS, _US = "\x1e", "\x1f"
 
 
 @dataclass(frozen=True)
@@ -118,3 +128,118 @@ def is_kgraph_state(path: str) -> bool:
 def git_state(root: Path, timeout: float = 2.0) -> GitState:
     """Branch, HEAD and changed files of the repository at ``root``."""
     return finish_status(start_status(root), timeout)
+
+
+@dataclass(frozen=True)
+class CommitFiles:
+    sha: str
+    subject: str
+    files: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RecentWork:
+    """Commits the session likely continues: the branch's own (``own``), else the latest of
+    the default branch; newest first."""
+
+    own: bool = False
+    commits: tuple[CommitFiles, ...] = ()
+
+
+def _git(root: Path, args: list[str], timeout: float) -> str | None:
+    env = dict(os.environ)
+    env["GIT_OPTIONAL_LOCKS"] = "0"
+    try:
+        proc = subprocess.run(
+            ["git", *args],
+            cwd=str(root),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=max(0.05, timeout),
+            env=env,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if proc.returncode != 0:
+        return None
+    return proc.stdout.decode("utf-8", errors="replace")
+
+
+def parse_log(output: str) -> tuple[CommitFiles, ...]:
+    """``git log --format=%x1e%H%x1f%s --name-only`` output as commits with their files
+    (sweeping commits, over MAX_COMMIT_FILES files, keep no files)."""
+    commits: list[CommitFiles] = []
+    for record in output.split(_RS):
+        head, _, rest = record.partition("\n")
+        if _US not in head:
+            continue
+        sha, subject = head.split(_US, 1)
+        files = tuple(f for f in rest.splitlines() if f.strip() and not is_kgraph_state(f))
+        commits.append(
+            CommitFiles(
+                sha.strip(), subject.strip(), files if len(files) <= MAX_COMMIT_FILES else ()
+            )
+        )
+    return tuple(commits)
+
+
+def _log(root: Path, revisions: list[str], limit: int, timeout: float) -> tuple[CommitFiles, ...]:
+    out = _git(
+        root,
+        [
+            "log",
+            "--no-merges",
+            f"-n{limit}",
+            f"--format={_RS}%H{_US}%s",
+            "--name-only",
+            *revisions,
+            "--",
+        ],
+        timeout,
+    )
+    return parse_log(out) if out else ()
+
+
+def default_branch(root: Path, timeout: float = 1.0) -> str | None:
+    """The ref of the default branch: what ``origin/HEAD`` points at, else the first of
+    main/master/trunk/develop that exists locally, else on origin."""
+    refs = [f"refs/heads/{b}" for b in DEFAULT_BRANCHES]
+    refs += ["refs/remotes/origin/HEAD"] + [f"refs/remotes/origin/{b}" for b in DEFAULT_BRANCHES]
+    out = _git(root, ["for-each-ref", "--format=%(refname)%00%(symref)", *refs], timeout)
+    if not out:
+        return None
+    found: dict[str, str] = {}
+    for line in out.splitlines():
+        name, _, target = line.partition("\x00")
+        found[name] = target
+    if found.get("refs/remotes/origin/HEAD"):
+        return found["refs/remotes/origin/HEAD"]
+    for ref in refs:
+        if ref in found and not ref.endswith("/HEAD"):
+            return ref
+    return None
+
+
+def recent_work(root: Path, branch: str | None, timeout: float = 2.0) -> RecentWork:
+    """The branch's own commits (since it left the default branch), else the default
+    branch's latest commits; empty outside git or without commits."""
+    base = default_branch(root, timeout)
+    on_default = base is None or (branch is not None and base.rsplit("/", 1)[-1] == branch)
+    if not on_default and base is not None:
+        own = _log(root, [f"{base}..HEAD"], OWN_COMMITS, timeout)
+        if own:
+            return RecentWork(own=True, commits=own)
+    return RecentWork(own=False, commits=_log(root, ["HEAD"], RECENT_COMMITS, timeout))
+
+
+def commit_files(root: Path, shas: list[str], timeout: float = 1.0) -> tuple[CommitFiles, ...]:
+    """The given commits with their files (unknown shas are skipped)."""
+    wanted = [s for s in shas if s and all(c in "0123456789abcdefABCDEF" for c in s)]
+    if not wanted:
+        return ()
+    out = _git(
+        root,
+        ["show", "--name-only", f"--format={_RS}%H{_US}%s", *wanted, "--"],
+        timeout,
+    )
+    return parse_log(out) if out else ()

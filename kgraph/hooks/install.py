@@ -34,6 +34,7 @@ class HookSpec:
     claude_event: str
     cli_event: str
     timeout: int  # seconds
+    matcher: str | None = None  # tool events: which tools
 
 
 # SessionStart injects (synchronous; Claude Code's default would be 600 s: keep it short);
@@ -41,6 +42,7 @@ class HookSpec:
 HOOK_SPECS: tuple[HookSpec, ...] = (
     HookSpec("SessionStart", "session-start", 10),
     HookSpec("UserPromptSubmit", "user-prompt", 5),
+    HookSpec("PostToolUse", "post-tool-use", 5, matcher="Read|Edit|Write|MultiEdit"),
     HookSpec("PreCompact", "pre-compact", 5),
     HookSpec("Stop", "stop", 5),
     HookSpec("SessionEnd", "session-end", 5),
@@ -104,10 +106,15 @@ def handler_for(spec: HookSpec, command: list[str], exec_form: bool = False) -> 
 
 def hooks_config(command: list[str] | None = None, exec_form: bool = False) -> dict[str, Any]:
     """The ``hooks`` object kgraph installs: event -> [{"hooks": [handler]}] (no matcher:
-    every source/reason; the handlers branch on the input themselves)."""
+    every source/reason, the handlers branch on the input; a tool event names its tools)."""
     command = command or kgraph_command()
     return {
-        spec.claude_event: [{"hooks": [handler_for(spec, command, exec_form)]}]
+        spec.claude_event: [
+            {
+                **({"matcher": spec.matcher} if spec.matcher else {}),
+                "hooks": [handler_for(spec, command, exec_form)],
+            }
+        ]
         for spec in HOOK_SPECS
     }
 

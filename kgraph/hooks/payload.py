@@ -32,6 +32,9 @@ class HookInput:
     stop_hook_active: bool = False
     agent_id: str | None = None
     last_assistant_message: str | None = None
+    tool_name: str | None = None
+    # The file a file tool (Read, Edit, Write, MultiEdit, NotebookEdit) worked on.
+    tool_file: str | None = None
     raw: dict[str, Any] = field(default_factory=dict)
 
 
@@ -75,6 +78,13 @@ def _is_dir(path: str) -> bool:
         return False
 
 
+def _tool_file(raw: dict[str, Any]) -> str | None:
+    tool_input = raw.get("tool_input")
+    if not isinstance(tool_input, dict):
+        return None
+    return _text(tool_input, "file_path") or _text(tool_input, "notebook_path")
+
+
 def parse_input(data: bytes) -> HookInput:
     """Parse hook stdin; an empty HookInput for anything that is not a JSON object."""
     if not data:
@@ -103,5 +113,7 @@ def parse_input(data: bytes) -> HookInput:
         stop_hook_active=raw.get("stop_hook_active") is True,
         agent_id=_text(raw, "agent_id", 128),
         last_assistant_message=_text(raw, "last_assistant_message", 20_000),
+        tool_name=_text(raw, "tool_name", 128),
+        tool_file=_tool_file(raw),
         raw=raw,
     )

@@ -7,9 +7,9 @@
   serve, Claude Code sets it in every hook);
 - it never raises: any error is logged to ``.claude/kgraph/hook.log`` and the hook prints
   nothing;
-- the injecting hooks (session-start, user-prompt) run in a thread with a deadline; when it
-  expires the hook returns what the handler had ready (``ctx.publish``) and the caller exits
-  without waiting for the thread;
+- the injecting hooks (session-start, user-prompt, post-tool-use) run in a thread with a
+  deadline; when it expires the hook returns what the handler had ready (``ctx.publish``)
+  and the caller exits without waiting for the thread;
 - stdout is ``{"hookSpecificOutput": {"hookEventName": ..., "additionalContext": ...}}`` for
   the injecting hooks with something to say, and empty otherwise. Stop, PreCompact and
   SessionEnd never print (a Stop hook's output would keep Claude working).
@@ -37,11 +37,12 @@ from kgraph.hooks.payload import HookInput, parse_input
 EVENTS: dict[str, tuple[str, str]] = {
     "session-start": ("SessionStart", "kgraph.hooks.session_start:run"),
     "user-prompt": ("UserPromptSubmit", "kgraph.hooks.user_prompt:run"),
+    "post-tool-use": ("PostToolUse", "kgraph.hooks.post_tool_use:run"),
     "pre-compact": ("PreCompact", "kgraph.hooks.capture_hooks:pre_compact"),
     "stop": ("Stop", "kgraph.hooks.capture_hooks:stop"),
     "session-end": ("SessionEnd", "kgraph.hooks.capture_hooks:session_end"),
 }
-INJECTING = frozenset({"session-start", "user-prompt"})
+INJECTING = frozenset({"session-start", "user-prompt", "post-tool-use"})
 # Extra time past the handler's own deadline before the runner gives up on it.
 HARD_STOP_GRACE_S = 0.75
 _TRUE = frozenset({"1", "true", "yes", "on"})
@@ -122,6 +123,8 @@ def _deadline_for(event: str, settings: HookSettings) -> float:
         return settings.session_start_deadline_s
     if event == "user-prompt":
         return settings.user_prompt_deadline_s
+    if event == "post-tool-use":
+        return settings.file_recall_deadline_s
     return 1.0
 
 
@@ -175,6 +178,24 @@ def run_hook(
     except BaseException as exc:  # fail open: KeyboardInterrupt and SystemExit included
         _log_failure(log, event, exc)
         return HookResult()
+
+
+def emit(result: HookResult) -> None:
+    """Write a hook's stdout; when its handler thread is still busy (past its deadline),
+    flush the log and exit at once instead of waiting for it."""
+    import sys
+
+    try:
+        if result.stdout:
+            sys.stdout.write(result.stdout)
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+    if result.abandoned:
+        from kgraph.capture.state import flush_logs
+
+        flush_logs()
+        os._exit(0)
 
 
 def _run_with_deadline(

@@ -1,164 +1,293 @@
 """SessionStart: the ranked briefing, the session record, and queued catch-up capture.
 
-Order of work (``ctx.published()`` always holds the best block so far, which the runner prints if
-the deadline expires):
+What the session is about comes from more than ``git status`` (a clean tree, the usual
+start, used to say nothing at all):
 
-1. ``git status`` (one subprocess): branch → issue, changed files → code areas;
-2. the knowledge source: the context snapshot when it is fresh (no SQLAlchemy import at
-   all), else the database itself (kgraph.knowledge.query, kgraph.checkpoint,
-   kgraph.codegraph); a missing or outdated database means nothing to say;
-3. the workflow checkpoint for the issue/branch (leads the block after compact/resume);
-4. knowledge about the files, areas and issue, then (when a code graph is parsed) about the
-   files that depend on them, ranked by :mod:`kgraph.hooks.briefing`;
-5. the session record (HEAD at start, branch, issue, transcript, injected ids) and, at most
-   every ``catchup_interval_s``, catch-up capture go to the queue; the detached worker
-   writes them (and refreshes the snapshot). The hook itself never writes the database.
+1. the files changed now (``git status``);
+2. recent work: the branch's own commits since it left the default branch (on the
+   default branch, the project's recent activity: its latest commits), the files edited in
+   this project's most recent sessions (session records), and the active workflow
+   checkpoint's commits;
+3. their code areas, the branch's issue, and the files that depend on the current work
+   (code graph, blast radius).
+
+Knowledge about those files is ranked by :mod:`kgraph.knowledge.relevance` (evidence
+weighted by how rare a file is among stored items), then a short tail of project-wide
+rules. The block names the changed files and what depends on them. Everything is read
+with the standard library (:mod:`kgraph.hooks.readmodel`); the session record and catch-up
+go to the queue for the detached worker. The hook itself never writes the database.
 """
 
 from __future__ import annotations
 
+import sqlite3
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from kgraph.capture.queue import enqueue
-from kgraph.capture.settings import clamp_chars
-from kgraph.capture.snapshot import Snapshot, load_snapshot
+from kgraph.capture.settings import HookSettings, clamp_chars
 from kgraph.capture.spawn import spawn_worker
 from kgraph.capture.state import state_dir
-from kgraph.db.location import sqlite_path
-from kgraph.hooks import briefing
-from kgraph.hooks.briefing import Signals
-from kgraph.hooks.dbaccess import open_ready_database
-from kgraph.hooks.gitinfo import GitState, git_state, issue_from_branch
+from kgraph.checkpoint.lookup import WorkflowBrief, active_workflow
+from kgraph.codegraph.filedeps import dependents_by_level, graph_present
+from kgraph.hooks import seen
+from kgraph.hooks.briefing import Block, fit, render_checkpoint
+from kgraph.hooks.gitinfo import (
+    CommitFiles,
+    GitState,
+    RecentWork,
+    commit_files,
+    finish_status,
+    issue_from_branch,
+    recent_work,
+    start_status,
+)
+from kgraph.hooks.readmodel import focus_for, gather, open_store, recent_session_files
 from kgraph.hooks.runner import HookContext
+from kgraph.knowledge import recall
+from kgraph.knowledge.areas import AreaRules, infer_code_area
+from kgraph.knowledge.evidence import EvidenceSettings, load_evidence_settings
+from kgraph.knowledge.relevance import Focus, Ranked, rank
 
-if TYPE_CHECKING:
-    from kgraph.db import Database
+__all__ = ["Briefing", "SessionSignals", "run", "session_briefing"]
 
-QUERY_LIMIT = 200
-# Dependent files whose knowledge is looked up, nearest first (a query per file's edges is
-# the cost that grows here; the nearest dependents are the ones that matter).
-BLAST_FILES = 40
 LEAD_SOURCES = frozenset({"compact", "resume"})
-# Don't start the (slower) blast-radius step with less time than this left.
-BLAST_MIN_REMAINING_S = 0.2
+# A compaction or /clear empties the context: what was injected may come again.
+FRESH_SOURCES = frozenset({"compact", "clear"})
+# Dependent files whose knowledge is looked up, nearest first.
+BLAST_FILES = 40
+NAMED_FILES = 6  # changed files named in the title
+NAMED_DEPENDENTS = 6
+NAMED_COMMITS = 3
+RULES = 3
+ITEMS_PER_FILE = 8
+# Strength of each kind of evidence about what the session works on (changed now = 1).
+OWN_COMMIT = 0.9
+WORKFLOW_COMMIT = 0.9
+RECENT_SESSION = 0.7
+RECENT_COMMIT = 0.6
+DECAY = 0.85  # per step back in time (a commit of the branch, a session)
+# The default branch's latest commits, as recent activity: a file's latest change counts,
+# slowly less with age (replayed histories: the next change lands where the project has
+# been busy over the last few dozen commits far more often than on the last commit's files).
+ACTIVITY_DECAY = 0.97
 
 
 @dataclass(frozen=True)
-class Source:
-    """Where the briefing's facts come from: the snapshot or the database."""
+class SessionSignals:
+    """What git and the hook input say about the session."""
 
-    workflow: Callable[[Signals], Any]
-    items: Callable[[Signals], list[Any]]
-    blast: Callable[[tuple[str, ...], int], dict[str, int]]
-    items_in: Callable[[list[str]], list[Any]]
+    branch: str | None = None
+    changed: tuple[str, ...] = ()
+    recent: RecentWork = field(default_factory=RecentWork)
+    session_id: str | None = None
+    source: str | None = None
+
+    @property
+    def issue_number(self) -> int | None:
+        return issue_from_branch(self.branch)
 
 
-def _area_rules(ctx: HookContext) -> Any:
+@dataclass(frozen=True)
+class Briefing:
+    text: str | None
+    ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Work:
+    """What the session is about: file -> strength and the words for why (the strongest
+    source wins), and whether that is the session's own work or only recent activity."""
+
+    strength: dict[str, float]
+    reasons: dict[str, str]
+    current: bool  # changed files, the branch's own commits or the workflow's
+
+
+def _work(
+    signals: SessionSignals,
+    sessions: Sequence[tuple[str, int]],
+    workflow_commits: Sequence[CommitFiles],
+) -> Work:
+    """The session's own work when there is any (changed files, the branch's own commits,
+    the workflow's commits, plus the last sessions' files); else the project's recent
+    activity (the last sessions' files and the default branch's latest commits)."""
+    strength: dict[str, float] = {}
+    reasons: dict[str, str] = {}
+
+    def add(path: str, value: float, why: str) -> None:
+        if value > strength.get(path, 0.0):
+            strength[path], reasons[path] = value, why
+
+    own = signals.recent.commits if signals.recent.own else ()
+    for path in signals.changed:
+        add(path, 1.0, "changed")
+    for step, commit in enumerate(own):
+        for path in commit.files:
+            add(path, OWN_COMMIT * DECAY**step, "changed on this branch")
+    for commit in workflow_commits:
+        for path in commit.files:
+            add(path, WORKFLOW_COMMIT, "in the workflow's commits")
+    current = bool(strength)
+    for path, step in sessions:
+        add(path, RECENT_SESSION * DECAY**step, "edited in a recent session")
+    if not current and not signals.recent.own:
+        for step, commit in enumerate(signals.recent.commits):
+            for path in commit.files:
+                add(path, RECENT_COMMIT * ACTIVITY_DECAY**step, "recently changed")
+    return Work(strength, reasons, current)
+
+
+def per_file(ranked: Sequence[Ranked], most: int) -> list[Ranked]:
+    """At most ``most`` items brought by any one file (a file much knowledge is about, such
+    as a core module, must not fill the briefing alone); order kept."""
+    counts: dict[str | None, int] = {}
+    kept: list[Ranked] = []
+    for entry in ranked:
+        if entry.via is not None and counts.get(entry.via, 0) >= most:
+            continue
+        counts[entry.via] = counts.get(entry.via, 0) + 1
+        kept.append(entry)
+    return kept
+
+
+def _dependents(
+    conn: sqlite3.Connection, files: Sequence[str], depth: int
+) -> dict[str, tuple[int, str]]:
+    if not files or depth <= 0 or not graph_present(conn):
+        return {}
+    found = dependents_by_level(conn, files, depth)
+    nearest = sorted(found, key=lambda f: (found[f][0], f))[:BLAST_FILES]
+    return {f: found[f] for f in nearest}
+
+
+def _names(paths: Sequence[str], limit: int) -> str:
+    shown = ", ".join(paths[:limit])
+    return shown + (f" (+{len(paths) - limit} more)" if len(paths) > limit else "")
+
+
+def _title(
+    signals: SessionSignals,
+    sessions: Sequence[tuple[str, int]],
+    dependents: dict[str, tuple[int, str]],
+) -> str:
+    about = []
+    if signals.branch:
+        about.append(f"branch {signals.branch}")
+    if signals.issue_number:
+        about.append(f"issue #{signals.issue_number}")
+    lines = [
+        f"kgraph project memory{' for ' + ', '.join(about) if about else ''}: facts recorded "
+        "in earlier sessions of this project; `kgraph knowledge show ID` prints one in full."
+    ]
+    if signals.changed:
+        lines.append(f"Changed now: {_names(list(signals.changed), NAMED_FILES)}.")
+    commits = [c for c in signals.recent.commits if c.files][:NAMED_COMMITS]
+    if commits:
+        label = "This branch's commits" if signals.recent.own else "Latest commits"
+        lines.append(
+            f"{label}: "
+            + "; ".join(f"{c.sha[:7]} {c.subject[:72]}" for c in commits)
+            + (
+                f" (+{len(signals.recent.commits) - len(commits)} more)"
+                if signals.recent.own and len(signals.recent.commits) > len(commits)
+                else ""
+            )
+            + "."
+        )
+    if sessions:
+        lines.append(f"Edited in recent sessions: {_names([p for p, _ in sessions], NAMED_FILES)}.")
+    direct = [(f, via) for f, (depth, via) in dependents.items() if depth == 1]
+    if direct:
+        shown = [f"{f} (on {via})" for f, via in direct[:NAMED_DEPENDENTS]]
+        more = len(direct) - len(shown)
+        lines.append(
+            "What depends on them: " + ", ".join(shown) + (f" (+{more} more)" if more else "") + "."
+        )
+    return "\n".join(lines)
+
+
+def session_briefing(
+    conn: sqlite3.Connection,
+    root: Path,
+    signals: SessionSignals,
+    *,
+    settings: HookSettings,
+    evidence: EvidenceSettings,
+    area_rules: AreaRules | None = None,
+    exclude: set[str] | frozenset[str] = frozenset(),
+    workflow_files: Callable[[list[str]], Sequence[CommitFiles]] | None = None,
+    max_chars: int | None = None,
+    now: datetime | None = None,
+) -> Briefing:
+    """The briefing for a session (the same for the hook's own connection and a library
+    caller's): ranked items about its work, the checkpoint, then project rules."""
+    now = now or datetime.now(UTC)
+    workflow: WorkflowBrief | None = active_workflow(conn, signals.issue_number, signals.branch)
+    wf_commits: Sequence[CommitFiles] = ()
+    if workflow is not None and workflow.commits:
+        get_files = workflow_files or (lambda shas: commit_files(root, shas))
+        wf_commits = get_files([c.sha for c in workflow.commits])
+    sessions = recent_session_files(conn, root, signals.session_id)
+    work = _work(signals, sessions, wf_commits)
+    # The work itself (not what recent sessions or the default branch did) has a blast radius.
+    current = list(dict.fromkeys(signals.changed))
+    for commit in (*(signals.recent.commits if signals.recent.own else ()), *wf_commits):
+        current += commit.files
+    dependents = _dependents(conn, current, settings.blast_radius_depth)
+    areas = tuple(sorted({infer_code_area(f, area_rules) for f in signals.changed}))
+    focus: Focus = focus_for(
+        conn,
+        evidence,
+        files=work.strength,
+        reasons=work.reasons,
+        dependents={f: depth for f, (depth, _) in dependents.items()},
+        areas=areas,
+        issue_number=signals.issue_number,
+        # Recent activity is a guess at where work continues: a file the project keeps
+        # changing is the likeliest place, so its frequency among items is not held
+        # against it (weak files such as changelogs still count little).
+        inverse_frequency=work.current,
+    )
+    limit = (
+        settings.session_start_max_items if work.current else settings.session_start_recent_items
+    )
+    ranked = [r for r in rank(gather(conn, focus), focus, now) if r.item.id not in exclude]
+    ranked = per_file(ranked, ITEMS_PER_FILE)[:limit]
+    taken = set(exclude) | {r.item.id for r in ranked}
+    rules = [
+        Ranked(item, 0.0, "")
+        for item in recall.project_rules(conn, limit=RULES + len(taken))
+        if item.id not in taken
+    ][:RULES]
+    block = Block(
+        title=_title(signals, sessions, dependents),
+        areas=areas,
+        # Without changed files there are no session areas to group by: a flat list.
+        group_by_area=bool(areas),
+        checkpoint=render_checkpoint(workflow, now) if workflow is not None else None,
+        lead_with_checkpoint=signals.source in LEAD_SOURCES,
+    )
+    if not ranked and workflow is None:
+        return Briefing(None, ())
+    text, chosen = fit(
+        ranked, block, clamp_chars(max_chars or settings.session_start_max_chars), limit, rules
+    )
+    return Briefing(text, tuple(r.item.id for r in chosen))
+
+
+def _area_rules(ctx: HookContext) -> AreaRules | None:
     from kgraph.errors import KgraphError
-    from kgraph.knowledge.areas import DEFAULT_AREA_RULES, load_area_rules
+    from kgraph.knowledge.areas import load_area_rules
 
     try:
         return load_area_rules(ctx.root)
     except KgraphError as exc:
         ctx.log.warning("area rules ignored: %s", exc)
-        return DEFAULT_AREA_RULES
-
-
-def snapshot_source(snapshot: Snapshot) -> Source:
-    return Source(
-        workflow=lambda s: snapshot.workflow_for(s.issue_number, s.branch),
-        items=lambda s: snapshot.matching_items(s.files, s.areas, s.issue_number),
-        blast=lambda files, depth: (
-            snapshot.blast_radius(files, depth) if snapshot.has_graph else {}
-        ),
-        items_in=lambda files: snapshot.matching_items(files, (), None),
-    )
-
-
-def database_source(db: Database, rules: Any) -> Source:
-    from kgraph.checkpoint import find_workflow, find_workflow_for_branch
-    from kgraph.knowledge.query import query_items
-
-    def workflow(signals: Signals) -> Any:
-        found = None
-        if signals.issue_number is not None:
-            found = find_workflow(db, signals.issue_number)
-        if found is None and signals.branch:
-            found = find_workflow_for_branch(db, signals.branch)
-        return found if found is not None and found.status in ("running", "paused") else None
-
-    def blast(files: tuple[str, ...], depth: int) -> dict[str, int]:
-        from kgraph.codegraph import files_in_blast_radius, has_graph
-
-        return dict(files_in_blast_radius(db, list(files), depth=depth)) if has_graph(db) else {}
-
-    return Source(
-        workflow=workflow,
-        items=lambda s: list(
-            query_items(
-                db,
-                files=s.files,
-                code_areas=s.areas,
-                issue_number=s.issue_number,
-                limit=QUERY_LIMIT,
-                area_rules=rules,
-            )
-        ),
-        blast=blast,
-        items_in=lambda files: list(
-            query_items(db, files=files, limit=QUERY_LIMIT, expand_file_areas=False)
-        ),
-    )
-
-
-def build_briefing(ctx: HookContext, source: Source, git: GitState, rules: Any) -> None:
-    """Publish the briefing (``ctx.publish``) step by step, better with each step."""
-    from kgraph.knowledge.areas import infer_code_area
-
-    settings = ctx.settings
-    max_chars = clamp_chars(ctx.options.max_chars or settings.session_start_max_chars)
-    files = git.changed_files
-    signals = Signals(
-        branch=git.branch,
-        issue_number=issue_from_branch(git.branch),
-        files=files,
-        areas=tuple(sorted({infer_code_area(f, rules) for f in files})),
-    )
-    workflow = source.workflow(signals)
-    render_args: dict[str, Any] = {
-        "checkpoint": briefing.render_checkpoint(workflow) if workflow is not None else None,
-        "lead_with_checkpoint": ctx.payload.source in LEAD_SOURCES,
-    }
-
-    def publish(items: list[Any]) -> None:
-        ranked = briefing.rank(items, signals)
-        text, chosen = briefing.fit(
-            ranked, signals, max_chars, settings.session_start_max_items, **render_args
-        )
-        ctx.publish(text, tuple(r.item.id for r in chosen))
-
-    publish([])
-    if signals.empty or ctx.expired():
-        return
-    items = source.items(signals)
-    publish(items)
-    depth = settings.blast_radius_depth
-    if not files or depth <= 0 or ctx.remaining() < BLAST_MIN_REMAINING_S:
-        return
-    blast = source.blast(files, depth)
-    if blast and not ctx.expired():
-        signals = replace(signals, blast={f: blast[f] for f in nearest_first(blast)})
-        publish(items + source.items_in(list(signals.blast)))
-
-
-def nearest_first(blast: dict[str, int]) -> list[str]:
-    """The BLAST_FILES dependent files closest to the changed ones (ties by path)."""
-    return sorted(blast, key=lambda f: (blast[f], f))[:BLAST_FILES]
+        return None
 
 
 def _catchup_due(ctx: HookContext) -> bool:
@@ -179,6 +308,7 @@ def _queue_work(ctx: HookContext, git: GitState) -> None:
     start the worker. Runs as a finalizer: also when the briefing missed its deadline."""
     payload = ctx.payload
     injected = list(ctx.published()[1])
+    seen.remember(ctx.root, payload.session_id, injected)
     cwd = payload.cwd or str(ctx.root)
     if payload.session_id is not None:
         enqueue(
@@ -196,29 +326,42 @@ def _queue_work(ctx: HookContext, git: GitState) -> None:
         )
     if _catchup_due(ctx):
         enqueue(ctx.root, "catchup", cwd=cwd, current_session=payload.session_id)
+        seen.prune(ctx.root)
     spawn_worker(ctx.root, ctx.db_url)
 
 
-def _knowledge(ctx: HookContext, db_path: Path | None) -> tuple[Source | None, Database | None]:
-    snapshot = load_snapshot(ctx.root, db_path)
-    if snapshot is not None:
-        return snapshot_source(snapshot), None
-    db = open_ready_database(ctx.db_url)
-    return (None, None) if db is None else (None, db)
-
-
 def run(ctx: HookContext) -> str | None:
-    git = git_state(ctx.root, timeout=min(2.0, max(0.1, ctx.remaining())))
+    status = start_status(ctx.root)
+    payload = ctx.payload
+    if payload.source in FRESH_SOURCES and not ctx.options.dry_run:
+        seen.forget_all(ctx.root, payload.session_id)
+    git = finish_status(status, timeout=min(2.0, max(0.1, ctx.remaining())))
     if not ctx.options.dry_run:
         ctx.finalizers.append(lambda: _queue_work(ctx, git))
-    source, db = _knowledge(ctx, sqlite_path(ctx.db_url))
+    conn = open_store(ctx.db_url)
+    if conn is None:
+        return None
     try:
-        rules = _area_rules(ctx)
-        if db is not None:
-            source = database_source(db, rules)
-        if source is not None:
-            build_briefing(ctx, source, git, rules)
+        signals = SessionSignals(
+            branch=git.branch,
+            changed=git.changed_files,
+            recent=recent_work(ctx.root, git.branch, timeout=min(1.0, max(0.1, ctx.remaining()))),
+            session_id=payload.session_id,
+            source=payload.source,
+        )
+        briefing = session_briefing(
+            conn,
+            ctx.root,
+            signals,
+            settings=ctx.settings,
+            evidence=load_evidence_settings(ctx.root),
+            area_rules=_area_rules(ctx),
+            exclude=set()
+            if payload.source in FRESH_SOURCES
+            else seen.seen_ids(ctx.root, payload.session_id),
+            max_chars=ctx.options.max_chars,
+        )
     finally:
-        if db is not None:
-            db.close()
-    return ctx.published()[0]
+        conn.close()
+    ctx.publish(briefing.text, briefing.ids)
+    return briefing.text

@@ -26,6 +26,7 @@ from kgraph.knowledge.model import (
 )
 
 if TYPE_CHECKING:
+    from kgraph.knowledge.evidence import EvidenceSettings, load_evidence_settings
     from kgraph.knowledge.graph import PathStep, RelatedItem, related
     from kgraph.knowledge.maintenance import (
         NamedCount,
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
         list_items,
         query_items,
     )
+    from kgraph.knowledge.relevance import Ranked
     from kgraph.knowledge.search import SearchHit
     from kgraph.knowledge.search import search as search_items
     from kgraph.knowledge.store import (
@@ -70,6 +72,9 @@ if TYPE_CHECKING:
 # ``.model`` must stay importable without SQLAlchemy (the session-start hook's fast path).
 # name -> "module" or "module:attribute".
 _LAZY = {
+    "EvidenceSettings": "evidence",
+    "load_evidence_settings": "evidence",
+    "Ranked": "relevance",
     "PathStep": "graph",
     "RelatedItem": "graph",
     "related": "graph",
@@ -114,12 +119,14 @@ __all__ = [
     "AreaRules",
     "Edge",
     "EmbedReport",
+    "EvidenceSettings",
     "ExportReport",
     "ImportReport",
     "KnowledgeItem",
     "NamedCount",
     "PathStep",
     "PruneCandidate",
+    "Ranked",
     "RelatedItem",
     "SearchHit",
     "Stats",
@@ -137,6 +144,7 @@ __all__ = [
     "list_files",
     "list_items",
     "load_area_rules",
+    "load_evidence_settings",
     "normalise_path",
     "prune",
     "query_items",

@@ -148,6 +148,12 @@ def _compile(pattern: str) -> re.Pattern[str]:
     return re.compile(prefix + "".join(out) + suffix + r"\Z")
 
 
+def glob_match(pattern: str, path: str) -> bool:
+    """True when the repo-relative ``path`` matches the gitignore-style ``pattern`` (the
+    same syntax as the area rules: see the module docstring)."""
+    return _compile(pattern).match(path) is not None
+
+
 def normalise_path(path: str) -> str:
     """``path`` as a clean POSIX path (backslashes turned, ``./`` and ``a//b`` removed)."""
     text = path.strip().replace("\\", "/")

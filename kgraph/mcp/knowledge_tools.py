@@ -107,8 +107,6 @@ def recall(project: Project, args: Args, max_chars: int) -> str:
     payload: dict[str, Any] = {"mode": result.mode}
     if result.note:
         payload["note"] = result.note
-    if result.files:
-        payload["files"] = list(result.files)
     payload["items"] = [
         {**summary(r.item), "why": r.why, "score": round(r.score, 5)} for r in result.items
     ]

@@ -32,6 +32,7 @@ MODULES = (
     "kgraph.knowledge",
     "kgraph.mcp",
     "kgraph.transcript",
+    "kgraph.viz",
 )
 
 

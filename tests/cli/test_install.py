@@ -26,7 +26,17 @@ OTHER = {"type": "command", "command": "echo hi", "timeout": 3}
 
 def test_hooks_config_uses_the_absolute_command_in_shell_form() -> None:
     config = hooks_config(COMMAND)
-    assert set(config) == {"SessionStart", "UserPromptSubmit", "PreCompact", "Stop", "SessionEnd"}
+    assert set(config) == {
+        "SessionStart",
+        "UserPromptSubmit",
+        "PostToolUse",
+        "PreCompact",
+        "Stop",
+        "SessionEnd",
+    }
+    assert "matcher" not in config["SessionStart"][0]
+    assert config["PostToolUse"][0]["matcher"] == "Read|Edit|Write|MultiEdit"
+    assert config["PostToolUse"][0]["hooks"][0]["command"].endswith(" hook post-tool-use")
     handler = config["SessionStart"][0]["hooks"][0]
     assert handler == {
         "type": "command",
@@ -157,6 +167,7 @@ def test_install_then_doctor_from_the_cli(
     for event, groups in settings["hooks"].items():
         assert event in {spec.claude_event for spec in HOOK_SPECS}
         (group,) = groups
+        assert set(group) <= {"matcher", "hooks"}
         (handler,) = group["hooks"]
         assert set(handler) == {"type", "command", "timeout"} and handler["type"] == "command"
         executable = shlex.split(handler["command"])[0]
@@ -174,7 +185,9 @@ def test_install_then_doctor_from_the_cli(
         "SessionStart",
         "SessionEnd",
         "database",
+        "PostToolUse",
         "hook session-start",
+        "hook post-tool-use",
         "hook session-end",
     } <= names
     assert all(c["status"] in ("ok", "warn") for c in report["checks"])

@@ -8,10 +8,11 @@ from typing import Any, cast
 from sqlalchemy import Table, insert
 
 from kgraph.db import Database
-from kgraph.db.models.codegraph import GraphFile, GraphRelationship
+from kgraph.db.models.codegraph import GraphEntity, GraphFile, GraphRelationship
 
 FILES = cast(Table, GraphFile.__table__)
 EDGES = cast(Table, GraphRelationship.__table__)
+ENTITIES = cast(Table, GraphEntity.__table__)
 
 
 def add_graph(db: Database, files: Sequence[str], imports: Iterable[tuple[str, str]]) -> None:
@@ -36,3 +37,12 @@ def add_graph(db: Database, files: Sequence[str], imports: Iterable[tuple[str, s
             conn.execute(insert(EDGES), edge_rows)
 
     db.write(op)
+
+
+def add_entities(db: Database, rows: Iterable[tuple[str, str, str, str, str]]) -> None:
+    """Graph entities: (id, type, name, qualified name, file path)."""
+    values = [
+        {"id": i, "type": t, "name": n, "qualified_name": q, "file_path": f}
+        for i, t, n, q, f in rows
+    ]
+    db.write(lambda conn: conn.execute(insert(ENTITIES), values))

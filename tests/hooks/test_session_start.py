@@ -3,12 +3,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from kgraph import checkpoint
 from kgraph.capture import queue
-from kgraph.capture.snapshot import load_snapshot, snapshot_path
 from kgraph.capture.worker import run_worker
 from kgraph.db import Database
 from kgraph.hooks.runner import HookOptions, HookResult
@@ -89,11 +89,11 @@ def test_budget_is_respected_by_dropping_whole_items(
         add_item(
             project_db,
             f"Fact {i}: the readme section {i} explains " + "details " * 60,
-            files=["README.md"],
+            files=["README.md" if i % 3 == 0 else f"other{i % 3}.md"],
         )
     text = context_of(hook("session-start", session_id="s1"))
     assert len(text) <= 9_000
-    small = context_of(hook("session-start", HookOptions(max_chars=1_500), session_id="s1"))
+    small = context_of(hook("session-start", HookOptions(max_chars=1_500), session_id="s2"))
     assert len(small) <= 1_500
     assert small.count("\n- ") < text.count("\n- ")
 
@@ -107,7 +107,7 @@ def test_workflow_checkpoint_leads_after_compaction(
     checkpoint.log_action(project_db, workflow.id, "wrote failing test", "success")
     item = add_item(project_db, "The README install section is checked by CI", files=["README.md"])
     compact = context_of(hook("session-start", session_id="s1", source="compact"))
-    startup = context_of(hook("session-start", session_id="s1", source="startup"))
+    startup = context_of(hook("session-start", session_id="s2", source="startup"))
     assert (
         workflow.id in compact and "phase implement" in compact and "wrote failing test" in compact
     )
@@ -115,7 +115,7 @@ def test_workflow_checkpoint_leads_after_compaction(
     assert startup.index(item.entity_id) < startup.index("Workflow checkpoint")
 
 
-def test_blast_radius_brings_knowledge_about_dependent_files(
+def test_blast_radius_brings_warnings_about_dependent_files(
     hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
 ) -> None:
     (tmp_repo / "core").mkdir()
@@ -131,64 +131,32 @@ def test_blast_radius_brings_knowledge_about_dependent_files(
         ],
     )
     near = add_item(
-        project_db, "The web api caches engine results for one minute", files=["web/api.py"]
+        project_db,
+        "The web api caches engine results: stale after an engine change",
+        type="Mistake",
+        files=["web/api.py"],
     ).entity_id
     second = add_item(
-        project_db, "The cli prints engine errors as one line", files=["tools/cli.py"]
+        project_db,
+        "The cli prints engine errors as one line",
+        type="Pattern",
+        files=["tools/cli.py"],
     ).entity_id
     far = add_item(
-        project_db, "This file is three hops away from the engine", files=["misc/far.py"]
+        project_db,
+        "This file is three hops away from the engine",
+        type="Mistake",
+        files=["misc/far.py"],
+    ).entity_id
+    plain = add_item(
+        project_db, "The web api was written in one afternoon", files=["web/api.py"]
     ).entity_id
     text = context_of(hook("session-start", session_id="s1"))
-    assert near in text and second in text and far not in text
+    assert near in text and second in text and far not in text and plain not in text
     assert text.index(near) < text.index(second)
-    assert "web/api.py depends on a changed file" in text
-
-
-def test_snapshot_gives_the_same_briefing_as_the_database(
-    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path, git: Callable[..., str]
-) -> None:
-    git(tmp_repo, "checkout", "-q", "-b", "feat/8-x")
-    (tmp_repo / "core").mkdir()
-    (tmp_repo / "core" / "engine.py").write_text("changed\n")
-    add_graph(project_db, ["core/engine.py", "web/api.py"], [("web/api.py", "core/engine.py")])
-    add_item(project_db, "The web api caches engine results", files=["web/api.py"])
-    add_item(
-        project_db,
-        "The engine must stay free of network calls",
-        type="Pattern",
-        files=["core/engine.py"],
-    )
-    add_item(project_db, "Issue 8 is about the export format only", issue_number=8)
-    add_item(project_db, "A long note on the engine: " + "detail " * 200, files=["core/engine.py"])
-    checkpoint.create_workflow(project_db, 8, "feat/8-x")
-    from_db = context_of(
-        hook("session-start", HookOptions(dry_run=True), session_id="s1", source="compact")
-    )
-    project_db.close()
-    run_worker(tmp_repo)  # refreshes the snapshot
-    assert load_snapshot(tmp_repo, project_db.path) is not None
-    from_snapshot = context_of(
-        hook("session-start", HookOptions(dry_run=True), session_id="s1", source="compact")
-    )
-    assert from_snapshot == from_db
-
-
-def test_a_stale_snapshot_is_not_used(
-    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
-) -> None:
-    (tmp_repo / "README.md").write_text("changed\n")
-    add_item(project_db, "The README badge links to the CI workflow", files=["README.md"])
-    project_db.close()
-    run_worker(tmp_repo)
-    assert snapshot_path(tmp_repo).exists()
-    from kgraph.db import open_database
-
-    db = open_database(f"sqlite:///{tmp_repo / '.claude' / 'execution-state.db'}")
-    late = add_item(db, "The README must mention the Python version", files=["README.md"]).entity_id
-    db.close()
-    assert load_snapshot(tmp_repo, project_db.path) is None
-    assert late in context_of(hook("session-start", HookOptions(dry_run=True), session_id="s1"))
+    assert "web/api.py depends on it" in text
+    assert "Changed now: core/engine.py." in text
+    assert "What depends on them: web/api.py (on core/engine.py)." in text
 
 
 def test_session_record_is_written_by_the_worker(
@@ -223,3 +191,132 @@ def test_bad_settings_fall_back_to_defaults(
     (tmp_repo / "README.md").write_text("changed\n")
     item = add_item(project_db, "The README is rendered on PyPI as markdown", files=["README.md"])
     assert item.entity_id in context_of(hook("session-start", session_id="s1"))
+
+
+def commit_file(git: Callable[..., str], repo: Path, path: str, message: str) -> str:
+    (repo / path).parent.mkdir(parents=True, exist_ok=True)
+    (repo / path).write_text(f"# {message}\n")
+    git(repo, "add", path)
+    git(repo, "commit", "-q", "-m", message)
+    return git(repo, "rev-parse", "HEAD").strip()
+
+
+def test_a_clean_tree_follows_the_branchs_own_commits(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path, git: Callable[..., str]
+) -> None:
+    commit_file(git, tmp_repo, "src/lexer.py", "feat: lexer on main")
+    git(tmp_repo, "checkout", "-q", "-b", "feat/9-parser")
+    sha = commit_file(git, tmp_repo, "src/parser.py", "feat: a parser for tags")
+    parser = add_item(
+        project_db, "The parser reads tags greedily for speed", files=["src/parser.py"]
+    ).entity_id
+    lexer = add_item(project_db, "The lexer is a hand-written scanner", files=["src/lexer.py"])
+    text = context_of(hook("session-start", session_id="s1", source="startup"))
+    assert parser in text and lexer.entity_id not in text  # main's commits are not the branch's
+    assert f"This branch's commits: {sha[:7]} feat: a parser for tags." in text
+    assert "(changed on this branch src/parser.py)" in text
+    assert "Changed now" not in text
+
+
+def test_on_the_default_branch_its_latest_commits_count(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path, git: Callable[..., str]
+) -> None:
+    commit_file(git, tmp_repo, "src/lexer.py", "fix: lexer drops a trailing newline")
+    item = add_item(project_db, "The lexer is a hand-written scanner", files=["src/lexer.py"])
+    text = context_of(hook("session-start", session_id="s1", source="startup"))
+    assert item.entity_id in text and "(recently changed src/lexer.py)" in text
+    assert "Latest commits: " in text and "fix: lexer drops a trailing newline" in text
+
+
+def test_files_edited_in_recent_sessions_count(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
+) -> None:
+    from kgraph.capture.sessions import update_session
+
+    def edited(paths: list[str]) -> Callable[[dict[str, Any]], None]:
+        def change(row: dict[str, Any]) -> None:
+            row["data"]["files_edited"] = paths
+
+        return change
+
+    update_session(project_db, "earlier", edited([str(tmp_repo / "src/cache.py")]))
+    update_session(project_db, "s1", edited(["src/own.py"]))  # the session itself: not recent work
+    cache = add_item(project_db, "The cache key includes the template uri", files=["src/cache.py"])
+    own = add_item(project_db, "Own file knowledge of the current session", files=["src/own.py"])
+    text = context_of(hook("session-start", session_id="s1", source="startup"))
+    assert cache.entity_id in text and own.entity_id not in text
+    assert "Edited in recent sessions: src/cache.py." in text
+    assert "(edited in a recent session src/cache.py)" in text
+
+
+def test_the_active_workflows_commits_count(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path, git: Callable[..., str]
+) -> None:
+    git(tmp_repo, "checkout", "-q", "-b", "issue-5")
+    sha = commit_file(git, tmp_repo, "src/render.py", "feat: render")
+    git(tmp_repo, "checkout", "-q", "main")
+    git(tmp_repo, "checkout", "-q", "-b", "issue-5-again")
+    workflow = checkpoint.create_workflow(project_db, 5, "issue-5", phase="implement")
+    checkpoint.log_commit(project_db, workflow.id, sha, "feat: render")
+    item = add_item(project_db, "Rendering escapes HTML by default", files=["src/render.py"])
+    text = context_of(hook("session-start", session_id="s1", source="startup"))
+    assert item.entity_id in text and "(in the workflow's commits src/render.py)" in text
+    assert workflow.id in text
+
+
+def test_project_rules_come_as_a_short_tail(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
+) -> None:
+    (tmp_repo / "README.md").write_text("changed\n")
+    item = add_item(project_db, "The README is rendered on PyPI", files=["README.md"]).entity_id
+    rules = []
+    for i in range(5):
+        text = f"Rule {i}: never import the network layer from templates, variant {i}"
+        for _ in range(2):
+            rules.append(add_item(project_db, text, type="Pattern", confidence=0.9).entity_id)
+    add_item(project_db, "Seen once, not a rule", type="Pattern", confidence=0.95)
+    text = context_of(hook("session-start", session_id="s1", source="startup"))
+    tail = text.split("## Project rules (seen in several sessions)")[1]
+    assert text.index(item) < text.index("## Project rules")
+    assert tail.count("\n- ") == 3 and "Seen once" not in text
+
+
+def test_a_changelog_among_the_changes_brings_nothing_by_itself(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
+) -> None:
+    for i in range(30):
+        add_item(project_db, f"Release note {i} for a fix", files=["CHANGES.rst", f"src/m{i}.py"])
+    (tmp_repo / "CHANGES.rst").write_text("changed\n")
+    (tmp_repo / "src").mkdir()
+    (tmp_repo / "src" / "m3.py").write_text("changed\n")
+    text = context_of(hook("session-start", session_id="s1", source="startup"))
+    assert text.count("\n- ") == 1 and "Release note 3 " in text
+    assert "Changed now: CHANGES.rst, src/m3.py." in text
+
+
+def test_recent_activity_gives_a_short_briefing_and_yields_to_changed_files(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path, git: Callable[..., str]
+) -> None:
+    for n in range(4):
+        commit_file(git, tmp_repo, f"src/m{n}.py", f"feat: module {n}")
+        for i in range(3):
+            add_item(project_db, f"Module {n} fact {i} about its parser", files=[f"src/m{n}.py"])
+    clean = context_of(hook("session-start", session_id="s1", source="startup"))
+    assert clean.count("\n- ") == 3  # session_start_recent_items
+    assert "##" not in clean  # no changed files, no areas to group by
+    (tmp_repo / "other.py").write_text("changed\n")
+    add_item(project_db, "The other module is generated", files=["other.py"])
+    dirty = context_of(hook("session-start", session_id="s2", source="startup"))
+    assert "The other module is generated" in dirty and "recently changed" not in dirty
+
+
+def test_one_file_brings_at_most_eight_items(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
+) -> None:
+    (tmp_repo / "core.py").write_text("changed\n")
+    for i in range(12):
+        add_item(project_db, f"Core fact {i} about the engine loop", files=["core.py"])
+    for i in range(30):
+        add_item(project_db, f"Elsewhere fact {i} about other modules", files=[f"x{i}.py"])
+    text = context_of(hook("session-start", session_id="s1", source="startup"))
+    assert text.count("\n- ") == 8

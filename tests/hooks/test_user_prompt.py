@@ -1,19 +1,23 @@
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
 from kgraph.capture import queue
-from kgraph.capture.sessions import injected_ids, record_session_start
+from kgraph.capture.sessions import injected_ids
+from kgraph.capture.worker import run_worker
 from kgraph.db import Database
+from kgraph.hooks import seen
 from kgraph.hooks.runner import HookOptions, HookResult
-from kgraph.hooks.user_prompt import significant_terms, stem
+from kgraph.hooks.user_prompt import code_names, significant_terms, stem
 from kgraph.knowledge.store import add_item
 from tests.hooks.conftest import context_of
+from tests.hooks.graph_rows import add_entities, add_graph
 
 
 def test_relevant_items_are_injected_once_per_session(
-    hook: Callable[..., HookResult], project_db: Database
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
 ) -> None:
     item = add_item(
         project_db, "The payment webhook retries three times because Stripe times out"
@@ -23,18 +27,21 @@ def test_relevant_items_are_injected_once_per_session(
     text = context_of(hook("user-prompt", session_id="s1", prompt=prompt), "UserPromptSubmit")
     assert item in text and "mkdocs" not in text
     assert text.startswith("<kgraph-context>") and len(text) <= 2_000
-    assert injected_ids(project_db, "s1") == (item,)
     assert hook("user-prompt", session_id="s1", prompt=prompt).stdout == ""  # never twice
     assert item in hook("user-prompt", session_id="s2", prompt=prompt).stdout
+    requests = [json.loads(p.read_text()) for p in queue.pending(tmp_repo)]
+    assert [r["fields"]["injected_ids"] for r in requests] == [[item], [item]]
+    run_worker(tmp_repo)  # the session records get the ids (metrics)
+    assert injected_ids(project_db, "s1") == (item,)
 
 
-def test_items_injected_at_session_start_are_not_repeated(
-    hook: Callable[..., HookResult], project_db: Database
+def test_items_injected_by_another_hook_are_not_repeated(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
 ) -> None:
     item = add_item(
         project_db, "The payment webhook retries three times because Stripe times out"
     ).entity_id
-    record_session_start(project_db, "s1", injected_ids=[item])
+    seen.remember(tmp_repo, "s1", [item])
     assert hook("user-prompt", session_id="s1", prompt="payment webhook retries?").stdout == ""
 
 
@@ -83,3 +90,70 @@ def test_terms_and_stems() -> None:
     assert stem("retries") == stem("retried") == stem("retry") == "retry"
     assert stem("caching") == stem("caches") == stem("cache")
     assert stem("the") == "the"
+
+
+def test_code_names_and_paths_in_a_prompt() -> None:
+    names, paths = code_names(
+        "Why does `DropIndexOp` call get_section() in httpx._config, e.g. from mako/lexer.py "
+        "or setup.py? The Template.render path and renderBody too."
+    )
+    assert names == ["DropIndexOp", "httpx._config", "Template.render", "renderBody", "get_section"]
+    assert paths == ["mako/lexer.py", "setup.py"]
+    assert code_names("please fix the tests, thanks") == ([], [])
+
+
+def test_code_named_in_the_prompt_brings_knowledge_about_its_files_first(
+    hook: Callable[..., HookResult], project_db: Database
+) -> None:
+    add_graph(project_db, ["ops/drop.py", "ops/render.py"], [("ops/render.py", "ops/drop.py")])
+    add_entities(
+        project_db,
+        [
+            ("ops/drop.py::DropIndexOp", "class", "DropIndexOp", "DropIndexOp", "ops/drop.py"),
+            ("ops/drop.py", "file", "drop.py", "ops.drop", "ops/drop.py"),
+        ],
+    )
+    about_file = add_item(
+        project_db, "Index drops must run before table drops on SQLite", files=["ops/drop.py"]
+    ).entity_id
+    lexical = add_item(project_db, "Rendering twice is harmless for index operations").entity_id
+    unrelated = add_item(project_db, "Rendering of tables is cached", files=["ops/other.py"])
+    text = context_of(
+        hook("user-prompt", session_id="s1", prompt="Why does DropIndexOp render twice?"),
+        "UserPromptSubmit",
+    )
+    assert text.index(about_file) < text.index(lexical)
+    assert "(ops/drop.py defines DropIndexOp)" in text and unrelated.entity_id not in text
+    dotted = hook("user-prompt", session_id="s2", prompt="what does ops.drop do").stdout
+    assert about_file in dotted
+    by_path = hook("user-prompt", session_id="s3", prompt="look at ops/drop.py please").stdout
+    assert about_file in by_path and "(named ops/drop.py)" in by_path
+
+
+def test_a_name_defined_in_many_files_says_nothing(
+    hook: Callable[..., HookResult], project_db: Database
+) -> None:
+    files = [f"m{i}.py" for i in range(5)]
+    add_graph(project_db, files, [])
+    add_entities(
+        project_db, [(f"{f}::run_all", "function", "run_all", "run_all", f) for f in files]
+    )
+    for f in files:
+        add_item(project_db, f"Knowledge about module {f}", files=[f])
+    assert hook("user-prompt", session_id="s1", prompt="how does run_all work").stdout == ""
+
+
+def test_a_plain_word_naming_a_module_brings_its_knowledge(
+    hook: Callable[..., HookResult], project_db: Database
+) -> None:
+    add_graph(project_db, ["pkg/_multipart.py", "pkg/setup.py"], [])
+    multipart = add_item(
+        project_db, "Uploads rewind files before retrying", files=["pkg/_multipart.py"]
+    ).entity_id
+    setup = add_item(project_db, "Extras are declared for the babel plugin", files=["pkg/setup.py"])
+    for i in range(40):  # padding, so word rarities mean something
+        add_item(project_db, f"Unrelated fact {i} about caching and pools", files=[f"x{i}.py"])
+    text = hook("user-prompt", session_id="s1", prompt="streaming multipart support").stdout
+    assert multipart in text and "is the multipart module" in text
+    assert hook("user-prompt", session_id="s2", prompt="tweak setup.cfg again").stdout == ""
+    assert setup.entity_id  # the word "setup" of setup.cfg names no module

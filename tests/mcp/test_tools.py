@@ -46,7 +46,8 @@ CALLS: list[tuple[str, dict[str, Any], Any]] = [
     ("get", {"ids": ["ID:open_store"], "related": True},
      lambda r, ids: ids["repo.save"] in {x["id"] for x in r["items"][0]["related"]}),
     ("recall", {"prompt": "why does open_store hang?"},
-     lambda r, ids: r["files"] == ["app/repo.py"] and r["items"][0]["id"] == ids["open_store"]),
+     lambda r, ids: ids["open_store"] in {i["id"] for i in r["items"]}
+     and "defines open_store" in r["items"][0]["why"]),
     ("context_for", {"files": ["app/repo.py"], "branch": "issue-15"},
      lambda r, ids: ids["open_store"] in r["item_ids"] and "checkpoint" in r["context"]),
     ("what_calls", {"name": "open_store"},

@@ -1,0 +1,70 @@
+"""The ``kgraph`` console script: hook runs skip Click, everything else is the Click CLI.
+
+Claude Code starts ``kgraph hook post-tool-use`` on every file the agent reads, so the hook
+path pays only for what it uses: importing Click and the command tree costs ~15 ms of a
+~0.1 s process. A command line of the exact hook shape (``kgraph [--db URL] hook EVENT
+[--max-chars N] [--dry-run]``) runs :func:`kgraph.hooks.runner.run_hook` directly; any other
+(help, a typo, another command) goes to :mod:`kgraph.cli.main`, whose ``hook`` group runs
+the same function and fails open the same way.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import NamedTuple
+
+
+class HookCall(NamedTuple):
+    event: str
+    db_url: str | None
+    max_chars: int | None
+    dry_run: bool
+
+
+def parse_hook_call(argv: Sequence[str]) -> HookCall | None:
+    """The hook call ``argv`` (without the program name) spells, or None when it is
+    anything else (then Click parses it)."""
+    from kgraph.hooks import EVENTS
+
+    args = list(argv)
+    db_url: str | None = None
+    if args[:1] == ["--db"] and len(args) >= 2:
+        db_url, args = args[1], args[2:]
+    elif args and args[0].startswith("--db="):
+        db_url, args = args[0][len("--db=") :], args[1:]
+    if len(args) < 2 or args[0] != "hook" or args[1] not in EVENTS:
+        return None
+    event, rest = args[1], args[2:]
+    max_chars: int | None = None
+    dry_run = False
+    while rest:
+        option = rest.pop(0)
+        if option == "--dry-run":
+            dry_run = True
+        elif option == "--max-chars" and rest and rest[0].isdigit():
+            max_chars = int(rest.pop(0))
+        elif option.startswith("--max-chars=") and option[len("--max-chars=") :].isdigit():
+            max_chars = int(option[len("--max-chars=") :])
+        else:
+            return None
+    return HookCall(event, db_url or None, max_chars, dry_run)
+
+
+def main() -> None:
+    call = parse_hook_call(sys.argv[1:])
+    if call is None:
+        from kgraph.cli.main import main as click_main
+
+        click_main()
+        return
+    from kgraph.hooks import HookOptions, emit, read_input, run_hook
+
+    data = read_input(getattr(sys.stdin, "buffer", None))
+    options = HookOptions(db_url=call.db_url, max_chars=call.max_chars, dry_run=call.dry_run)
+    emit(run_hook(call.event, data, options))
+    sys.exit(0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,195 @@
+"""The two code-graph reads a picture needs that the other queries do not give: the whole
+file-level dependency graph, and what a symbol calls (callees, forward along ``calls``).
+
+``what_calls`` / ``blast_radius`` / ``what_depends_on`` walk edges backwards (who depends on
+this); a viewer also needs the other direction and an overview of every file. Both reads
+use the ``file_path`` index (an edge is stored under its source's file), never a scan per
+entity. Name-only call candidates are left out: they are guesses, not dependencies.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from sqlalchemy import func, select
+from sqlalchemy.engine import Connection
+
+from kgraph.codegraph.filedeps import DEPENDENCY_TYPES
+from kgraph.codegraph.records import (
+    ENTITY_COLUMNS,
+    EntityRecord,
+    entity_record,
+    recorded,
+    resolve_one,
+)
+from kgraph.db import Database
+from kgraph.db.models import GraphEntity, GraphFile, GraphRelationship, table_of
+from kgraph.errors import InvalidValueError
+
+__all__ = ["Callee", "FileGraph", "FileLink", "callees", "file_graph"]
+
+ENTITIES = table_of(GraphEntity)
+EDGES = table_of(GraphRelationship)
+FILES = table_of(GraphFile)
+_CHUNK = 500
+MAX_DEPTH = 6
+
+
+@dataclass(frozen=True)
+class FileLink:
+    """``source`` depends on ``target``: ``count`` edges of ``types`` (calls, imports, ...)."""
+
+    source: str
+    target: str
+    types: tuple[str, ...]
+    count: int
+
+
+@dataclass(frozen=True)
+class FileGraph:
+    """Every parsed file (path, language) and the file-level dependencies between them."""
+
+    files: tuple[tuple[str, str], ...]
+    links: tuple[FileLink, ...]
+
+
+def file_graph(db: Database) -> FileGraph:
+    """The whole file-level graph in one read: one grouped pass over the ``to_file`` index."""
+
+    def read(conn: Connection) -> FileGraph:
+        files = tuple(
+            (str(p), str(lang))
+            for p, lang in conn.execute(
+                select(FILES.c.path, FILES.c.language).order_by(FILES.c.path)
+            ).all()
+        )
+        rows = conn.execute(
+            select(EDGES.c.file_path, EDGES.c.to_file, EDGES.c.type, func.count())
+            .where(
+                EDGES.c.to_file.is_not(None),
+                EDGES.c.to_file != EDGES.c.file_path,
+                EDGES.c.type.in_(DEPENDENCY_TYPES),
+                EDGES.c.resolution != "name-only",
+            )
+            .group_by(EDGES.c.file_path, EDGES.c.to_file, EDGES.c.type)
+        ).all()
+        grouped: dict[tuple[str, str], dict[str, int]] = defaultdict(dict)
+        for source, target, type_, count in rows:
+            grouped[(source, target)][type_] = int(count)
+        links = tuple(
+            FileLink(source, target, tuple(sorted(types)), sum(types.values()))
+            for (source, target), types in sorted(grouped.items())
+        )
+        return FileGraph(files, links)
+
+    return db.read(read)
+
+
+class Callee(NamedTuple):
+    """An entity ``entity`` reached at ``depth`` because ``via`` (one level closer to the
+    start) calls it at ``line``."""
+
+    entity: EntityRecord
+    depth: int
+    via: str
+    line: int | None
+    confidence: float
+
+
+def _seeds(conn: Connection, target: EntityRecord) -> list[tuple[str, str]]:
+    """(entity id, file) whose calls count as the target's: a class's methods, a file's code."""
+    if target.type not in ("class", "interface", "file"):
+        return [(target.id, target.file_path)]
+    rows = conn.execute(
+        select(ENTITIES.c.id, ENTITIES.c.file_path).where(ENTITIES.c.file_path == target.file_path)
+    ).all()
+    prefix = target.id + "."
+    return [(target.id, target.file_path)] + [
+        (str(i), str(f))
+        for i, f in rows
+        if i != target.id and (target.type == "file" or str(i).startswith(prefix))
+    ]
+
+
+def _calls_from(
+    conn: Connection, sources: Sequence[tuple[str, str]]
+) -> list[tuple[str, str, int | None, float]]:
+    """``calls`` edges (from, to, line, confidence) out of ``sources``, read file by file."""
+    by_file: dict[str, set[str]] = defaultdict(set)
+    for entity_id, path in sources:
+        by_file[path].add(entity_id)
+    rows: list[tuple[str, str, int | None, float]] = []
+    for path, ids in sorted(by_file.items()):
+        ordered = sorted(ids)
+        for i in range(0, len(ordered), _CHUNK):
+            rows += [
+                (str(f), str(t), line, float(c))
+                for f, t, line, c in conn.execute(
+                    select(
+                        EDGES.c.from_entity,
+                        EDGES.c.to_entity,
+                        EDGES.c.line_number,
+                        EDGES.c.confidence,
+                    ).where(
+                        EDGES.c.file_path == path,
+                        EDGES.c.from_entity.in_(ordered[i : i + _CHUNK]),
+                        EDGES.c.type == "calls",
+                        EDGES.c.resolution != "name-only",
+                    )
+                ).all()
+            ]
+    return rows
+
+
+def callees(
+    db: Database, name: str, *, depth: int = 1, record: bool = True
+) -> tuple[EntityRecord, list[Callee]]:
+    """The target ``name`` resolves to and what it calls, transitively up to ``depth`` levels,
+    each entity at its minimum depth. Only the repository's own entities are returned
+    (builtins and external modules have no entity); a class's methods and a file's code
+    count as the class's / the file's calls."""
+    if not 1 <= depth <= MAX_DEPTH:
+        raise InvalidValueError(f"depth must be between 1 and {MAX_DEPTH}")
+    with recorded(db, "callees", {"name": name, "depth": depth}, record) as done:
+
+        def query(conn: Connection) -> tuple[EntityRecord, list[Callee]]:
+            target = resolve_one(conn, name)
+            frontier = _seeds(conn, target)
+            seen = {entity_id for entity_id, _ in frontier}
+            found: list[Callee] = []
+            for level in range(1, depth + 1):
+                best: dict[str, tuple[str, int | None, float]] = {}
+                for source, to_id, line, confidence in _calls_from(conn, frontier):
+                    kept = best.get(to_id)
+                    if to_id not in seen and (kept is None or confidence > kept[2]):
+                        best[to_id] = (source, line, confidence)
+                entities = _entities(conn, list(best))
+                frontier = []
+                for to_id, (source, line, confidence) in sorted(best.items()):
+                    entity = entities.get(to_id)
+                    if entity is None:
+                        continue
+                    seen.add(to_id)
+                    found.append(Callee(entity, level, source, line, confidence))
+                    frontier.append((entity.id, entity.file_path))
+                if not frontier:
+                    break
+            return target, found
+
+        target, result = db.read(query)
+        done(len(result))
+    return target, result
+
+
+def _entities(conn: Connection, ids: Sequence[str]) -> dict[str, EntityRecord]:
+    found: dict[str, EntityRecord] = {}
+    ordered = sorted(set(ids))
+    for i in range(0, len(ordered), _CHUNK):
+        for row in conn.execute(
+            select(*ENTITY_COLUMNS).where(ENTITIES.c.id.in_(ordered[i : i + _CHUNK]))
+        ):
+            found[row.id] = entity_record(row)
+    return found

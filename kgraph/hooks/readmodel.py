@@ -1,0 +1,115 @@
+"""The hooks' one read model: a DB-API connection, and the evidence and candidates every
+injecting hook ranks.
+
+A hook opens the project database read-only with the standard library
+(:func:`open_store`; no SQLAlchemy, no snapshot file to keep fresh). Library code and tests
+run the same composition on the driver connection of a SQLAlchemy transaction
+(:func:`kgraph.db.reader.raw_connection`), so "the fast path" and "the database path" are
+one set of queries (:mod:`kgraph.knowledge.recall`, :mod:`kgraph.codegraph.filedeps`,
+:mod:`kgraph.checkpoint.lookup`) and one ranking (:mod:`kgraph.knowledge.relevance`).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping
+from pathlib import Path
+
+from kgraph.db.location import sqlite_path
+from kgraph.db.reader import open_reader
+from kgraph.knowledge import recall
+from kgraph.knowledge.areas import relative_path
+from kgraph.knowledge.evidence import EvidenceSettings, is_weak_file, name_weights, weigh
+from kgraph.knowledge.recall import RecallItem
+from kgraph.knowledge.relevance import AREA_FACTOR, MIN_EVIDENCE, Focus
+
+__all__ = ["focus_for", "gather", "open_store", "recent_session_files"]
+
+# Sessions whose edited files count as recent work, newest first.
+RECENT_SESSIONS = 5
+
+
+def open_store(db_url: str) -> sqlite3.Connection | None:
+    """A read-only connection to the project database, or None when there is none usable
+    (not a SQLite file, missing, or at another schema: the worker or a CLI command migrates)."""
+    path = sqlite_path(db_url)
+    return None if path is None else open_reader(path)
+
+
+def focus_for(
+    conn: sqlite3.Connection,
+    settings: EvidenceSettings,
+    *,
+    files: Mapping[str, float],
+    reasons: Mapping[str, str],
+    dependents: Mapping[str, int] | None = None,
+    areas: tuple[str, ...] = (),
+    issue_number: int | None = None,
+    inverse_frequency: bool = True,
+) -> Focus:
+    """The session's focus with evidence weights: each file's rarity among the stored items
+    (``inverse_frequency``; else 1) times the weak-file factor."""
+    dependents = dict(dependents or {})
+    total = recall.item_count(conn)
+    paths = [*files, *dependents]
+    if inverse_frequency:
+        weights = weigh(recall.file_frequencies(conn, paths), total, settings)
+    else:
+        weights = name_weights(paths, settings)
+    if areas:
+        weights.update(weigh(recall.area_frequencies(conn, areas), total, settings, paths=False))
+    return Focus(
+        files=dict(files),
+        reasons=dict(reasons),
+        dependents=dependents,
+        areas=areas,
+        issue_number=issue_number,
+        weights=weights,
+        is_weak=lambda path: is_weak_file(path, settings),
+    )
+
+
+def gather(conn: sqlite3.Connection, focus: Focus) -> list[RecallItem]:
+    """Candidate items for ``focus``: those about its files, dependents and areas whose
+    evidence could reach MIN_EVIDENCE at all (a hub file's hundreds of items are never
+    loaded), and those of its issue."""
+    files = [f for f, strength in focus.files.items() if strength * focus.weight(f) >= MIN_EVIDENCE]
+    files += [
+        f
+        for f, depth in focus.dependents.items()
+        if f not in focus.files and 0.5 / max(1, depth) * focus.weight(f) >= MIN_EVIDENCE
+    ]
+    areas = tuple(a for a in focus.areas if AREA_FACTOR * focus.weight(a) >= MIN_EVIDENCE)
+    items = recall.items_about(conn, files, areas) if files or areas else []
+    if focus.issue_number is not None:
+        items += recall.items_of_issue(conn, focus.issue_number)
+    return items
+
+
+def recent_session_files(
+    conn: sqlite3.Connection,
+    root: Path,
+    exclude_session: str | None = None,
+    sessions: int = RECENT_SESSIONS,
+) -> list[tuple[str, int]]:
+    """Files edited in this project's most recent sessions: (repo-relative path, how many
+    sessions back it was last edited; 0 = the latest), newest first."""
+    rows = conn.execute(
+        "SELECT session_id, data FROM sessions WHERE session_id != ? "
+        "ORDER BY started_at DESC LIMIT ?",
+        (exclude_session or "", sessions),
+    ).fetchall()
+    found: dict[str, int] = {}
+    for rank, (_sid, data) in enumerate(rows):
+        try:
+            edited = json.loads(data).get("files_edited") if data else None
+        except (ValueError, AttributeError):
+            edited = None
+        for path in edited if isinstance(edited, list) else []:
+            if not isinstance(path, str) or not path:
+                continue
+            relative = relative_path(path, root)
+            if not relative.startswith("/") and not relative.startswith(".."):
+                found.setdefault(relative, rank)
+    return list(found.items())

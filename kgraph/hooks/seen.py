@@ -1,0 +1,85 @@
+"""What a session has already been given, shared by every injecting hook.
+
+One small file per session, ``.claude/kgraph/sessions/<session_id>.ids``, one item id per
+line. Hooks append with a single ``O_APPEND`` write (parallel tool calls run their
+PostToolUse hooks at once; appends of a few hundred bytes do not interleave), read it
+whole, and never open the database to learn what they injected: the database's
+``sessions.injected_ids`` is filled by the worker from the queue, for metrics.
+
+After a compaction (or /clear) the conversation no longer holds what was injected, so
+session-start starts the file afresh (:func:`forget_all`). Files untouched for a week are
+deleted by session-start (:func:`prune`). Stdlib only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+from kgraph.capture.state import state_dir
+
+__all__ = ["forget_all", "prune", "remember", "seen_ids", "seen_path"]
+
+MAX_BYTES = 256 * 1024  # ~10,000 ids; a session never gets near it
+KEEP_S = 7 * 86_400
+
+
+def seen_path(root: Path, session_id: str) -> Path:
+    """The session's file (``session_id`` is validated by the hook payload parser)."""
+    return state_dir(root) / "sessions" / f"{session_id}.ids"
+
+
+def seen_ids(root: Path, session_id: str | None) -> set[str]:
+    """Ids already injected into the session (empty without a session id or a file)."""
+    if not session_id:
+        return set()
+    try:
+        with seen_path(root, session_id).open("rb") as handle:
+            data = handle.read(MAX_BYTES)
+    except OSError:
+        return set()
+    return {line for line in data.decode("utf-8", "replace").split("\n") if line}
+
+
+def remember(root: Path, session_id: str | None, ids: Iterable[str]) -> None:
+    """Append ``ids`` to the session's file (one write)."""
+    lines = "".join(f"{i}\n" for i in ids if i and "\n" not in i)
+    if not session_id or not lines:
+        return
+    path = seen_path(root, session_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, lines.encode("utf-8"))
+    finally:
+        os.close(fd)
+
+
+def forget_all(root: Path, session_id: str | None) -> None:
+    """Start the session's file afresh (its context was compacted or cleared)."""
+    if not session_id:
+        return
+    with contextlib.suppress(OSError):
+        seen_path(root, session_id).unlink()
+
+
+def prune(root: Path, older_than_s: float = KEEP_S) -> int:
+    """Delete session files not touched for ``older_than_s``; returns how many."""
+    directory = state_dir(root) / "sessions"
+    cutoff = time.time() - older_than_s
+    removed = 0
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return 0
+    for entry in entries:
+        try:
+            if entry.name.endswith(".ids") and entry.stat().st_mtime < cutoff:
+                os.unlink(entry.path)
+                removed += 1
+        except OSError:
+            continue
+    return removed

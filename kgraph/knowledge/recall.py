@@ -1,0 +1,248 @@
+"""The knowledge read model the hooks and the library share: typed items and the queries
+that find them, over a DB-API ``sqlite3`` connection (stdlib only).
+
+Hooks open the connection themselves (:func:`kgraph.db.reader.open_reader`); library code
+passes the driver connection of its SQLAlchemy transaction
+(:func:`kgraph.db.reader.raw_connection`). Either way the same SQL runs, so there is one
+implementation of "which items are about these files, areas, issue or words".
+
+Only visible items are returned: knowledge types, not forgotten, not superseded.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from kgraph.db.fts import match_expression
+from kgraph.db.reader import chunked, marks, parse_time
+from kgraph.knowledge.areas import normalise_path
+from kgraph.knowledge.model import KNOWLEDGE_TYPES, content_hash
+
+__all__ = [
+    "RecallItem",
+    "area_frequencies",
+    "file_frequencies",
+    "item_count",
+    "items_about",
+    "items_of_issue",
+    "lexical_ids",
+    "load_items",
+    "project_rules",
+    "term_frequencies",
+]
+
+TARGET_EDGES = ("ABOUT", "IN_FILE", "APPLIES_TO")
+FILE_EDGES = ("IN_FILE", "APPLIES_TO")
+AREA_EDGES = ("ABOUT", "APPLIES_TO")
+LEXICAL_POOL = 300
+_TYPES = ",".join(f"'{t}'" for t in KNOWLEDGE_TYPES)
+
+
+@dataclass(frozen=True)
+class RecallItem:
+    """A knowledge item as ranking and the injected blocks need it."""
+
+    id: str
+    type: str
+    content: str
+    confidence: float
+    issue_number: int | None
+    code_areas: tuple[str, ...]
+    files: tuple[str, ...]
+    updated_at: datetime | None
+    seen_count: int = 1
+
+
+def _edge_list(types: Sequence[str]) -> str:
+    return ",".join(f"'{t}'" for t in types)
+
+
+def _structural(conn: sqlite3.Connection, type_: str, names: Iterable[str]) -> dict[str, str]:
+    """Entity id -> name of the File/CodeArea entities named ``names`` (by content hash)."""
+    by_hash = {content_hash(n, type_): n for n in names if n}
+    found: dict[str, str] = {}
+    hashes = list(by_hash)
+    for part in chunked(hashes):
+        for entity_id, digest in conn.execute(
+            f"SELECT id, content_hash FROM entities WHERE type = ? "
+            f"AND content_hash IN ({marks(len(part))})",
+            (type_, *part),
+        ):
+            found[entity_id] = by_hash[digest]
+    return found
+
+
+def _linked(
+    conn: sqlite3.Connection, target_ids: Sequence[str], edges: Sequence[str]
+) -> dict[str, set[str]]:
+    """from_id -> the ``target_ids`` it is linked to by ``edges``."""
+    out: dict[str, set[str]] = {}
+    for part in chunked(list(target_ids)):
+        for from_id, to_id in conn.execute(
+            f"SELECT from_id, to_id FROM relationships WHERE to_id IN ({marks(len(part))}) "
+            f"AND type IN ({_edge_list(edges)})",
+            tuple(part),
+        ):
+            out.setdefault(from_id, set()).add(to_id)
+    return out
+
+
+def load_items(conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, RecallItem]:
+    """The visible items among ``ids``, with the names of their areas and files."""
+    wanted = list(dict.fromkeys(ids))
+    rows: list[tuple[object, ...]] = []
+    superseded: set[str] = set()
+    for part in chunked(wanted):
+        params = tuple(part)
+        rows += conn.execute(
+            "SELECT id, type, content, confidence, issue_number, updated_at, seen_count "
+            f"FROM entities WHERE id IN ({marks(len(part))}) AND type IN ({_TYPES}) "
+            "AND hidden_at IS NULL",
+            params,
+        ).fetchall()
+        superseded.update(
+            r[0]
+            for r in conn.execute(
+                f"SELECT to_id FROM relationships WHERE to_id IN ({marks(len(part))}) "
+                "AND type = 'SUPERSEDES'",
+                params,
+            )
+        )
+    rows = [r for r in rows if r[0] not in superseded]
+    targets: dict[str, list[str]] = {}
+    for part in chunked([str(r[0]) for r in rows]):
+        for from_id, to_id in conn.execute(
+            f"SELECT from_id, to_id FROM relationships WHERE from_id IN ({marks(len(part))}) "
+            f"AND type IN ({_edge_list(TARGET_EDGES)})",
+            tuple(part),
+        ):
+            targets.setdefault(from_id, []).append(to_id)
+    names: dict[str, tuple[str, str]] = {}
+    for part in chunked(sorted({t for ts in targets.values() for t in ts})):
+        for target_id, target_type, name in conn.execute(
+            f"SELECT id, type, content FROM entities WHERE id IN ({marks(len(part))}) "
+            "AND type IN ('CodeArea', 'File')",
+            tuple(part),
+        ):
+            names[target_id] = (target_type, name)
+    items: dict[str, RecallItem] = {}
+    for row in rows:
+        item_id = str(row[0])
+        linked = sorted(names[t] for t in targets.get(item_id, ()) if t in names)
+        items[item_id] = RecallItem(
+            id=item_id,
+            type=str(row[1]),
+            content=str(row[2]),
+            confidence=float(row[3] or 0.0),  # type: ignore[arg-type]
+            issue_number=row[4] if isinstance(row[4], int) else None,
+            code_areas=tuple(dict.fromkeys(n for t, n in linked if t == "CodeArea")),
+            files=tuple(dict.fromkeys(n for t, n in linked if t == "File")),
+            updated_at=parse_time(row[5]),
+            seen_count=int(row[6] or 1),  # type: ignore[call-overload]
+        )
+    return items
+
+
+def items_about(
+    conn: sqlite3.Connection, files: Iterable[str] = (), areas: Iterable[str] = ()
+) -> list[RecallItem]:
+    """Visible items linked to any of ``files`` (IN_FILE/APPLIES_TO) or ``areas``
+    (ABOUT/APPLIES_TO), in id order."""
+    file_ids = _structural(conn, "File", (normalise_path(f) for f in files))
+    area_ids = _structural(conn, "CodeArea", (a.strip() for a in areas))
+    ids: set[str] = set(_linked(conn, list(file_ids), FILE_EDGES))
+    ids.update(_linked(conn, list(area_ids), AREA_EDGES))
+    found = load_items(conn, sorted(ids))
+    return [found[i] for i in sorted(found)]
+
+
+def items_of_issue(conn: sqlite3.Connection, issue: int) -> list[RecallItem]:
+    ids = [r[0] for r in conn.execute("SELECT id FROM entities WHERE issue_number = ?", (issue,))]
+    found = load_items(conn, ids)
+    return [found[i] for i in sorted(found)]
+
+
+def item_count(conn: sqlite3.Connection) -> int:
+    """How many visible-or-hidden knowledge items are stored (the base of frequencies)."""
+    row = conn.execute(
+        f"SELECT COUNT(*) FROM entities WHERE type IN ({_TYPES}) AND hidden_at IS NULL"
+    ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def _frequencies(
+    conn: sqlite3.Connection, type_: str, names: Iterable[str], edges: Sequence[str]
+) -> dict[str, int]:
+    ids = _structural(conn, type_, names)
+    counts: dict[str, int] = dict.fromkeys(ids.values(), 0)
+    for part in chunked(list(ids)):
+        for to_id, count in conn.execute(
+            f"SELECT to_id, COUNT(*) FROM relationships WHERE to_id IN ({marks(len(part))}) "
+            f"AND type IN ({_edge_list(edges)}) GROUP BY to_id",
+            tuple(part),
+        ):
+            counts[ids[to_id]] = int(count)
+    return counts
+
+
+def file_frequencies(conn: sqlite3.Connection, files: Iterable[str]) -> dict[str, int]:
+    """File path -> how many items are linked to it (0 for a file no item names)."""
+    return _frequencies(conn, "File", (normalise_path(f) for f in files), FILE_EDGES)
+
+
+def area_frequencies(conn: sqlite3.Connection, areas: Iterable[str]) -> dict[str, int]:
+    """Area name -> how many items (and File entities) are about it."""
+    return _frequencies(conn, "CodeArea", areas, AREA_EDGES)
+
+
+def lexical_ids(conn: sqlite3.Connection, text: str, limit: int = LEXICAL_POOL) -> list[str]:
+    """Ids of items whose text matches the words of ``text``, best BM25 first (FTS5)."""
+    match = match_expression(text)
+    if match is None:
+        return []
+    try:
+        rows = conn.execute(
+            "SELECT entity_id FROM entities_fts WHERE entities_fts MATCH ? "
+            "ORDER BY bm25(entities_fts) LIMIT ?",
+            (match, limit),
+        ).fetchall()
+    except sqlite3.OperationalError:  # an FTS5 syntax corner case: no lexical match
+        return []
+    return [str(r[0]) for r in rows]
+
+
+def term_frequencies(conn: sqlite3.Connection, terms: Mapping[str, str]) -> dict[str, int]:
+    """Word -> how many stored texts contain it or a word starting with its stem
+    (``terms`` maps each word to its stem; both plain ``[A-Za-z0-9_]`` text)."""
+    counts: dict[str, int] = {}
+    for word, stem in terms.items():
+        query = f'"{word}" OR "{stem}"*' if stem and stem != word else f'"{word}"'
+        try:
+            row = conn.execute(
+                "SELECT COUNT(*) FROM entities_fts WHERE entities_fts MATCH ?", (query,)
+            ).fetchone()
+        except sqlite3.OperationalError:
+            continue
+        counts[word] = int(row[0]) if row else 0
+    return counts
+
+
+def project_rules(
+    conn: sqlite3.Connection, *, min_seen: int = 2, min_confidence: float = 0.8, limit: int = 20
+) -> list[RecallItem]:
+    """Patterns and Mistakes stored more than once (seen in several sessions) with high
+    confidence: what holds project-wide, whatever the session touches."""
+    ids = [
+        r[0]
+        for r in conn.execute(
+            "SELECT id FROM entities WHERE type IN ('Pattern', 'Mistake') AND hidden_at IS NULL "
+            "AND seen_count >= ? AND confidence >= ? "
+            "ORDER BY seen_count DESC, confidence DESC, updated_at DESC, id LIMIT ?",
+            (min_seen, min_confidence, limit),
+        )
+    ]
+    found = load_items(conn, ids)
+    return [found[i] for i in ids if i in found]

@@ -1,0 +1,96 @@
+"""The library entry points: build the view of a database, write it as one HTML file.
+
+Read (knowledge export, code graph files) -> transform (overview or focus neighbourhood,
+then aggregation) -> write (one page). ``kgraph viz`` is a thin shell over
+:func:`write_page`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kgraph.db import Database
+from kgraph.knowledge.areas import AreaRules, load_area_rules
+from kgraph.viz.aggregate import DEFAULT_MAX_NODES, aggregate
+from kgraph.viz.build import Draft, add_files, add_items, visible_items
+from kgraph.viz.focus import focus_view
+from kgraph.viz.model import View
+from kgraph.viz.page import render_page
+from kgraph.viz.read import Sources, read_sources
+
+DEFAULT_DEPTH = 2
+
+
+def overview(sources: Sources) -> View:
+    """Every visible knowledge item with its files and areas, and every parsed file with
+    its file-level dependencies (DEPENDS_ON)."""
+    draft = Draft()
+    add_files(
+        draft, sources.files, sources.knowledge, [p for p, _ in sources.files.files], sources.rules
+    )
+    items = visible_items(sources.knowledge)
+    add_items(draft, sources.knowledge, items, sources.rules)
+    files = sum(1 for n in draft.nodes.values() if n.type == "File")
+    title = f"{len(items):,} knowledge items, {files:,} files"
+    return draft.view(title)
+
+
+def build_view(
+    db: Database,
+    *,
+    focus: str | None = None,
+    depth: int = DEFAULT_DEPTH,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    rules: AreaRules | None = None,
+    project_root: Path | None = None,
+) -> View:
+    """The view of ``db``: the overview, or the neighbourhood of ``focus`` (a file, a code
+    symbol or a knowledge id) to ``depth``; aggregated above ``max_nodes`` nodes."""
+    if rules is None:
+        rules = load_area_rules(project_root or Path.cwd())
+    sources = read_sources(db, rules)
+    view = overview(sources) if focus is None else focus_view(db, sources, focus, depth)
+    return aggregate(view, max_nodes)
+
+
+@dataclass(frozen=True)
+class PageReport:
+    path: Path
+    bytes: int
+    nodes: int
+    edges: int
+    nodes_before_aggregation: int
+    aggregated: tuple[str, ...]
+    notes: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": str(self.path),
+            "bytes": self.bytes,
+            "nodes": self.nodes,
+            "edges": self.edges,
+            "nodes_before_aggregation": self.nodes_before_aggregation,
+            "aggregated": list(self.aggregated),
+            "notes": list(self.notes),
+        }
+
+
+def write_page(view: View, output: Path) -> PageReport:
+    """Write ``view`` as one self-contained HTML file at ``output`` (folders created)."""
+    html = render_page(view)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    data = html.encode("utf-8")
+    temporary = output.with_name(output.name + ".tmp")
+    temporary.write_bytes(data)
+    temporary.replace(output)
+    return PageReport(
+        output,
+        len(data),
+        len(view.nodes),
+        len(view.edges),
+        view.before,
+        view.aggregated,
+        view.notes,
+    )

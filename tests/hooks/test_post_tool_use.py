@@ -1,0 +1,133 @@
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kgraph.capture import queue
+from kgraph.db import Database
+from kgraph.hooks.runner import HookOptions, HookResult
+from kgraph.knowledge.store import add_item
+from tests.hooks.conftest import context_of
+from tests.hooks.graph_rows import add_graph
+
+
+def read(hook: Callable[..., HookResult], repo: Path, path: str, **extra: Any) -> HookResult:
+    options = extra.pop("options", None)
+    return hook(
+        "post-tool-use",
+        options,
+        session_id=extra.pop("session_id", "s1"),
+        hook_event_name="PostToolUse",
+        tool_name=extra.pop("tool_name", "Read"),
+        tool_input={"file_path": str(repo / path)},
+        tool_response={"type": "text"},
+        **extra,
+    )
+
+
+def test_items_about_the_file_mistakes_first_once_per_session(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
+) -> None:
+    learning = add_item(
+        project_db,
+        "The lexer keeps a stack of open tags for error messages",
+        files=["src/lexer.py"],
+    ).entity_id
+    mistake = add_item(
+        project_db,
+        "Matching tags with one regex broke on nested quotes",
+        type="Mistake",
+        files=["src/lexer.py"],
+    ).entity_id
+    add_item(project_db, "The runtime caches callables per template", files=["src/runtime.py"])
+    text = context_of(read(hook, tmp_repo, "src/lexer.py"), "PostToolUse")
+    assert text.startswith("<kgraph-context>") and "about src/lexer.py" in text
+    assert text.index(mistake) < text.index(learning)
+    assert "runtime" not in text and len(text) <= 1_500
+    assert read(hook, tmp_repo, "src/lexer.py").stdout == ""  # never twice in a session
+    assert read(hook, tmp_repo, "src/lexer.py", tool_name="Edit").stdout == ""
+    assert mistake in read(hook, tmp_repo, "src/lexer.py", session_id="s2").stdout
+    requests = [json.loads(p.read_text()) for p in queue.pending(tmp_repo)]
+    assert [r["kind"] for r in requests] == ["injected", "injected"]
+    assert requests[0]["fields"]["injected_ids"] == [mistake, learning]
+
+
+@pytest.mark.parametrize("tool", ["Bash", "Grep", None])
+def test_other_tools_and_unknown_files_are_silent(
+    tool: str | None, hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
+) -> None:
+    add_item(project_db, "The lexer keeps a stack of open tags", files=["src/lexer.py"])
+    assert read(hook, tmp_repo, "src/lexer.py", tool_name=tool).stdout == ""
+    assert read(hook, tmp_repo, "src/other.py").stdout == ""
+    outside = hook(
+        "post-tool-use",
+        session_id="s1",
+        tool_name="Read",
+        tool_input={"file_path": "/etc/hosts"},
+    )
+    assert outside.stdout == ""
+
+
+def test_a_file_most_items_mention_is_weak_evidence(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
+) -> None:
+    for i in range(60):
+        add_item(
+            project_db,
+            f"Fix {i}: the parser handled case {i} wrongly",
+            files=["CHANGES.rst", "src/hub.py", f"src/mod{i}.py"],
+        )
+    assert read(hook, tmp_repo, "CHANGES.rst").stdout == ""  # a changelog: weak by name
+    assert read(hook, tmp_repo, "src/hub.py").stdout == ""  # named by every item
+    text = context_of(read(hook, tmp_repo, "src/mod7.py"), "PostToolUse")
+    assert text.count("\n- ") == 1 and "case 7 " in text
+
+
+def test_warnings_about_its_closest_dependencies_come_briefly(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
+) -> None:
+    add_graph(project_db, ["web/api.py", "core/engine.py"], [("web/api.py", "core/engine.py")])
+    own = add_item(project_db, "The api serialises engine results as JSON", files=["web/api.py"])
+    warning = add_item(
+        project_db,
+        "Calling Engine.run twice in one request deadlocks the pool " + "detail " * 60,
+        type="Mistake",
+        files=["core/engine.py"],
+    )
+    add_item(project_db, "The engine was split out of the api in 2024", files=["core/engine.py"])
+    text = context_of(read(hook, tmp_repo, "web/api.py"), "PostToolUse")
+    assert text.index(own.entity_id) < text.index("From the files it depends on:")
+    assert text.index("From the files it depends on:") < text.index(warning.entity_id)
+    assert "in its dependency core/engine.py" in text
+    assert "split out" not in text  # a plain learning about a dependency is not pulled in
+    assert len(text.split(warning.entity_id)[1].split("\n")[0]) < 260  # briefly
+
+
+def test_items_from_session_start_are_not_repeated(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
+) -> None:
+    (tmp_repo / "README.md").write_text("changed\n")
+    item = add_item(project_db, "The README is rendered on PyPI", files=["README.md"]).entity_id
+    assert item in hook("session-start", session_id="s1", source="startup").stdout
+    assert read(hook, tmp_repo, "README.md").stdout == ""
+
+
+def test_dry_run_prints_but_records_nothing(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
+) -> None:
+    item = add_item(project_db, "The lexer keeps a stack of open tags", files=["src/lexer.py"])
+    options = HookOptions(dry_run=True)
+    assert item.entity_id in read(hook, tmp_repo, "src/lexer.py", options=options).stdout
+    assert item.entity_id in read(hook, tmp_repo, "src/lexer.py", options=options).stdout
+    assert queue.pending(tmp_repo) == []
+
+
+def test_no_database_no_output_and_none_created(
+    hook: Callable[..., HookResult], tmp_repo: Path
+) -> None:
+    assert read(hook, tmp_repo, "README.md").stdout == ""
+    assert not (tmp_repo / ".claude" / "execution-state.db").exists()

@@ -1,0 +1,201 @@
+"""The hooks' read model: one set of queries, whether a hook opens the database with the
+standard library (the fast path) or library code reads it under SQLAlchemy (the database
+path). A property test drives both over random stores and sessions."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kgraph import checkpoint
+from kgraph.capture.sessions import update_session
+from kgraph.capture.settings import HookSettings
+from kgraph.db import Database, open_database
+from kgraph.db.reader import open_reader, raw_connection
+from kgraph.hooks.gitinfo import CommitFiles, RecentWork
+from kgraph.hooks.post_tool_use import file_recall
+from kgraph.hooks.readmodel import recent_session_files
+from kgraph.hooks.session_start import SessionSignals, session_briefing
+from kgraph.knowledge.evidence import EvidenceSettings
+from kgraph.knowledge.store import add_item, set_hidden, supersede
+from tests.hooks.graph_rows import add_graph
+
+NOW = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
+FILES = ["src/a.py", "src/b.py", "src/c.py", "web/api.py", "CHANGES.rst", "docs/x.md"]
+TYPES = ["Learning", "Mistake", "Pattern", "Topic"]
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty database at the current schema, copied for each example (migrating one per
+    example would dominate the test's time)."""
+    path = tmp_path_factory.mktemp("template") / "kgraph.db"
+    open_database(f"sqlite:///{path}").close()
+    return path
+
+
+def test_recent_session_files_are_relative_newest_first_without_the_session(
+    db: Database, tmp_path: Path
+) -> None:
+    def edited(paths: list[str]) -> Callable[[dict[str, Any]], None]:
+        def change(row: dict[str, Any]) -> None:
+            row["data"]["files_edited"] = paths
+
+        return change
+
+    update_session(db, "old", edited([str(tmp_path / "a.py"), "/elsewhere/x.py"]))
+    update_session(db, "new", edited(["b.py", "a.py"]))
+    update_session(db, "me", edited(["mine.py"]))
+    assert db.path is not None
+    conn = open_reader(db.path)
+    assert conn is not None
+    # the same started_at order as inserted: "me" is newest but excluded
+    found = dict(recent_session_files(conn, tmp_path, exclude_session="me"))
+    assert set(found) == {"a.py", "b.py"} and "mine.py" not in found
+    conn.close()
+
+
+item_strategy = st.fixed_dictionaries(
+    {
+        "type": st.sampled_from(TYPES),
+        "files": st.lists(st.sampled_from(FILES), max_size=3, unique=True),
+        "issue": st.one_of(st.none(), st.integers(1, 3)),
+        "confidence": st.floats(0.1, 1.0),
+        "repeat": st.integers(1, 3),
+        "fate": st.sampled_from(["keep", "keep", "keep", "hide", "supersede"]),
+    }
+)
+store_strategy = st.fixed_dictionaries(
+    {
+        "items": st.lists(item_strategy, max_size=14),
+        "edges": st.lists(st.tuples(st.sampled_from(FILES), st.sampled_from(FILES)), max_size=6),
+        "workflow": st.one_of(
+            st.none(), st.tuples(st.integers(1, 3), st.sampled_from(["running", "completed"]))
+        ),
+        "sessions": st.lists(st.lists(st.sampled_from(FILES), max_size=2), max_size=2),
+    }
+)
+session_strategy = st.fixed_dictionaries(
+    {
+        "branch": st.sampled_from(["main", "issue-1", "feat/2-x", "fix/issue-3"]),
+        "changed": st.lists(st.sampled_from(FILES), max_size=3, unique=True),
+        "own": st.booleans(),
+        "commits": st.lists(st.lists(st.sampled_from(FILES), max_size=3), max_size=3),
+        "source": st.sampled_from(["startup", "resume", "compact"]),
+        "read": st.sampled_from(FILES),
+    }
+)
+
+
+def fill(db: Database, store: dict[str, Any]) -> None:
+    kept: list[str] = []
+    for n, spec in enumerate(store["items"]):
+        text = f"Item {n}: the {spec['type'].lower()} about {' '.join(spec['files']) or 'nothing'}"
+        for _ in range(spec["repeat"]):
+            result = add_item(
+                db,
+                text,
+                type=spec["type"],
+                files=spec["files"],
+                issue_number=spec["issue"],
+                confidence=spec["confidence"],
+                thorough_redaction=False,
+            )
+        if spec["fate"] == "hide":
+            set_hidden(db, result.entity_id, True)
+        elif spec["fate"] == "supersede" and kept:
+            supersede(db, kept[-1], result.entity_id)
+        kept.append(result.entity_id)
+    edges = [(a, b) for a, b in dict.fromkeys(store["edges"]) if a != b]
+    if edges:
+        add_graph(db, FILES, edges)
+    if store["workflow"] is not None:
+        issue, status = store["workflow"]
+        workflow = checkpoint.create_workflow(db, issue, f"issue-{issue}")
+        checkpoint.log_action(db, workflow.id, "ran the tests", "failed")
+        if status != "running":
+            checkpoint.set_status(db, workflow.id, status)
+    for n, files in enumerate(store["sessions"]):
+
+        def change(row: dict[str, Any], files: list[str] = files) -> None:
+            row["data"]["files_edited"] = files
+
+        update_session(db, f"earlier-{n}", change)
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(store=store_strategy, session=session_strategy)
+def test_the_fast_path_and_the_database_path_agree(
+    store: dict[str, Any], session: dict[str, Any], template: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / f"kg-{abs(hash(repr((store, session))))}.db"
+    shutil.copy(template, path)
+    db = open_database(f"sqlite:///{path}")
+    try:
+        fill(db, store)
+        commits = tuple(
+            CommitFiles(f"{n:040x}", f"commit {n}", tuple(files))
+            for n, files in enumerate(session["commits"])
+        )
+        signals = SessionSignals(
+            branch=session["branch"],
+            changed=tuple(session["changed"]),
+            recent=RecentWork(own=session["own"], commits=commits),
+            session_id="now",
+            source=session["source"],
+        )
+        hook_settings, evidence = HookSettings(), EvidenceSettings()
+
+        def brief(conn: sqlite3.Connection) -> Any:
+            return session_briefing(
+                conn,
+                tmp_path,
+                signals,
+                settings=hook_settings,
+                evidence=evidence,
+                workflow_files=lambda shas: (),
+                now=NOW,
+            )
+
+        def recall_file(conn: sqlite3.Connection) -> Any:
+            return file_recall(
+                conn,
+                session["read"],
+                settings=evidence,
+                exclude=set(),
+                max_items=3,
+                max_chars=1_500,
+                now=NOW,
+            )
+
+        through_sqlalchemy = db.read(
+            lambda c: (brief(raw_connection(c)), recall_file(raw_connection(c)))
+        )
+        fast = open_reader(path)
+        assert fast is not None
+        try:
+            direct = (brief(fast), recall_file(fast))
+        finally:
+            fast.close()
+        assert direct == through_sqlalchemy
+    finally:
+        db.close()
+
+
+@pytest.fixture
+def conn(db: Database) -> Iterator[sqlite3.Connection]:
+    assert db.path is not None
+    connection = open_reader(db.path)
+    assert connection is not None
+    yield connection
+    connection.close()

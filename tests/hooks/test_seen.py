@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from kgraph.hooks import seen
+
+
+def test_ids_are_remembered_per_session(tmp_path: Path) -> None:
+    seen.remember(tmp_path, "s1", ["a", "b"])
+    seen.remember(tmp_path, "s1", ["c"])
+    seen.remember(tmp_path, "s2", ["z"])
+    assert seen.seen_ids(tmp_path, "s1") == {"a", "b", "c"}
+    assert seen.seen_ids(tmp_path, "s2") == {"z"}
+    assert seen.seen_ids(tmp_path, "s3") == set()
+    assert seen.seen_ids(tmp_path, None) == set()
+
+
+def test_forget_all_starts_a_session_afresh(tmp_path: Path) -> None:
+    seen.remember(tmp_path, "s1", ["a"])
+    seen.forget_all(tmp_path, "s1")
+    seen.forget_all(tmp_path, "never")
+    assert seen.seen_ids(tmp_path, "s1") == set()
+
+
+def test_without_a_session_nothing_is_written(tmp_path: Path) -> None:
+    seen.remember(tmp_path, None, ["a"])
+    seen.remember(tmp_path, "s1", [])
+    assert not (tmp_path / ".claude").exists()
+
+
+def test_prune_deletes_old_session_files_only(tmp_path: Path) -> None:
+    seen.remember(tmp_path, "old", ["a"])
+    seen.remember(tmp_path, "new", ["b"])
+    stale = time.time() - 8 * 86_400
+    os.utime(seen.seen_path(tmp_path, "old"), (stale, stale))
+    assert seen.prune(tmp_path) == 1
+    assert seen.seen_ids(tmp_path, "new") == {"b"}
+    assert seen.prune(tmp_path / "nowhere") == 0

@@ -1,0 +1,78 @@
+"""The shared read model, on a stdlib connection and on a SQLAlchemy transaction's."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+
+import pytest
+
+from kgraph.db import Database
+from kgraph.db.reader import open_reader, raw_connection
+from kgraph.knowledge import recall
+from kgraph.knowledge.store import add_item, set_hidden, supersede
+
+
+@pytest.fixture
+def conn(db: Database) -> Iterator[sqlite3.Connection]:
+    assert db.path is not None
+    connection = open_reader(db.path)
+    assert connection is not None
+    yield connection
+    connection.close()
+
+
+def test_items_about_files_and_areas_leave_out_hidden_and_superseded(
+    db: Database, conn: sqlite3.Connection
+) -> None:
+    keep = add_item(db, "The lexer keeps a stack of open tags", files=["mako/lexer.py"])
+    old = add_item(db, "The lexer used regexes for every tag once", files=["mako/lexer.py"])
+    new = add_item(db, "The lexer compiles its regexes at import time", files=["mako/lexer.py"])
+    supersede(db, old.entity_id, new.entity_id)
+    gone = add_item(db, "The lexer had a debug flag that printed tokens", files=["mako/lexer.py"])
+    set_hidden(db, gone.entity_id, True)
+    add_item(db, "Pattern for the runtime area", type="Pattern", code_area="Runtime")
+    found = recall.items_about(conn, ["mako/lexer.py"])
+    assert [i.id for i in found] == sorted([keep.entity_id, new.entity_id])
+    item = next(i for i in found if i.id == keep.entity_id)
+    assert item.files == ("mako/lexer.py",) and item.type == "Learning"
+    assert item.updated_at is not None and item.updated_at.tzinfo is not None
+    by_area = recall.items_about(conn, areas=["Runtime"])
+    assert [i.type for i in by_area] == ["Pattern"]
+
+
+def test_frequencies_count_items_per_file(db: Database, conn: sqlite3.Connection) -> None:
+    for i in range(3):
+        add_item(db, f"Changelog entry number {i} about a fix", files=["CHANGES", f"src/m{i}.py"])
+    counts = recall.file_frequencies(conn, ["CHANGES", "src/m0.py", "never.py"])
+    assert counts == {"CHANGES": 3, "src/m0.py": 1}
+    assert recall.item_count(conn) == 3
+
+
+def test_lexical_ids_rank_by_bm25(db: Database, conn: sqlite3.Connection) -> None:
+    best = add_item(db, "Connection retries back off in the transport retries loop").entity_id
+    other = add_item(db, "The connection pool size is configurable").entity_id
+    assert recall.lexical_ids(conn, "connection retries") == [best, other]
+    assert recall.lexical_ids(conn, "zebra") == []
+
+
+def test_project_rules_are_repeated_confident_patterns_and_mistakes(
+    db: Database, conn: sqlite3.Connection
+) -> None:
+    rule = "Never call the network from the template layer"
+    for _ in range(3):
+        add_item(db, rule, type="Pattern", confidence=0.9)
+    add_item(db, "Seen once only, a pattern", type="Pattern", confidence=0.9)
+    add_item(db, "A learning seen many times over", confidence=0.9)
+    add_item(db, "A learning seen many times over", confidence=0.9)
+    rules = recall.project_rules(conn)
+    assert [r.content for r in rules] == [rule]
+
+
+def test_the_same_queries_run_under_a_sqlalchemy_transaction(
+    db: Database, conn: sqlite3.Connection
+) -> None:
+    add_item(db, "Template lookups cache compiled modules", files=["mako/lookup.py"])
+    direct = recall.items_about(conn, ["mako/lookup.py"])
+    through = db.read(lambda c: recall.items_about(raw_connection(c), ["mako/lookup.py"]))
+    assert direct == through and len(direct) == 1
