@@ -12,6 +12,7 @@ use: it notices another process's commits (``PRAGMA data_version``) and a replac
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -195,15 +196,18 @@ class Project:
         return get_item(self.db, item_id)
 
     def get_many(self, item_ids: Sequence[str]) -> dict[str, KnowledgeItem | None]:
-        """Several items by id or prefix; None for each id that names nothing."""
+        """Several items by id or prefix (one read for exact ids); None for each id that
+        names nothing."""
         from kgraph.errors import NotFoundError
+        from kgraph.knowledge import get_items
 
+        exact = get_items(self.db, item_ids)
         found: dict[str, KnowledgeItem | None] = {}
         for item_id in item_ids:
-            try:
-                found[item_id] = self.get(item_id)
-            except NotFoundError:
-                found[item_id] = None
+            found[item_id] = exact.get(item_id)
+            if found[item_id] is None:
+                with contextlib.suppress(NotFoundError):  # a prefix, or nothing
+                    found[item_id] = self.get(item_id)
         return found
 
     def _has_vectors(self, model: str) -> bool:
@@ -256,6 +260,23 @@ class Project:
         )
         mode: SearchMode = "hybrid" if embedder is not None else "lexical + graph"
         return SearchResult(tuple(hits), mode, note)
+
+    def similar(
+        self, text: str, *, limit: int = 10, min_cosine: float = 0.0, semantic: bool | None = None
+    ) -> SearchResult:
+        """The items closest in meaning to ``text`` (vectors alone: no words, no graph);
+        ``hit.score`` is the cosine. Empty, with the reason in ``note``, without an
+        embedder or stored vectors of its model (``semantic`` as in :meth:`search`)."""
+        from kgraph.knowledge import SearchHit, get_items, nearest
+
+        embedder, note = self._search_embedder(semantic)
+        if embedder is None:
+            return SearchResult((), "lexical + graph", note)
+        vector = embedder.embed([text])[0]
+        pairs = nearest(self.db, vector, embedder.model_name, limit=limit, min_score=min_cosine)
+        items = get_items(self.db, [i for i, _ in pairs])
+        hits = tuple(SearchHit(items[i], s, cosine=s) for i, s in pairs if i in items)
+        return SearchResult(hits, "hybrid", None)
 
     def query(
         self,

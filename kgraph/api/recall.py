@@ -28,7 +28,7 @@ from kgraph.hooks import (
     prompt_ranked,
     session_briefing,
 )
-from kgraph.knowledge import Ranked, load_evidence_settings
+from kgraph.knowledge import Ranked, get_items, load_evidence_settings
 
 if TYPE_CHECKING:
     from kgraph.api.project import Project, SearchMode
@@ -85,13 +85,12 @@ def _by_meaning(
     project: Project, text: str, limit: int, semantic: bool | None, exclude: set[str]
 ) -> tuple[list[Ranked], SearchMode, str | None]:
     """Items close in meaning to ``text`` (vectors only; words are the hooks' part)."""
-    result = project.search(text, limit=limit, semantic=semantic)
+    result = project.similar(text, limit=limit, min_cosine=MIN_COSINE, semantic=semantic)
     ranked = [
-        Ranked(h.item, h.cosine, f"similar in meaning ({h.cosine:.2f})")
+        Ranked(h.item, h.score, f"similar in meaning ({h.score:.2f})")
         for h in result.hits
-        if h.cosine is not None and h.cosine >= MIN_COSINE and h.item.id not in exclude
+        if h.item.id not in exclude
     ]
-    ranked.sort(key=lambda r: -r.score)
     return ranked, result.mode, result.note
 
 
@@ -114,9 +113,9 @@ def recall(
     )
     by_meaning, mode, note = _by_meaning(project, text, limit * 3, semantic, skip)
     fused = fuse_ranked([(HOOK_WEIGHT, by_hooks), (MEANING_WEIGHT, by_meaning)])[:limit]
-    items = project.get_many([r.item.id for r in fused])
+    items = get_items(project.db, [r.item.id for r in fused])
     recalled = tuple(
-        Recalled(found, r.score, r.why) for r in fused if (found := items[r.item.id]) is not None
+        Recalled(items[r.item.id], r.score, r.why) for r in fused if r.item.id in items
     )
     return RecallResult(recalled, mode, note)
 

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
         Edge,
         KnowledgeItem,
         get_item,
+        get_items,
         item_edges,
         list_items,
         query_items,
@@ -62,7 +63,13 @@ if TYPE_CHECKING:
         export_knowledge,
         import_knowledge,
     )
-    from kgraph.knowledge.vectors import EmbedReport, count_missing, embed_missing, has_vectors
+    from kgraph.knowledge.vectors import (
+        EmbedReport,
+        count_missing,
+        embed_missing,
+        has_vectors,
+        nearest,
+    )
 
 # The search *function* is exported as ``search_items``: ``kgraph.knowledge.search`` is
 # also the module's name, and importing the submodule rebinds that package attribute to
@@ -88,6 +95,7 @@ _LAZY = {
     "Edge": "query",
     "KnowledgeItem": "query",
     "get_item": "query",
+    "get_items": "query",
     "item_edges": "query",
     "list_items": "query",
     "query_items": "query",
@@ -107,6 +115,7 @@ _LAZY = {
     "count_missing": "vectors",
     "embed_missing": "vectors",
     "has_vectors": "vectors",
+    "nearest": "vectors",
 }
 
 __all__ = [
@@ -135,6 +144,7 @@ __all__ = [
     "embed_missing",
     "export_knowledge",
     "get_item",
+    "get_items",
     "has_vectors",
     "import_knowledge",
     "infer_code_area",
@@ -145,6 +155,7 @@ __all__ = [
     "list_items",
     "load_area_rules",
     "load_evidence_settings",
+    "nearest",
     "normalise_path",
     "prune",
     "query_items",

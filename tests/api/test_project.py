@@ -165,3 +165,14 @@ def test_code_graph_queries(sample: tuple[Project, dict[str, str]]) -> None:
 def test_embed_without_an_embedder_is_an_error(tmp_path: Path) -> None:
     with kgraph.open(tmp_path / "k.db", embedder=False) as kg, pytest.raises(InvalidValueError):
         kg.embed()
+
+
+def test_similar_is_meaning_alone(sample: tuple[Project, dict[str, str]], tmp_path: Path) -> None:
+    kg, ids = sample
+    result = kg.similar("the second engine deadlocks on the WAL lock", limit=3)
+    assert result.mode == "hybrid"
+    assert result.hits[0].item.id == ids["open_store"]
+    assert result.hits[0].score == result.hits[0].cosine
+    assert [h.score for h in result.hits] == sorted((h.score for h in result.hits), reverse=True)
+    with kgraph.open(tmp_path / "plain.db", embedder=False) as plain:
+        assert plain.similar("anything").hits == ()
