@@ -10,8 +10,7 @@ from typing import Any, TypeVar
 
 import click
 
-from kgraph.db import Database, open_database
-from kgraph.db.location import resolve_database_url
+from kgraph.db import Database, open_database, resolve_database_url
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -25,7 +25,7 @@ class HookCall(NamedTuple):
 def parse_hook_call(argv: Sequence[str]) -> HookCall | None:
     """The hook call ``argv`` (without the program name) spells, or None when it is
     anything else (then Click parses it)."""
-    from kgraph.hooks.runner import EVENTS
+    from kgraph.hooks import EVENTS
 
     args = list(argv)
     db_url: str | None = None
@@ -58,8 +58,7 @@ def main() -> None:
 
         click_main()
         return
-    from kgraph.hooks.payload import read_input
-    from kgraph.hooks.runner import HookOptions, emit, run_hook
+    from kgraph.hooks import HookOptions, emit, read_input, run_hook
 
     data = read_input(getattr(sys.stdin, "buffer", None))
     options = HookOptions(db_url=call.db_url, max_chars=call.max_chars, dry_run=call.dry_run)

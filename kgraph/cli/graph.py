@@ -20,7 +20,7 @@ from kgraph.cli.common import (
     print_json,
     table,
 )
-from kgraph.db.location import project_root
+from kgraph.db import project_root
 
 
 def _repo_path(value: str) -> str:
@@ -80,7 +80,7 @@ def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]
 
 def _ambiguity(as_json: bool) -> Any:
     """Print an ambiguous name's candidates (``--json`` gets them as data) and exit 2."""
-    from kgraph.codegraph.records import AmbiguousNameError
+    from kgraph.codegraph import AmbiguousNameError
 
     @contextmanager
     def guard() -> Iterator[None]:
@@ -125,7 +125,7 @@ def parse_cmd(
 
     Example: kgraph graph parse src --jobs 2
     """
-    from kgraph.codegraph.indexer import parse_repository
+    from kgraph.codegraph import parse_repository
 
     with _progress(not as_json) as progress:
         report = parse_repository(
@@ -151,7 +151,7 @@ def parse_cmd(
 
 
 def _callers(ctx: click.Context, name: str, include_unresolved: bool, as_json: bool) -> None:
-    from kgraph.codegraph.query import what_calls
+    from kgraph.codegraph import what_calls
 
     with _ambiguity(as_json):
         target, callers = what_calls(get_db(ctx), name, include_unresolved=include_unresolved)
@@ -220,7 +220,7 @@ def blast_radius_cmd(
 
     Example: kgraph graph blast-radius WorkflowManager.save --depth 3
     """
-    from kgraph.codegraph.query import blast_radius
+    from kgraph.codegraph import blast_radius
 
     with _ambiguity(as_json):
         result = blast_radius(get_db(ctx), name, depth=depth, include_unresolved=include_unresolved)
@@ -254,7 +254,7 @@ def find_cmd(ctx: click.Context, name: str, limit: int, as_json: bool) -> None:
 
     Example: kgraph graph find Workflow
     """
-    from kgraph.codegraph.query import find_entities
+    from kgraph.codegraph import find_entities
 
     how, matches = find_entities(get_db(ctx), name, limit=limit)
     if as_json:
@@ -276,7 +276,7 @@ def exports_cmd(ctx: click.Context, file: str, as_json: bool) -> None:
 
     Example: kgraph graph exports src/db/sqlite.py
     """
-    from kgraph.codegraph.query import exports
+    from kgraph.codegraph import exports
 
     result = exports(get_db(ctx), _repo_path(file))
     if as_json:
@@ -307,7 +307,7 @@ def depends_cmd(ctx: click.Context, file: str, depth: int, as_json: bool) -> Non
 
     Example: kgraph graph what-depends-on src/db/sqlite.py --depth 2
     """
-    from kgraph.codegraph.query import what_depends_on
+    from kgraph.codegraph import what_depends_on
 
     result = what_depends_on(get_db(ctx), _repo_path(file), depth=depth)
     if as_json:
@@ -331,7 +331,7 @@ def summary_cmd(ctx: click.Context, as_json: bool) -> None:
 
     Example: kgraph graph summary --json
     """
-    from kgraph.codegraph.query import graph_summary
+    from kgraph.codegraph import graph_summary
 
     result = graph_summary(get_db(ctx))
     if as_json:
@@ -369,6 +369,6 @@ def export_cmd(ctx: click.Context, fmt: str, root: str) -> None:
 
     Example: kgraph graph export --format callgraph-json --root tests/codegraph/cases/super_call
     """
-    from kgraph.codegraph.export import export_callgraph
+    from kgraph.codegraph import export_callgraph
 
     print_json(export_callgraph(get_db(ctx), _repo_path(root) if root else ""))

@@ -12,13 +12,13 @@ from typing import Any
 
 import click
 
-from kgraph.hooks.runner import HookOptions, emit, run_hook
+from kgraph.hooks import HookOptions, emit, run_hook
 
 
 def _log_usage_error(exc: BaseException) -> None:
     try:
-        from kgraph.capture.state import get_logger
-        from kgraph.db.location import project_root
+        from kgraph.capture import get_logger
+        from kgraph.db import project_root
 
         get_logger(project_root()).error("hook usage error: %s: %s", type(exc).__name__, exc)
     except Exception:  # pragma: no cover
@@ -54,7 +54,7 @@ class FailOpenGroup(click.Group):
 
 
 def _run(ctx: click.Context, event: str, max_chars: int | None, dry_run: bool) -> None:
-    from kgraph.hooks.payload import read_input
+    from kgraph.hooks import read_input
 
     root = ctx.find_root()
     db_url = root.obj.get("db_url") if isinstance(root.obj, dict) else None
@@ -187,7 +187,7 @@ def worker(ctx: click.Context, root: str) -> None:
     """
     from pathlib import Path
 
-    from kgraph.capture.worker import run_worker
+    from kgraph.capture import run_worker
 
     obj = ctx.find_root().obj
     run_worker(Path(root), db_url=obj.get("db_url") if isinstance(obj, dict) else None)

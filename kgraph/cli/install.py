@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from kgraph.cli.common import json_option, print_json
-from kgraph.hooks.install import SCOPES, install, install_plugin
+from kgraph.hooks import SCOPES, has_kgraph_hooks, install_hooks, install_plugin
 
 
 @click.command("install")
@@ -40,6 +40,13 @@ from kgraph.hooks.install import SCOPES, install, install_plugin
     help="Also ask `claude -p` for knowledge when capturing (off by default; "
     'sets [capture] extractor = "claude" in .claude/kgraph.toml).',
 )
+@click.option(
+    "--mcp/--no-mcp",
+    "with_mcp",
+    default=True,
+    help="Also register the MCP server (`kgraph mcp`) in .mcp.json (default: when the mcp "
+    "package is installed).",
+)
 @json_option
 def install_command(
     scope: str,
@@ -48,6 +55,7 @@ def install_command(
     plugin_dir: Path | None,
     exec_form: bool,
     llm_capture: bool | None,
+    with_mcp: bool,
     as_json: bool,
 ) -> None:
     """Merge kgraph's hooks into Claude Code's settings (idempotent, backs the file up).
@@ -66,8 +74,8 @@ def install_command(
       kgraph install --llm-capture    # capture asks claude -p too
     """
     if llm_capture is not None and not dry_run:
-        from kgraph.capture.settings import set_extractor
-        from kgraph.db.location import project_root
+        from kgraph.capture import set_extractor
+        from kgraph.db import project_root
 
         path = set_extractor(project_root(None), "claude" if llm_capture else None)
         if not as_json:
@@ -77,6 +85,7 @@ def install_command(
         files = install_plugin(
             plugin_dir, uninstall=uninstall, dry_run=dry_run, exec_form=exec_form
         )
+        files += _register_mcp(plugin_dir, uninstall, dry_run, with_mcp, plugin=True)
         if as_json:
             print_json(
                 {
@@ -98,10 +107,21 @@ def install_command(
                 f"Enable it with: claude --plugin-dir {plugin_dir}  (or add it to a marketplace)"
             )
         return
-    result = install(scope, uninstall=uninstall, dry_run=dry_run, exec_form=exec_form)
+    result = install_hooks(scope, uninstall=uninstall, dry_run=dry_run, exec_form=exec_form)
+    from kgraph.db import project_root
+
+    mcp_files = (
+        _register_mcp(project_root(None), uninstall, dry_run, with_mcp, plugin=False)
+        if scope == "project"
+        else []
+    )
     if as_json:
-        print_json(result.to_dict())
+        print_json({**result.to_dict(), "mcp": [str(f) for f in mcp_files]})
         return
+    for path in mcp_files:
+        click.echo(
+            f"{'Removed kgraph from' if uninstall else 'Registered the MCP server in'} {path}"
+        )
     if dry_run:
         click.echo(f"{result.path} would {'change' if result.changed else 'stay unchanged'}:")
         click.echo(json.dumps(result.settings.get("hooks", {}), indent=2))
@@ -118,7 +138,7 @@ def install_command(
     )
     click.echo(f"{action} {result.path}" + (f" (backup: {result.backup})" if result.backup else ""))
     if not uninstall:
-        if scope == "local" and _wired_in_project_settings():
+        if scope == "local" and has_kgraph_hooks("project"):
             click.echo(
                 "kgraph's hooks are also in .claude/settings.json (committed); remove them "
                 "with: kgraph install --scope project --uninstall"
@@ -126,14 +146,32 @@ def install_command(
         click.echo("Check the wiring with: kgraph doctor")
 
 
-def _wired_in_project_settings() -> bool:
-    from kgraph.db.location import project_root
-    from kgraph.errors import KgraphError
-    from kgraph.hooks.install import read_settings, remove_hooks, settings_path
+def _register_mcp(
+    directory: Path, uninstall: bool, dry_run: bool, wanted: bool, *, plugin: bool
+) -> list[Path]:
+    """Register (or remove) the MCP server in ``directory/.mcp.json``; the files changed.
 
-    path = settings_path("project", project_root())
-    try:
-        settings = read_settings(path)
-    except KgraphError:
-        return False
-    return remove_hooks(settings, path) != settings
+    Skipped without the mcp package (Claude Code would fail to start the server). In a
+    plugin, a Claude Code that runs ``mcp_tool`` hooks gets the recall tool as its
+    UserPromptSubmit hook; older ones keep the command hook.
+    """
+    from kgraph.hooks import (
+        MCP_TOOL_HOOKS_SINCE,
+        claude_code_version,
+        recall_hook_handler,
+        register_server,
+        sdk_available,
+        use_recall_hook,
+    )
+
+    if not uninstall and not (wanted and sdk_available()):
+        if wanted:
+            click.echo("MCP server not registered: pip install 'kgraph[mcp]' first.", err=True)
+        return []
+    result = register_server(directory, uninstall=uninstall, dry_run=dry_run)
+    changed = [result.path] if result.changed else []
+    if plugin and not uninstall and not dry_run:
+        version = claude_code_version()
+        if version is not None and version >= MCP_TOOL_HOOKS_SINCE:
+            use_recall_hook(directory / "hooks" / "hooks.json", recall_hook_handler())
+    return changed

@@ -21,10 +21,8 @@ from kgraph.cli.common import (
     table,
 )
 from kgraph.cli.learn import TYPE_CHOICE, short
-from kgraph.db.location import project_root
-from kgraph.db.models import isoformat
-from kgraph.knowledge.model import ENTITY_TYPES, RELATIONSHIP_TYPES
-from kgraph.knowledge.query import KnowledgeItem
+from kgraph.db import isoformat, project_root
+from kgraph.knowledge import ENTITY_TYPES, RELATIONSHIP_TYPES, KnowledgeItem
 
 ALL_TYPES_CHOICE = click.Choice([t.lower() for t in ENTITY_TYPES], case_sensitive=False)
 include_superseded_option = click.option(
@@ -72,7 +70,7 @@ def show_cmd(ctx: click.Context, item_id: str, as_json: bool) -> None:
 
     Example: kgraph knowledge show lrn-3f9a
     """
-    from kgraph.knowledge.query import item_edges
+    from kgraph.knowledge import item_edges
 
     item, edges = item_edges(get_db(ctx), item_id)
     if as_json:
@@ -129,7 +127,7 @@ def list_cmd(
 
     Example: kgraph knowledge list --type pattern --limit 20
     """
-    from kgraph.knowledge.query import list_items
+    from kgraph.knowledge import list_items
 
     items = list_items(
         get_db(ctx),
@@ -177,8 +175,7 @@ def query_cmd(
     Example:
       kgraph knowledge query --file src/api/handler.py --issue 42 --json
     """
-    from kgraph.knowledge import load_area_rules, query_items
-    from kgraph.knowledge.areas import relative_path
+    from kgraph.knowledge import load_area_rules, query_items, relative_path
 
     if not (files or areas or issue is not None):
         raise click.UsageError("give at least one of --file, --code-area, --issue")
@@ -228,7 +225,7 @@ def related_cmd(
     Example:
       kgraph knowledge related lrn-3f9a --hops 2 --type learning --type pattern
     """
-    from kgraph.knowledge.graph import RelatedItem, related
+    from kgraph.knowledge import RelatedItem, related
 
     start, results = related(
         get_db(ctx),
@@ -326,8 +323,7 @@ def link_cmd(ctx: click.Context, from_id: str, edge_type: str, to_id: str, as_js
 
     Example: kgraph knowledge link mis-1a2b LED_TO lrn-3c4d
     """
-    from kgraph.knowledge import link
-    from kgraph.knowledge.query import get_item
+    from kgraph.knowledge import get_item, link
 
     db = get_db(ctx)
     link(db, from_id, to_id, edge_type)
@@ -346,7 +342,7 @@ def areas_cmd(ctx: click.Context, as_json: bool) -> None:
 
     Example: kgraph knowledge areas --json
     """
-    from kgraph.knowledge.maintenance import list_areas
+    from kgraph.knowledge import list_areas
 
     areas = list_areas(get_db(ctx))
     if as_json:
@@ -368,7 +364,7 @@ def files_cmd(ctx: click.Context, code_area: str | None, as_json: bool) -> None:
 
     Example: kgraph knowledge files --code-area Testing
     """
-    from kgraph.knowledge.maintenance import list_files
+    from kgraph.knowledge import list_files
 
     files = list_files(get_db(ctx), code_area=code_area)
     if as_json:
@@ -389,7 +385,7 @@ def stats_cmd(ctx: click.Context, as_json: bool) -> None:
 
     Example: kgraph knowledge stats --json
     """
-    from kgraph.knowledge.maintenance import stats
+    from kgraph.knowledge import stats
 
     result = stats(get_db(ctx))
     if as_json:
@@ -440,7 +436,7 @@ def prune_cmd(
       kgraph knowledge prune            # show what would be hidden
       kgraph knowledge prune --apply
     """
-    from kgraph.knowledge.maintenance import prune
+    from kgraph.knowledge import prune
 
     candidates = prune(
         get_db(ctx), apply=not dry_run, min_confidence=min_confidence, stale_days=stale_days
@@ -480,7 +476,7 @@ def export_cmd(ctx: click.Context, output: str | None) -> None:
     Example: kgraph knowledge export -o .claude/knowledge.jsonl
     """
     from kgraph.errors import InvalidValueError
-    from kgraph.knowledge.transfer import export_knowledge
+    from kgraph.knowledge import export_knowledge
 
     if output is not None and not output.strip():
         raise InvalidValueError("--output must name a file")
@@ -526,8 +522,7 @@ def import_cmd(ctx: click.Context, file: str, as_json: bool) -> None:
         kgraph knowledge import -
     """
     from kgraph.errors import InvalidValueError
-    from kgraph.knowledge import load_area_rules
-    from kgraph.knowledge.transfer import import_knowledge
+    from kgraph.knowledge import import_knowledge, load_area_rules
 
     root = project_root()
     try:
@@ -572,7 +567,7 @@ def sync_claude_md_cmd(ctx: click.Context, project: Path | None, as_json: bool) 
     Example:
       kgraph knowledge sync-claude-md --json
     """
-    from kgraph.capture.claude_md import sync_claude_md
+    from kgraph.capture import sync_claude_md
 
     result = sync_claude_md(get_db(ctx), project.resolve() if project else project_root())
     if as_json:

@@ -26,8 +26,8 @@ from kgraph.cli.common import (
     print_json,
     table,
 )
-from kgraph.db.location import project_root
-from kgraph.knowledge.model import KNOWLEDGE_TYPES, SOURCES
+from kgraph.db import project_root
+from kgraph.knowledge import KNOWLEDGE_TYPES, SOURCES
 
 TYPE_CHOICE = click.Choice([t.lower() for t in KNOWLEDGE_TYPES], case_sensitive=False)
 
@@ -196,9 +196,8 @@ def search_cmd(
       kgraph search "migration" --type pattern --json
     """
     from kgraph.embeddings import get_embedder, is_cheap, model_name_for
-    from kgraph.knowledge.areas import relative_path
-    from kgraph.knowledge.search import search
-    from kgraph.knowledge.vectors import has_vectors
+    from kgraph.knowledge import has_vectors, relative_path
+    from kgraph.knowledge import search_items as search
 
     db = get_db(ctx)
     embedder = None
@@ -242,13 +241,13 @@ def embed_cmd(ctx: click.Context, reembed: bool, batch_size: int, as_json: bool)
       KGRAPH_EMBEDDER=fake kgraph embed --reembed --json
     """
     from kgraph.embeddings import get_embedder, model_name_for
-    from kgraph.knowledge.vectors import count_missing, embed_missing
+    from kgraph.knowledge import count_missing, embed_missing
 
     db = get_db(ctx)
     model = model_name_for()
     todo = count_missing(db, model) if not reembed else None
     if todo == 0:
-        from kgraph.knowledge.vectors import EmbedReport
+        from kgraph.knowledge import EmbedReport
 
         report = EmbedReport(model, 0, 0, 0, 0)
     else:

@@ -33,6 +33,7 @@ SUBCOMMANDS: dict[str, str] = {
     "embed": "kgraph.cli.learn:embed_cmd",
     "transcript": "kgraph.cli.transcript:transcript",
     "graph": "kgraph.cli.graph:graph",
+    "mcp": "kgraph.cli.mcp:mcp_command",
     "viz": "kgraph.cli.viz:viz",
 }
 

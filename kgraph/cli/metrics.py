@@ -35,7 +35,7 @@ def summary(ctx: click.Context, days: int | None, as_json: bool) -> None:
     Example:
       kgraph metrics summary --json
     """
-    from kgraph.capture.metrics import metrics_summary
+    from kgraph.capture import metrics_summary
 
     result = metrics_summary(get_db(ctx), days)
     if as_json:
@@ -84,13 +84,13 @@ def sessions(ctx: click.Context, limit: int, as_json: bool) -> None:
     Example:
       kgraph metrics sessions --limit 5
     """
-    from kgraph.capture.sessions import list_sessions
+    from kgraph.capture import list_sessions
 
     records = list_sessions(get_db(ctx), limit)
     if as_json:
         print_json([r.to_dict() for r in records])
         return
-    from kgraph.db.models import isoformat
+    from kgraph.db import isoformat
 
     table(
         "Sessions",

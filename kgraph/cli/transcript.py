@@ -14,7 +14,7 @@ from kgraph.cli.common import int_range, json_option, print_json, table
 from kgraph.errors import KgraphError, NotFoundError
 
 if TYPE_CHECKING:
-    from kgraph.transcript.entry import Entry
+    from kgraph.transcript import Entry
 
 PROGRESS_MIN_BYTES = 16 * 1024 * 1024  # show a progress bar for transcripts this big
 
@@ -33,8 +33,8 @@ project_option = click.option(
 
 
 def _project_sessions(project: Path | None, claude_dir: Path | None) -> tuple[Path, list[Any]]:
-    from kgraph.db.location import project_root
-    from kgraph.transcript.discovery import list_sessions
+    from kgraph.db import project_root
+    from kgraph.transcript import list_sessions
 
     base = (project or Path.cwd()).resolve()
     sessions = list_sessions(base, claude_dir)
@@ -47,7 +47,7 @@ def _project_sessions(project: Path | None, claude_dir: Path | None) -> tuple[Pa
 
 def _resolve(ref: str, claude_dir: Path | None) -> Path:
     """A transcript path from a file path or a session id."""
-    from kgraph.transcript.discovery import find_session
+    from kgraph.transcript import find_session
 
     path = Path(ref).expanduser()
     try:
@@ -55,7 +55,7 @@ def _resolve(ref: str, claude_dir: Path | None) -> Path:
     except (OSError, ValueError):  # too long for a path: it can only be a session id
         exists = False
     if exists:
-        from kgraph.transcript.reader import compressed_kind
+        from kgraph.transcript import compressed_kind
 
         kind = compressed_kind(path) if path.is_file() else None
         if kind is not None:
@@ -149,7 +149,7 @@ def show_cmd(ref: str, tail: int | None, raw: bool, claude_dir: Path | None, as_
     Example:
       kgraph transcript show 5c0375b4-57a5-4f26-b12d-d022ee4e51b7 --tail 20
     """
-    from kgraph.transcript.reader import iter_entries, read_tail
+    from kgraph.transcript import iter_entries, read_tail
 
     path = _resolve(ref, claude_dir)
     entries = read_tail(path, tail) if tail else list(iter_entries(path))
@@ -197,7 +197,7 @@ def stats_cmd(ref: str, claude_dir: Path | None, as_json: bool) -> None:
     Example:
       kgraph transcript stats session.jsonl --json | jq .types
     """
-    from kgraph.transcript.stats import transcript_stats
+    from kgraph.transcript import transcript_stats
 
     path = _resolve(ref, claude_dir)
     size = path.stat().st_size if path.is_file() else 0
@@ -258,9 +258,8 @@ def status_cmd(
       kgraph transcript status --project ~/src/app --json
     """
     from kgraph.config import load_config, section
-    from kgraph.db.location import project_root
-    from kgraph.transcript.stats import session_status
-    from kgraph.transcript.stuck import StuckThresholds
+    from kgraph.db import project_root
+    from kgraph.transcript import StuckThresholds, session_status
 
     if session_ref:
         path = _resolve(session_ref, claude_dir)
@@ -293,8 +292,7 @@ def qa_cmd(ref: str, include_sidechains: bool, claude_dir: Path | None, as_json:
     Example:
       kgraph transcript qa session.jsonl --json | jq '.[] | select(.source=="ask_user_question")'
     """
-    from kgraph.transcript.reader import iter_entries
-    from kgraph.transcript.views import qa_pairs
+    from kgraph.transcript import iter_entries, qa_pairs
 
     pairs = qa_pairs(iter_entries(_resolve(ref, claude_dir)), include_sidechains=include_sidechains)
     if as_json:
@@ -318,8 +316,7 @@ def mistakes_cmd(ref: str, claude_dir: Path | None, as_json: bool) -> None:
     Example:
       kgraph transcript mistakes session.jsonl --json
     """
-    from kgraph.transcript.reader import iter_entries
-    from kgraph.transcript.views import error_fix_sequences
+    from kgraph.transcript import error_fix_sequences, iter_entries
 
     fixes = error_fix_sequences(iter_entries(_resolve(ref, claude_dir)))
     if as_json:
@@ -346,7 +343,7 @@ def subagents_cmd(ref: str, claude_dir: Path | None, as_json: bool) -> None:
     Example:
       kgraph transcript subagents 491e126e-1e71-469c-ade2-fcc8af567c74 --json
     """
-    from kgraph.transcript.discovery import find_subagents
+    from kgraph.transcript import find_subagents
 
     found = find_subagents(_resolve(ref, claude_dir))
     if as_json:

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from kgraph.cli.common import get_db, json_option, print_json
-from kgraph.viz.aggregate import DEFAULT_MAX_NODES
+from kgraph.viz import DEFAULT_MAX_NODES
 
 
 @click.command("viz")
@@ -59,7 +59,7 @@ def viz(
       kgraph viz --focus mis-3f9a2c1b7d
     """
     from kgraph.cli.graph import _repo_path
-    from kgraph.db.location import project_root
+    from kgraph.db import project_root
     from kgraph.viz import build_view, write_page
 
     root = project_root()

@@ -302,21 +302,26 @@ def blast_radius(
 
 
 def find_entities(
-    db: Database, name: str, *, limit: int = 20, record: bool = True
+    db: Database, name: str, *, limit: int = 20, record: bool = True, exact: bool = False
 ) -> tuple[str, list[EntityRecord]]:
     """Entities matching ``name``: exact (name, qualified name or id), else prefix, else
-    substring, else fuzzy (similar names). Returns (how it matched, matches)."""
+    substring, else fuzzy (similar names). Returns (how it matched, matches).
+
+    ``exact`` stops after the exact lookup (an indexed query; the fuzzy step reads every
+    name), for callers resolving many names at once."""
     with recorded(db, "find", {"name": name, "limit": limit}, record) as done:
 
         def query(conn: Connection) -> tuple[str, list[EntityRecord]]:
             cols = (ENTITIES.c.name, ENTITIES.c.qualified_name, ENTITIES.c.id)
-            exact = conn.execute(
+            found = conn.execute(
                 select(*ENTITY_COLUMNS)
                 .where((cols[0] == name) | (cols[1] == name) | (cols[2] == name))
                 .limit(limit)
             ).all()
+            if found:
+                return "exact", [entity_record(r) for r in found]
             if exact:
-                return "exact", [entity_record(r) for r in exact]
+                return "none", []
             escaped = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
             for kind, pattern in (("prefix", f"{escaped}%"), ("substring", f"%{escaped}%")):
                 rows = conn.execute(

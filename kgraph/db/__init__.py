@@ -1,25 +1,49 @@
 """Database layer: location, engine with SQLite settings, typed models, migrations, retries.
 
-Public entry point: :func:`kgraph.db.open_database`.
+Public entry point: :func:`kgraph.db.open_database`; callers outside the package use the
+names in ``__all__``.
 
-``Database`` and ``open_database`` are imported on first use (PEP 562), so importing
-``kgraph.db.location`` costs no SQLAlchemy import: the capture hooks, which must return in
-well under 0.3 s, only need the location of the project.
+``Database``, ``open_database`` and the rest load on first use (PEP 562), so importing
+``kgraph.db`` costs no SQLAlchemy import: the capture hooks, which must return in well
+under 0.3 s, only need the location of the project.
 """
 
 from typing import TYPE_CHECKING, Any
 
-from kgraph.db.location import resolve_database_url
+from kgraph.db.location import project_root, resolve_database_url, sqlite_path
+from kgraph.db.schema_version import HEAD_REVISION
 
 if TYPE_CHECKING:
     from kgraph.db.core import Database, open_database
+    from kgraph.db.models import isoformat
+    from kgraph.db.reader import raw_connection
+    from kgraph.db.watch import DataWatch
 
-__all__ = ["Database", "open_database", "resolve_database_url"]
+_LAZY = {
+    "Database": "core",
+    "open_database": "core",
+    "isoformat": "models",
+    "raw_connection": "reader",
+    "DataWatch": "watch",
+}
+
+__all__ = [
+    "HEAD_REVISION",
+    "DataWatch",
+    "Database",
+    "isoformat",
+    "open_database",
+    "project_root",
+    "raw_connection",
+    "resolve_database_url",
+    "sqlite_path",
+]
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("Database", "open_database"):
-        from kgraph.db import core
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'kgraph.db' has no attribute {name!r}")
+    import importlib
 
-        return getattr(core, name)
-    raise AttributeError(f"module 'kgraph.db' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"kgraph.db.{module}"), name)

@@ -11,7 +11,8 @@ Checks, each ``ok``, ``warn`` or ``fail``:
 - a sample ``hook session-start``, ``hook post-tool-use`` (a Read of README.md) and ``hook
   session-end`` (``--dry-run``: nothing written) return exit 0 with contract output, within
   their target and the timeout installed for them (a slow sample is repeated before it is
-  reported).
+  reported);
+- the MCP server (``.mcp.json``) starts and answers ``initialize`` and ``tools/list``.
 """
 
 from __future__ import annotations
@@ -348,4 +349,7 @@ def run_doctor(
             if limit is None:
                 limit = DEFAULT_LIMITS.get(claude_event, DEFAULT_LIMIT_S)
             checks.append(check_hook_run(command, event, root, db_url, limit))
+        from kgraph.hooks.mcpcheck import check_mcp_server
+
+        checks.append(check_mcp_server(command, root, db_url))
     return checks

@@ -333,3 +333,17 @@ def install_plugin(
             },
         )
     return [manifest, hooks_file]
+
+
+def has_kgraph_hooks(scope: str, root: Path | None = None) -> bool:
+    """True when the settings file of ``scope`` holds any kgraph handler (an unreadable file
+    counts as none): ``kgraph install`` points at hooks an earlier release left in the
+    committed ``settings.json``."""
+    from kgraph.db.location import project_root
+
+    path = settings_path(scope, project_root(root))
+    try:
+        settings = read_settings(path)
+    except InvalidValueError:
+        return False
+    return remove_hooks(settings, path) != settings

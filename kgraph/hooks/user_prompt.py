@@ -17,6 +17,7 @@ embedder: loading the model takes ~9 s, far over a per-prompt budget. Standard l
 
 from __future__ import annotations
 
+import functools
 import re
 import sqlite3
 from collections.abc import Mapping, Sequence
@@ -41,6 +42,7 @@ from kgraph.knowledge.relevance import Ranked, rank
 __all__ = [
     "PromptRecall",
     "code_names",
+    "prompt_ranked",
     "prompt_recall",
     "run",
     "select_lexical",
@@ -121,9 +123,12 @@ _CODE_TOKEN = re.compile(r"`[^`\n]*`|\S*\w[./]\w\S*")
 _CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w{2,})\(")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """A crude stem, applied the same way to prompt and item words
-    ("retries" ~ "retry", "caching" ~ "caches" ~ "cache")."""
+    ("retries" ~ "retry", "caching" ~ "caches" ~ "cache"). Cached: ranking stems every
+    word of a few hundred candidates per prompt, and a long-lived process sees the same
+    words again and again."""
     word = word.lower()
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
@@ -269,23 +274,29 @@ def fuse(lists: Sequence[tuple[float, Sequence[Ranked]]]) -> list[Ranked]:
     return [Ranked(first[i].item, scores[i], first[i].why) for i in order]
 
 
+PROMPT_BLOCK = Block(
+    title="kgraph items matching this prompt, recorded in earlier sessions "
+    "(`kgraph knowledge show ID` prints one in full):",
+    group_by_area=False,
+)
+
+
 @dataclass(frozen=True)
 class PromptRecall:
     text: str | None
     ids: tuple[str, ...]
 
 
-def prompt_recall(
+def prompt_ranked(
     conn: sqlite3.Connection,
     prompt: str,
     *,
     settings: EvidenceSettings,
     exclude: set[str],
-    max_items: int,
-    max_chars: int,
     now: datetime | None = None,
-) -> PromptRecall:
-    """What to inject for ``prompt``: code-resolved and lexical items, fused."""
+) -> list[Ranked]:
+    """The items bearing on ``prompt``, best first: code-resolved and lexical, fused, with
+    at most WORD_ONLY_ITEMS found by words alone (the library's recall adds meaning)."""
     now = now or datetime.now(UTC)
     terms = significant_terms(prompt)
     names, paths = code_names(prompt)
@@ -298,15 +309,24 @@ def prompt_recall(
     fused = fuse([(CODE_WEIGHT, code), (LEXICAL_WEIGHT, lexical)])
     about_code = {r.item.id for r in code}
     word_only = [r.item.id for r in fused if r.item.id not in about_code][WORD_ONLY_ITEMS:]
-    fused = [r for r in fused if r.item.id not in word_only]
+    return [r for r in fused if r.item.id not in word_only]
+
+
+def prompt_recall(
+    conn: sqlite3.Connection,
+    prompt: str,
+    *,
+    settings: EvidenceSettings,
+    exclude: set[str],
+    max_items: int,
+    max_chars: int,
+    now: datetime | None = None,
+) -> PromptRecall:
+    """What to inject for ``prompt``: :func:`prompt_ranked`, rendered within budget."""
+    fused = prompt_ranked(conn, prompt, settings=settings, exclude=exclude, now=now)
     if not fused:
         return PromptRecall(None, ())
-    block = Block(
-        title="kgraph items matching this prompt, recorded in earlier sessions "
-        "(`kgraph knowledge show ID` prints one in full):",
-        group_by_area=False,
-    )
-    text, kept = fit(fused, block, max_chars, max_items)
+    text, kept = fit(fused, PROMPT_BLOCK, max_chars, max_items)
     return PromptRecall(text, tuple(r.item.id for r in kept))
 
 

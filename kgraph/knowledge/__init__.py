@@ -4,12 +4,20 @@ Modules: ``model`` (types, ids, hashing), ``areas`` (code-area rules), ``store``
 link, supersede, forget), ``query`` (items, structured queries), ``search`` (hybrid
 search), ``vectors`` (embeddings backfill, near-duplicates), ``graph`` (N-hop traversal),
 ``transfer`` (JSONL export/import), ``maintenance`` (stats, prune, area/file listings).
+Callers outside the package use the names in ``__all__``.
 Importing this package is cheap: numpy, networkx and torch load only where used.
 """
 
 from typing import TYPE_CHECKING, Any
 
-from kgraph.knowledge.areas import AreaRules, infer_code_area, load_area_rules
+from kgraph.knowledge.areas import (
+    DEFAULT_AREA_RULES,
+    AreaRules,
+    infer_code_area,
+    load_area_rules,
+    normalise_path,
+    relative_path,
+)
 from kgraph.knowledge.model import (
     ENTITY_TYPES,
     KNOWLEDGE_TYPES,
@@ -18,54 +26,154 @@ from kgraph.knowledge.model import (
 )
 
 if TYPE_CHECKING:
-    from kgraph.knowledge.query import KnowledgeItem, get_item, list_items, query_items
+    from kgraph.knowledge.evidence import EvidenceSettings, load_evidence_settings
+    from kgraph.knowledge.graph import PathStep, RelatedItem, related
+    from kgraph.knowledge.maintenance import (
+        NamedCount,
+        PruneCandidate,
+        Stats,
+        list_areas,
+        list_files,
+        prune,
+        stats,
+    )
+    from kgraph.knowledge.query import (
+        Edge,
+        KnowledgeItem,
+        get_item,
+        get_items,
+        item_edges,
+        list_items,
+        query_items,
+    )
+    from kgraph.knowledge.relevance import Ranked
     from kgraph.knowledge.search import SearchHit
-    from kgraph.knowledge.store import AddResult, add_item, link, set_hidden, supersede
+    from kgraph.knowledge.search import search as search_items
+    from kgraph.knowledge.store import (
+        AddResult,
+        add_item,
+        link,
+        set_hidden,
+        supersede,
+        unsupersede,
+    )
+    from kgraph.knowledge.transfer import (
+        ExportReport,
+        ImportReport,
+        export_knowledge,
+        import_knowledge,
+    )
+    from kgraph.knowledge.vectors import (
+        EmbedReport,
+        count_missing,
+        embed_missing,
+        has_vectors,
+        nearest,
+    )
 
-# The search *function* is not re-exported: ``kgraph.knowledge.search`` is also the module's
-# name, and importing the submodule rebinds that package attribute to the module. Use
-# ``from kgraph.knowledge.search import search``.
+# The search *function* is exported as ``search_items``: ``kgraph.knowledge.search`` is
+# also the module's name, and importing the submodule rebinds that package attribute to
+# the module.
 #
 # The database-backed names load on first use (PEP 562): ``kgraph.knowledge.areas`` and
 # ``.model`` must stay importable without SQLAlchemy (the session-start hook's fast path).
+# name -> "module" or "module:attribute".
 _LAZY = {
+    "EvidenceSettings": "evidence",
+    "load_evidence_settings": "evidence",
+    "Ranked": "relevance",
+    "PathStep": "graph",
+    "RelatedItem": "graph",
+    "related": "graph",
+    "NamedCount": "maintenance",
+    "PruneCandidate": "maintenance",
+    "Stats": "maintenance",
+    "list_areas": "maintenance",
+    "list_files": "maintenance",
+    "prune": "maintenance",
+    "stats": "maintenance",
+    "Edge": "query",
     "KnowledgeItem": "query",
     "get_item": "query",
+    "get_items": "query",
+    "item_edges": "query",
     "list_items": "query",
     "query_items": "query",
     "SearchHit": "search",
+    "search_items": "search:search",
     "AddResult": "store",
     "add_item": "store",
     "link": "store",
     "set_hidden": "store",
     "supersede": "store",
+    "unsupersede": "store",
+    "ExportReport": "transfer",
+    "ImportReport": "transfer",
+    "export_knowledge": "transfer",
+    "import_knowledge": "transfer",
+    "EmbedReport": "vectors",
+    "count_missing": "vectors",
+    "embed_missing": "vectors",
+    "has_vectors": "vectors",
+    "nearest": "vectors",
 }
 
 __all__ = [
+    "DEFAULT_AREA_RULES",
     "ENTITY_TYPES",
     "KNOWLEDGE_TYPES",
     "RELATIONSHIP_TYPES",
     "SOURCES",
     "AddResult",
     "AreaRules",
+    "Edge",
+    "EmbedReport",
+    "EvidenceSettings",
+    "ExportReport",
+    "ImportReport",
     "KnowledgeItem",
+    "NamedCount",
+    "PathStep",
+    "PruneCandidate",
+    "Ranked",
+    "RelatedItem",
     "SearchHit",
+    "Stats",
     "add_item",
+    "count_missing",
+    "embed_missing",
+    "export_knowledge",
     "get_item",
+    "get_items",
+    "has_vectors",
+    "import_knowledge",
     "infer_code_area",
+    "item_edges",
     "link",
+    "list_areas",
+    "list_files",
     "list_items",
     "load_area_rules",
+    "load_evidence_settings",
+    "nearest",
+    "normalise_path",
+    "prune",
     "query_items",
+    "related",
+    "relative_path",
+    "search_items",
     "set_hidden",
+    "stats",
     "supersede",
+    "unsupersede",
 ]
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
+    target = _LAZY.get(name)
+    if target is None:
         raise AttributeError(f"module 'kgraph.knowledge' has no attribute {name!r}")
     import importlib
 
-    return getattr(importlib.import_module(f"kgraph.knowledge.{module}"), name)
+    module, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(f"kgraph.knowledge.{module}"), attribute or name)

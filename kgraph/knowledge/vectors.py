@@ -34,21 +34,28 @@ EMBED_BATCH_SIZE = 64
 
 
 # The last matrix loaded, kept for the next query of this process while the database is
-# unchanged (see kgraph.db.sqlite.change_token). Nothing is cached on disk.
+# unchanged (see kgraph.db.sqlite.change_token). When anything was written since — in a
+# long-lived process (the MCP server) that is mostly rows other than vectors: session
+# records, graph query logs — the cheaper (id, embedding_hash) scan of the same rows
+# decides whether the matrix still holds. Nothing is cached on disk.
 VECTOR_CACHE_MAX_BYTES = 256 * 1024 * 1024
 VECTOR_SCAN_MMAP_BYTES = 1024 * 1024 * 1024
-_cache: dict[tuple[Any, ...], tuple[Any, list[str], Any]] = {}
 
 
-def _scan(
-    conn: Connection, model: str, dim: int, types: Sequence[str], include_superseded: bool
-) -> tuple[list[str], NDArray[np.float32]]:
-    import numpy as np
+@dataclass
+class _Cached:
+    token: Any
+    ids: list[str]
+    matrix: Any
+    fingerprint: list[tuple[str, str | None]]
 
-    from kgraph.db.sqlite import fetch_raw, use_mmap
 
-    if conn.dialect.name == "sqlite":
-        use_mmap(conn, VECTOR_SCAN_MMAP_BYTES)
+_cache: dict[tuple[Any, ...], _Cached] = {}
+
+
+def _conditions(
+    model: str, dim: int, types: Sequence[str], include_superseded: bool
+) -> list[ColumnElement[bool]]:
     conditions: list[ColumnElement[bool]] = [
         # Expressions rather than bare columns keep SQLite off the embedding_model and type
         # indexes: when most rows match, one sequential table scan is ~4x faster than
@@ -59,21 +66,54 @@ def _scan(
     ]
     if not include_superseded:
         conditions.append(ENTITIES.c.hidden_at.is_(None))
-    rows = fetch_raw(conn, select(ENTITIES.c.id, ENTITIES.c.embedding).where(*conditions))
+    return conditions
+
+
+def _visible_rows(
+    conn: Connection, columns: Sequence[Any], conditions: Sequence[ColumnElement[bool]],
+    include_superseded: bool,
+) -> list[tuple[Any, ...]]:  # fmt: skip
+    from kgraph.db.sqlite import fetch_raw
+
+    rows = fetch_raw(conn, select(*columns).where(*conditions))
     if not include_superseded and rows:
         superseded = set(
             conn.scalars(select(RELATIONSHIPS.c.to_id).where(RELATIONSHIPS.c.type == "SUPERSEDES"))
         )
         if superseded:
             rows = [r for r in rows if r[0] not in superseded]
+    return rows
+
+
+def _fingerprint(
+    conn: Connection, model: str, dim: int, types: Sequence[str], include_superseded: bool
+) -> list[tuple[str, str | None]]:
+    """(id, embedding_hash) of the rows ``_scan`` would load, in the same order."""
+    conditions = _conditions(model, dim, types, include_superseded)
+    columns = (ENTITIES.c.id, ENTITIES.c.embedding_hash)
+    return [(r[0], r[1]) for r in _visible_rows(conn, columns, conditions, include_superseded)]
+
+
+def _scan(
+    conn: Connection, model: str, dim: int, types: Sequence[str], include_superseded: bool
+) -> tuple[list[str], NDArray[np.float32], list[tuple[str, str | None]]]:
+    import numpy as np
+
+    from kgraph.db.sqlite import use_mmap
+
+    if conn.dialect.name == "sqlite":
+        use_mmap(conn, VECTOR_SCAN_MMAP_BYTES)
+    conditions = _conditions(model, dim, types, include_superseded)
+    columns = (ENTITIES.c.id, ENTITIES.c.embedding, ENTITIES.c.embedding_hash)
+    rows = _visible_rows(conn, columns, conditions, include_superseded)
     matrix = np.empty((len(rows), dim), dtype=np.float32)
     if not rows:
-        return [], matrix
+        return [], matrix, []
     width = dim * 4
     buffer = memoryview(matrix.data).cast("B")
-    for n, (_id, blob) in enumerate(rows):
+    for n, (_id, blob, _hash) in enumerate(rows):
         buffer[n * width : (n + 1) * width] = blob
-    return [r[0] for r in rows], matrix
+    return [r[0] for r in rows], matrix, [(r[0], r[2]) for r in rows]
 
 
 def load_matrix(
@@ -95,13 +135,20 @@ def load_matrix(
     key = (str(conn.engine.url), model, dim, tuple(types), include_superseded)
     token = change_token(conn) if conn.dialect.name == "sqlite" else None
     cached = _cache.get(key)
-    if token is not None and cached is not None and cached[0] == token:
-        ids, matrix = cached[1], cached[2]
+    if (
+        cached is not None
+        and token is not None
+        and cached.token != token
+        and _fingerprint(conn, model, dim, types, include_superseded) == cached.fingerprint
+    ):
+        cached.token = token  # other rows changed; these vectors did not
+    if token is not None and cached is not None and cached.token == token:
+        ids, matrix = cached.ids, cached.matrix
     else:
-        ids, matrix = _scan(conn, model, dim, types, include_superseded)
+        ids, matrix, fingerprint = _scan(conn, model, dim, types, include_superseded)
         _cache.clear()
         if token is not None and matrix.nbytes <= VECTOR_CACHE_MAX_BYTES:
-            _cache[key] = (token, ids, matrix)
+            _cache[key] = _Cached(token, ids, matrix, fingerprint)
     if allowed is None or not ids:
         return ids, matrix
     keep = [n for n, entity_id in enumerate(ids) if entity_id in allowed]

@@ -13,7 +13,7 @@ import pytest
 from kgraph.db import open_database
 from kgraph.knowledge.store import add_item
 
-HEAVY = ("torch", "sentence_transformers", "alembic", "networkx")
+HEAVY = ("torch", "sentence_transformers", "alembic", "networkx", "mcp")
 DRIVER = """
 import json, sys
 from kgraph.cli.main import cli

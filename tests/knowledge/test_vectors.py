@@ -95,3 +95,23 @@ def test_nearest_orders_by_cosine(db: Database, fake: Embedder) -> None:
         ),
         rel=1e-5,
     )
+
+
+def test_cache_survives_writes_to_other_rows_and_not_vector_changes(
+    db: Database, fake: Embedder
+) -> None:
+    from kgraph.knowledge.vectors import load_matrix
+
+    def matrix() -> object:
+        return db.read(lambda conn: load_matrix(conn, fake.model_name, fake.dim)[1])
+
+    first = add_item(db, "tokens expire after an hour", embedder=fake).entity_id
+    cached = matrix()
+    add_item(db, "a learning without a vector")  # rows changed, the vectors did not
+    assert matrix() is cached
+    second = add_item(db, "sessions are pinned to a worker", embedder=fake).entity_id
+    grown = matrix()
+    assert grown is not cached and grown.shape[0] == 2  # type: ignore[attr-defined]
+    set_hidden(db, second, True)
+    assert matrix().shape[0] == 1  # type: ignore[attr-defined]
+    assert nearest(db, fake.embed(["tokens expire"])[0], fake.model_name)[0][0] == first

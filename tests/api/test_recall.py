@@ -1,0 +1,77 @@
+"""Recall and the on-demand briefing (kgraph.api.recall): the hooks' ranking, plus meaning."""
+
+from __future__ import annotations
+
+from kgraph.api import Project
+
+
+def test_a_named_symbol_recalls_what_is_known_about_its_file(
+    sample: tuple[Project, dict[str, str]],
+) -> None:
+    kg, ids = sample
+    result = kg.recall("open_store hangs sometimes")
+    why = {r.item.id: r.why for r in result.items}
+    assert ids["open_store"] in why and "defines open_store" in why[ids["open_store"]]
+    assert ids["repo.save"] in why
+    assert ids["payment"] not in why
+    assert result.items[0].item.id in (ids["open_store"], ids["repo.save"])
+
+
+def test_meaning_joins_words_and_code(sample: tuple[Project, dict[str, str]]) -> None:
+    kg, ids = sample
+    hybrid = kg.recall("payment webhooks retried")
+    assert hybrid.mode == "hybrid"
+    assert hybrid.items[0].item.id == ids["payment"]
+    lexical = kg.recall("payment webhooks retried", semantic=False)
+    assert lexical.mode == "lexical + graph"
+    assert [r.item.id for r in lexical.items] == [ids["payment"]]
+    assert "telling word" in lexical.items[0].why
+    assert kg.recall("the and of").items == ()
+    assert kg.recall("   ").items == ()
+
+
+def test_recall_for_a_session_never_repeats_an_item(
+    sample: tuple[Project, dict[str, str]],
+) -> None:
+    kg, ids = sample
+    first = kg.recall("payment webhooks retried", session_id="s-1")
+    assert ids["payment"] in [r.item.id for r in first.items]
+    again = kg.recall("payment webhooks retried", session_id="s-1")
+    assert ids["payment"] not in [r.item.id for r in again.items]
+    other = kg.recall("payment webhooks retried", session_id="s-2")
+    assert ids["payment"] in [r.item.id for r in other.items]
+    # Remembered as the hooks do: the session's file, and the queue for the worker.
+    seen = kg.root / ".claude" / "kgraph" / "sessions" / "s-1.ids"
+    assert ids["payment"] in seen.read_text()
+
+
+def test_the_recall_block_is_the_prompt_hooks_format(
+    sample: tuple[Project, dict[str, str]],
+) -> None:
+    kg, ids = sample
+    block = kg.recall("payment webhooks retried").block(max_chars=2_000)
+    assert block is not None
+    assert block.startswith("<kgraph-context>") and ids["payment"] in block
+    assert kg.recall("the and of").block() is None
+
+
+def test_context_for_files_is_the_session_start_briefing(
+    sample: tuple[Project, dict[str, str]],
+) -> None:
+    kg, ids = sample
+    briefing = kg.context_for(files=["app/cli.py"], branch="issue-15")
+    assert briefing.text is not None
+    assert ids["cli"] in briefing.item_ids  # about the file itself
+    assert ids["the"] in briefing.item_ids  # app/web.py depends on app/cli.py
+    assert f"Workflow {ids['workflow']}" in briefing.text  # the branch's checkpoint
+    assert len(kg.context_for(files=["app/cli.py"], max_chars=700).text or "") <= 700
+
+
+def test_context_for_a_prompt_adds_recalled_items_after_the_briefing(
+    sample: tuple[Project, dict[str, str]],
+) -> None:
+    kg, ids = sample
+    briefing = kg.context_for(files=["app/cli.py"], prompt="payment webhooks retried")
+    assert briefing.item_ids[0] == ids["cli"]
+    assert ids["payment"] in briefing.item_ids
+    assert briefing.text is not None and briefing.text.count("<kgraph-context>") == 2
