@@ -32,12 +32,12 @@ from kgraph.codegraph import store
 from kgraph.codegraph.filedeps import normalise_path
 from kgraph.codegraph.gcpause import no_gc
 from kgraph.codegraph.modules import file_keys
+from kgraph.codegraph.paths import graph_root
 from kgraph.codegraph.summary import Summary, changed_names, content_hash, depends_on
 from kgraph.codegraph.walk import SourceFile, iter_source_files, language_of
 from kgraph.codegraph.workers import Progress, ResolveState, parse_all, resolve_all
 from kgraph.db import Database
 from kgraph.db.core import file_lock
-from kgraph.db.location import project_root
 from kgraph.db.models import utcnow
 from kgraph.errors import InvalidValueError
 
@@ -80,7 +80,8 @@ def parse_repository(
 ) -> ParseReport:
     """Parse ``path`` (a folder or file) into the code graph; paths are relative to ``root``.
 
-    ``root`` defaults to the git root of ``path`` (or ``path`` itself outside git). Only new
+    ``root`` defaults to the graph root of ``path`` (:func:`~kgraph.codegraph.paths.graph_root`:
+    its git root; outside git, the current folder when it holds ``path``). Only new
     and changed files are parsed (``force`` re-parses everything under ``path``); files
     under ``path`` that disappeared are removed. Raises InvalidValueError for a missing path
     or one outside ``root``.
@@ -107,7 +108,7 @@ def _parse_repository(
     path = path.resolve()
     if not path.exists():
         raise InvalidValueError(f"no such file or folder: {path}")
-    root = (root or project_root(path if path.is_dir() else path.parent)).resolve()
+    root = (root or graph_root(path)).resolve()
     try:
         prefix = normalise_path(path.relative_to(root).as_posix())
     except ValueError as exc:
