@@ -274,7 +274,39 @@ def _exports(path: str, summary: Summary, resolver: Resolver, rows: FileRows) ->
                     rows.edge(path, target[0], "exports", path, target[1], None, 1.0, "import")
     for name in names:
         results: list[Result] = module_attr(resolver, path, name)
+        found = False
         for value, conf, method in results:
             target = value_target(value)
             if target is not None and value[0] in ("def", "file", "ext"):
                 rows.edge(path, target[0], "exports", path, target[1], None, conf, method)
+                found = True
+        if not found:  # a variable (`__version__`, `DEFAULT = Default()`): where it is defined
+            origin = _defined_in(resolver, path, name, 0)
+            if origin is not None and origin[0] != path:
+                target_id = f"{origin[0]}::{origin[1]}"
+                rows.edge(path, target_id, "exports", path, origin[0], None, 1.0, "import")
+
+
+def _defined_in(resolver: Resolver, path: str, name: str, depth: int) -> tuple[str, str] | None:
+    """(file, name) of the module-level definition ``name`` of module ``path`` stands for,
+    following ``from ... import`` re-exports (values are not evaluated: a variable is found
+    where it is assigned)."""
+    summary = resolver.summary(path, name)
+    if summary is None or depth > 10:
+        return None
+    if name in summary["defs"]:
+        return path, name
+    sources = [
+        (binding[1], binding[2], binding[3])
+        for binding in summary["scopes"][""]["b"].get(name, ())
+        if binding[0] == "from"
+    ]
+    if not sources:  # a star import may provide it
+        sources = [(module, level, name) for module, level in summary["star"]]
+    for module, level, imported in sources:
+        for value, _c, _m in import_module(resolver, path, module, level):
+            if value[0] == "file" and value[1] != path:
+                found = _defined_in(resolver, value[1], imported, depth + 1)
+                if found is not None:
+                    return found
+    return None

@@ -404,7 +404,7 @@ class _PythonSummariser:
         public = self.summary["all"]
         module_bindings = self.scopes[""]["b"]
         for name, bindings in module_bindings.items():
-            if name in defs or name.startswith("__"):
+            if name in defs or name == "__all__":
                 continue
             if all(b[0] in ("val", "ann", "unk") for b in bindings):
                 defs[name] = {"k": "variable", "l": bindings[0][-1], "e": bindings[0][-1]}
