@@ -18,7 +18,6 @@ that died before that rebuilds them when it next starts.
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 import time
@@ -29,11 +28,12 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from kgraph.codegraph import store
+from kgraph.codegraph.changes import changed_names, changed_sites, depends_on
 from kgraph.codegraph.filedeps import normalise_path
 from kgraph.codegraph.gcpause import no_gc
 from kgraph.codegraph.modules import file_keys
 from kgraph.codegraph.paths import graph_root
-from kgraph.codegraph.summary import Summary, changed_names, content_hash, depends_on
+from kgraph.codegraph.summary import Summary, content_hash, decode_summary
 from kgraph.codegraph.walk import SourceFile, iter_source_files, language_of
 from kgraph.codegraph.workers import Progress, ResolveState, parse_all, resolve_all
 from kgraph.db import Database
@@ -148,7 +148,7 @@ def _parse_repository(
     with no_gc():
         # Decoded as they arrive: the main process works while the workers parse.
         for parsed in parse_all(to_parse, jobs, progress):
-            summaries[parsed.path] = json.loads(parsed.summary_json)
+            summaries[parsed.path] = decode_summary(parsed.summary_json)
             old = states.get(parsed.path)
             if old is None:
                 added.append(parsed.path)
@@ -207,25 +207,34 @@ def _dependents(
 ) -> set[str]:
     """Files to re-resolve because of what changed elsewhere: those that read a name whose
     observable part changed (the new summary of a modified file is compared with its stored
-    one, name by name), or anything of a deleted file; and those with a missing import an
-    added file may satisfy."""
+    one, name by name), or anything of a deleted file; those with a missing import an
+    added file may satisfy; and those that read the call sites of a key (to bind a
+    function's parameters) whose call sites changed anywhere."""
     changed: dict[str, set[str] | None] = {path: None for path in deleted}
-    if modified:
-        old = db.read(lambda c: store.load_summaries(c, sorted(modified)))
+    sites: set[str] = set()
+    if modified or deleted:
+        old = db.read(lambda c: store.load_summaries(c, sorted(modified | set(deleted))))
         for path in modified:
             previous = old.get(path)
             names = changed_names(previous, summaries[path]) if previous is not None else {"*"}
             if names:
                 changed[path] = names
-    if not (changed or added):
+            sites |= changed_sites(previous, summaries[path])
+        for path in deleted:
+            sites |= changed_sites(old.get(path), None)
+    for path in added:
+        sites |= changed_sites(None, summaries[path])
+    if not (changed or added or sites):
         return set()
     new_keys = {key for path in added for key in file_keys(path)}
     found: set[str] = set()
     for file_path, deps in db.read(store.all_deps).items():
         files: dict[str, list[str]] = deps.get("files") or {}
-        if any(
-            path in files and depends_on(files[path], names) for path, names in changed.items()
-        ) or new_keys.intersection(deps.get("missing", ())):
+        if (
+            any(path in files and depends_on(files[path], names) for path, names in changed.items())
+            or new_keys.intersection(deps.get("missing", ()))
+            or sites.intersection(deps.get("pulled", ()))
+        ):
             found.add(file_path)
     return found
 
@@ -256,6 +265,7 @@ def _resolve(
         fresh,
         writer=lambda batch: db.write(lambda c: store.replace_rows(c, batch, fresh)),
         loader=lambda path: db.read(lambda c: store.load_summaries(c, [path])).get(path),
+        stored_sites=lambda: db.read(store.site_keys),
     )
     if not fresh:
         return resolve_all(to_resolve, state, jobs, progress)

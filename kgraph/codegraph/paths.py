@@ -6,10 +6,11 @@ root the same way, so a folder given absolute or relative, from any current fold
 the same stored paths:
 
 - inside a git repository, the root is the repository's top folder;
-- outside git, the nearest folder above the path that holds a kgraph database in its
-  default place (``.claude/execution-state.db``): the project the graph belongs to;
-- otherwise the current folder (where a first ``kgraph`` run puts the database) when it
-  holds the path, and failing that the folder given itself (a file: its folder).
+- outside git, it is the current folder (where the database lives by default) when that
+  folder holds the path, and otherwise the folder given itself (a file: its folder).
+
+(A database found in a folder above is no marker: a stray ``~/.claude`` would make the
+home folder the root of every project in it.)
 
 A value that does not exist on disk is taken as already graph-relative (a deleted file, a
 path copied from a query's output).
@@ -20,7 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kgraph.codegraph.filedeps import normalise_path
-from kgraph.db.location import DEFAULT_RELATIVE_PATH, find_git_root
+from kgraph.db.location import find_git_root
 
 __all__ = ["graph_path", "graph_root"]
 
@@ -32,9 +33,6 @@ def graph_root(path: Path, cwd: Path | None = None) -> Path:
     git = find_git_root(folder)
     if git is not None:
         return git
-    for candidate in (folder, *folder.parents):
-        if (candidate / DEFAULT_RELATIVE_PATH).is_file():
-            return candidate
     here = (cwd or Path.cwd()).resolve()
     if folder == here or here in folder.parents:
         return here

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from kgraph.codegraph.build import FileRows, build_file
+from kgraph.codegraph.changes import site_entries
 from kgraph.codegraph.modules import ModuleIndex
 from kgraph.codegraph.resolve import Resolver
 from kgraph.codegraph.summary import Summary, content_hash, new_summary, to_json
@@ -134,6 +135,41 @@ def _size(path: str) -> int:
 
 
 # -- resolution ---------------------------------------------------------------------------
+class SiteIndex:
+    """Call-site key -> the files with such call sites (see
+    :func:`~kgraph.codegraph.changes.site_entries`): from the summaries in memory, and for
+    the other files from what their last resolution stored. Built on first use: a run
+    that binds no parameter never needs it."""
+
+    def __init__(
+        self,
+        paths: set[str],
+        summaries: dict[str, Summary],
+        stored: Callable[[], dict[str, list[str]]] | None,
+    ) -> None:
+        self._paths = paths
+        self._summaries = summaries
+        self._stored = stored
+        self._files: dict[str, list[str]] | None = None
+
+    def files(self, key: str) -> list[str]:
+        if self._files is None:
+            self._files = self._build()
+        return self._files.get(key, [])
+
+    def _build(self) -> dict[str, list[str]]:
+        stored: dict[str, list[str]] = {}
+        if self._stored is not None and not self._paths.issubset(self._summaries):
+            stored = self._stored()
+        index: dict[str, list[str]] = {}
+        for path in sorted(self._paths):
+            summary = self._summaries.get(path)
+            keys = site_entries(summary) if summary is not None else stored.get(path, ())
+            for key in keys:
+                index.setdefault(key, []).append(path)
+        return index
+
+
 @dataclass
 class ResolveState:
     """What resolving needs; a forked worker inherits it through the module global."""
@@ -144,6 +180,7 @@ class ResolveState:
     fresh: bool = False  # the files to resolve have no rows yet: nothing to delete
     writer: Callable[[dict[str, FileRows]], tuple[int, int]] | None = None
     loader: Callable[[str], Summary | None] | None = None
+    stored_sites: Callable[[], dict[str, list[str]]] | None = None
     resolver: Resolver | None = field(default=None, repr=False)
 
     def get_resolver(self) -> Resolver:
@@ -155,7 +192,8 @@ class ResolveState:
                     found = self.loader(path)
                 return found
 
-            self.resolver = Resolver(ModuleIndex(self.all_paths), load)
+            sites = SiteIndex(self.all_paths, self.summaries, self.stored_sites)
+            self.resolver = Resolver(ModuleIndex(self.all_paths), load, sites.files)
         return self.resolver
 
 
@@ -174,6 +212,7 @@ def resolve_batch(paths: list[str], state: ResolveState | None = None) -> tuple[
         fresh = state.fresh
         state.writer = lambda batch: db.write(lambda c: store.replace_rows(c, batch, fresh))
         state.loader = lambda path: db.read(lambda c: store.load_summaries(c, [path])).get(path)
+        state.stored_sites = lambda: db.read(store.site_keys)
     resolver = state.get_resolver()
     batch: dict[str, FileRows] = {}
     for path in paths:

@@ -34,13 +34,3 @@ def test_outside_git_the_current_folder_is_the_root_when_it_holds_the_path(
 def test_a_path_that_does_not_exist_is_taken_as_graph_relative(tmp_path: Path) -> None:
     assert graph_path("./gone\\old.py", cwd=tmp_path) == "gone/old.py"
     assert graph_path(".", cwd=tmp_path / "missing") == ""
-
-
-def test_outside_git_a_project_database_marks_the_root(tmp_path: Path) -> None:
-    project = tmp_path / "project"
-    (project / ".claude").mkdir(parents=True)
-    (project / ".claude" / "execution-state.db").write_bytes(b"")
-    (project / "src" / "sub").mkdir(parents=True)
-    subfolder = project / "src" / "sub"
-    assert graph_root(subfolder, cwd=subfolder) == project.resolve()
-    assert graph_path(".", cwd=subfolder) == "src/sub"
