@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
+from kgraph.codegraph.changes import changed_names, changed_sites
 from kgraph.codegraph.parse_python import parse_python
 from kgraph.codegraph.parse_ts import parse_script
-from kgraph.codegraph.changes import changed_names, changed_sites
 from kgraph.codegraph.summary import (
     Annotated,
     Arguments,
