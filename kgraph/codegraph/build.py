@@ -12,7 +12,6 @@ import posixpath
 from dataclasses import dataclass, field
 from typing import Any
 
-from kgraph.codegraph.changes import site_entries
 from kgraph.codegraph.hierarchy import bases
 from kgraph.codegraph.imports import import_module, module_attr
 from kgraph.codegraph.modules import PY_SUFFIXES, python_module_path
@@ -152,9 +151,12 @@ def build_file(path: str, summary: Summary, resolver: Resolver) -> FileRows:
     rows.deps = {
         "files": {other: sorted(n) for other, n in sorted(names.items())},
         "missing": sorted(missing),
-        "sites": sorted(site_entries(summary)),  # the keys this file's call sites are under
-        "pulled": sorted(pulled),  # the keys whose call sites this resolution read
     }
+    sites = resolver.site_entries(path)
+    if sites:  # the keys this file's call sites are indexed under
+        rows.deps["sites"] = sorted(sites)
+    if pulled:  # the keys whose call sites this resolution read
+        rows.deps["pulled"] = sorted(pulled)
     return rows
 
 

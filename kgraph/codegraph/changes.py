@@ -16,7 +16,7 @@ from typing import Any
 from kgraph.codegraph.refs import call_args, split_call, split_ref
 from kgraph.codegraph.summary import Summary
 
-DECORATOR_SITES = "@"  # call-site key of decorators that a call returns (@route("/x"))
+DECORATOR_SITES = "@"  # key prefix of decorators a call returns: @route("/x") is "@route"
 
 # A record's trailing line (``,12]``) and a definition's "line"/"end": left out when
 # comparing what other files can observe.
@@ -83,8 +83,10 @@ def depends_on(read: list[str], changed: set[str] | None) -> bool:
 
 def site_key(summary: Summary, scope: str, ref: str) -> str | None:
     """The key a call site with arguments is indexed by: the called name when the call
-    applies to a name (``run(#0)``, ``obj.run(#0)``), :data:`DECORATOR_SITES` for a
-    decorator some call returned; None for other calls (``table['k'](#0)``)."""
+    applies to a name (``run(#0)``, ``obj.run(#0)``); for a decorator a call returned
+    (``@route("/")``: ``route()(#1)``), :data:`DECORATOR_SITES` and the name of the
+    call (``@route``: what it returns is a function ``route`` defines); None for other
+    calls (``table['k'](#0)``)."""
     callee, op = split_call(ref)
     index = call_args(op)
     if index is None:
@@ -94,8 +96,8 @@ def site_key(summary: Summary, scope: str, ref: str) -> str | None:
         return last.name
     data = summary["scopes"].get(scope)
     args = data.get("args", []) if data is not None else []
-    if index < len(args) and args[index].decorator:
-        return DECORATOR_SITES
+    if index < len(args) and args[index].decorator and last.ops[-1][0] == "(":
+        return DECORATOR_SITES + last.name
     return None
 
 

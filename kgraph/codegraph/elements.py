@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from kgraph.codegraph import flow
 from kgraph.codegraph.hierarchy import class_member
+from kgraph.codegraph.refs import ITERATE, key_op
 from kgraph.codegraph.summary import Container
 from kgraph.codegraph.values import CONF_INFERRED, CONF_LOCAL, Result, Value, unique, weaken
 
@@ -34,12 +35,12 @@ def raised(value: Value) -> list[Result]:
 
 def subscript(resolver: Resolver, value: Value, key: Key) -> list[Result]:
     kind = value[0]
+    if kind in ("param", "pack"):
+        return flow.defer(value, key_op(key))
     if kind == "cont":
         return container_items(resolver, value, key)
     if kind == "pair":  # (key, value) of d.items() / (index, element) of enumerate(x)
         return elements_of(resolver, value[1]) if key == 1 else []
-    if kind == "pack":
-        return flow.pack_items(resolver, value, key)
     if kind == "slice":
         if isinstance(key, int) and key >= 0:
             return subscript(resolver, value[1], value[2] + key)
@@ -49,7 +50,9 @@ def subscript(resolver: Resolver, value: Value, key: Key) -> list[Result]:
 
 def sliced(resolver: Resolver, value: Value, start: int) -> list[Result]:
     """``x[start:]`` (what ``a, *rest = x`` binds to ``rest``)."""
-    if value[0] in ("cont", "pack", "slice"):
+    if value[0] in ("param", "pack"):
+        return flow.defer(value, f"[{start}:]")
+    if value[0] in ("cont", "slice"):
         return [(("slice", value, start), CONF_LOCAL, "literal")]
     return []
 
@@ -57,6 +60,8 @@ def sliced(resolver: Resolver, value: Value, start: int) -> list[Result]:
 def iterate(resolver: Resolver, value: Value) -> list[Result]:
     """An element of iterating ``value``."""
     kind = value[0]
+    if kind in ("param", "pack"):
+        return flow.defer(value, ITERATE)
     if kind == "cont":
         return container_items(resolver, value, ANY)
     if kind == "view":
@@ -69,8 +74,6 @@ def iterate(resolver: Resolver, value: Value) -> list[Result]:
         return yielded(resolver, value[1], value[2])
     if kind == "inst":
         return _protocol(resolver, value)
-    if kind == "pack":
-        return flow.pack_items(resolver, value, ANY)
     if kind == "slice":
         base, start = value[1], value[2]
         if base[0] == "cont":
@@ -117,7 +120,7 @@ def yielded(resolver: Resolver, path: str, qname: str) -> list[Result]:
         if scope is None:
             return []
         found = resolver.eval_bindings(path, qname, scope.get("yields", []))
-        return weaken(flow.force(resolver, found), CONF_INFERRED, "element")
+        return weaken(found, CONF_INFERRED, "element")
 
     return resolver.cached(("yields", path, qname), compute)
 
@@ -142,7 +145,7 @@ def container_items(
     for item_key, store_path, store_scope, ref, line in stored(resolver, value):
         if item_key is None or _matches(container, item_key, key, start):
             results.extend(resolver.eval_ref(store_path, store_scope, ref, line))
-    return weaken(flow.force(resolver, unique(results)), CONF_INFERRED, "element")
+    return weaken(unique(results), CONF_INFERRED, "element")
 
 
 def _matches(container: Container, item_key: Key, key: object, start: int) -> bool:

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from kgraph.codegraph.changes import DECORATOR_SITES
 from kgraph.codegraph.hierarchy import class_member
-from kgraph.codegraph.refs import call_args, split_call, split_ref
-from kgraph.codegraph.summary import Arguments, ParamSpec, scope_kind
+from kgraph.codegraph.refs import ITERATE, call_args, op_key, split_call, split_ref
+from kgraph.codegraph.summary import Arguments, ParamSpec, param_specs, scope_kind
 from kgraph.codegraph.values import (
     CONF_EXTERNAL,
     CONF_INFERRED,
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from kgraph.codegraph.resolve import Resolver
 
 Where = tuple[str, str, int | None, int | None]  # a call: (path, scope, args index, line)
+_LAZY = frozenset({"param", "pack"})
 _CODE = frozenset({"def", "inst", "gen", "cont", "param", "pack"})
 _EXTERNAL_RETURNING_ARGUMENT = frozenset({"functools.partial"})
 
@@ -51,18 +52,40 @@ class Site(NamedTuple):
     shift: int
 
 
-def force(resolver: Resolver, results: list[Result]) -> list[Result]:
-    """``results`` with parameter placeholders replaced by what callers pass."""
-    if not any(value[0] == "param" for value, _c, _m in results):
+def force(resolver: Resolver, results: list[Result], depth: int = 0) -> list[Result]:
+    """``results`` with parameter placeholders replaced by what callers pass, their
+    deferred subscripts and iterations applied."""
+    for value, _c, _m in results:
+        if value[0] in _LAZY:
+            break
+    else:
         return results
     out: list[Result] = []
     for value, conf, method in results:
-        if value[0] == "param":
-            passed = argument_values(resolver, value[1], value[2], value[3])
-            out.extend(weaken(passed, conf, method))
-        else:
+        if value[0] not in _LAZY:
             out.append((value, conf, method))
+            continue
+        if depth > 8:
+            continue
+        ops: tuple[str, ...] = value[4]
+        if value[0] == "param":
+            found = argument_values(resolver, value[1], value[2], value[3])
+        elif ops:  # *args/**kwargs: an item of the pack
+            from kgraph.codegraph.elements import ANY
+
+            key = ANY if ops[0] == ITERATE else op_key(ops[0])
+            found, ops = pack_items(resolver, value[:4], key), ops[1:]
+        else:
+            continue
+        for op in ops:
+            found = resolver.apply(found, op, "", "", None)
+        out.extend(weaken(force(resolver, found, depth + 1), conf, method))
     return unique(out)
+
+
+def defer(value: Value, op: str) -> list[Result]:
+    """A placeholder with one more subscript/iteration to apply once it is forced."""
+    return [((*value[:4], (*value[4], op)), CONF_INFERRED, "argument")]
 
 
 # -- calls --------------------------------------------------------------------------------
@@ -120,7 +143,7 @@ def _function_result(
     arguments = arguments_at(resolver, where) if where is not None else None
     if arguments is None or not any(v[0] == "param" and v[2] == qname for v, _c, _m in results):
         return results
-    params = scope.get("params", [])
+    params = param_specs(scope)
     shift = _shift(resolver, path, qname, bound)
     out: list[Result] = []
     for value, conf, method in results:
@@ -268,7 +291,7 @@ def argument_values(resolver: Resolver, path: str, qname: str, position: int) ->
 
     def compute() -> list[Result]:
         scope = resolver.scope(path, qname)
-        params = scope.get("params", []) if scope is not None else []
+        params = param_specs(scope) if scope is not None else []
         if scope is None or position >= len(params):
             return []
         results: list[Result] = []
@@ -300,7 +323,7 @@ def pack_items(resolver: Resolver, value: Value, key: object) -> list[Result]:
 
     _kind, path, qname, position = value
     scope = resolver.scope(path, qname)
-    params = scope.get("params", []) if scope is not None else []
+    params = param_specs(scope) if scope is not None else []
     if position >= len(params):
         return []
     spec = params[position]
@@ -366,8 +389,8 @@ def _call_sites(resolver: Resolver, path: str, qname: str) -> list[Site]:
     init = name == "__init__" and parent_kind == "class"
     if init:
         keys.append(parent.rsplit(".", 1)[-1])
-    if parent_kind == "function":  # a nested function may be a decorator a call returns
-        keys.append(DECORATOR_SITES)
+    if parent_kind == "function":  # a decorator the enclosing function returns
+        keys.append(DECORATOR_SITES + parent.rsplit(".", 1)[-1])
     target = ("def", path, qname)
     sites: list[Site] = []
     for key in keys:

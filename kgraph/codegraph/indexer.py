@@ -211,7 +211,7 @@ def _dependents(
     added file may satisfy; and those that read the call sites of a key (to bind a
     function's parameters) whose call sites changed anywhere."""
     changed: dict[str, set[str] | None] = {path: None for path in deleted}
-    sites: set[str] = set()
+    old: dict[str, Summary] = {}
     if modified or deleted:
         old = db.read(lambda c: store.load_summaries(c, sorted(modified | set(deleted))))
         for path in modified:
@@ -219,16 +219,20 @@ def _dependents(
             names = changed_names(previous, summaries[path]) if previous is not None else {"*"}
             if names:
                 changed[path] = names
-            sites |= changed_sites(previous, summaries[path])
+    all_deps = db.read(store.all_deps) if (changed or added or modified) else {}
+    sites: set[str] = set()
+    if any(deps.get("pulled") for deps in all_deps.values()):  # someone read call sites
+        for path in modified:
+            sites |= changed_sites(old.get(path), summaries[path])
         for path in deleted:
             sites |= changed_sites(old.get(path), None)
-    for path in added:
-        sites |= changed_sites(None, summaries[path])
+        for path in added:
+            sites |= changed_sites(None, summaries[path])
     if not (changed or added or sites):
         return set()
     new_keys = {key for path in added for key in file_keys(path)}
     found: set[str] = set()
-    for file_path, deps in db.read(store.all_deps).items():
+    for file_path, deps in all_deps.items():
         files: dict[str, list[str]] = deps.get("files") or {}
         if (
             any(path in files and depends_on(files[path], names) for path, names in changed.items())

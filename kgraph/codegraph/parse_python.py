@@ -16,7 +16,7 @@ from operator import attrgetter
 
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
-from kgraph.codegraph.python_bindings import BindingHandlers
+from kgraph.codegraph.python_bindings import STORE_METHODS, BindingHandlers
 from kgraph.codegraph.python_nodes import (
     annotation_refs,
     decorator_names,
@@ -33,12 +33,12 @@ from kgraph.codegraph.summary import (
     Assigned,
     Defined,
     Parameter,
-    ParamSpec,
     Summary,
     add_binding,
     add_call,
     new_scope,
     new_summary,
+    param_entry,
 )
 
 # Capture name -> node type. Definitions are handled first (they create the scopes), then
@@ -100,6 +100,8 @@ class _PythonSummariser(BindingHandlers):
         self.refs = RefBuilder(self.scopes, self.defs)
         self.qnames: dict[int, str] = {}  # def/class/lambda node start -> qualified name
         self.functions: list[tuple[Node, str]] = []  # (def or lambda node, qualified name)
+        self.defaults: list[tuple[str, list[tuple[int, Node]]]] = []  # function -> defaults
+        self.iterations: list[tuple[Node, str, str, int]] = []
         self.lambda_counts: dict[str, int] = {}
         self.source = b""
 
@@ -121,16 +123,17 @@ class _PythonSummariser(BindingHandlers):
                 self.on_class(node, scope)
             else:
                 self.on_lambda(node, scope)
-        for node, qname in self.functions:  # defaults: lambdas are all named by now
-            self.on_parameters(node, qname)
+        self.on_defaults()  # lambdas in defaults are all named by now
         scope_for = self.spans.scope_for
         for name in _OTHERS:
             # Capture lists come in match-completion order, which varies from run to run:
             # in document order, bindings apply in order and an edge met twice keeps its
             # first line, so the same file always gives the same summary and edges.
             handler = getattr(self, f"on_{name}")
+            self.refs.frozen = name == "call"  # the last: every binding is made
             for node in sorted(captures.get(name, ()), key=_START):
                 handler(node, scope_for(node))
+        self.on_iterations()
         for node, qname in self.functions:
             if node.type == "lambda":
                 body = node.child_by_field_name("body")
@@ -215,21 +218,20 @@ class _PythonSummariser(BindingHandlers):
             else:
                 add_binding(scope, name, Parameter("param", index, line))
         if specs:
-            scope["params"] = [ParamSpec(name, kind, "") for name, kind, _a, _d in specs]
+            scope["params"] = [param_entry(name, kind) for name, kind, _a, _d in specs]
+            defaults = [(i, d) for i, (_n, _k, _a, d) in enumerate(specs) if d is not None]
+            if defaults:
+                self.defaults.append((qname, defaults))
 
-    def on_parameters(self, node: Node, qname: str) -> None:
+    def on_defaults(self) -> None:
         """Parameter defaults, as refs evaluated where the def is (its enclosing scope)."""
-        scope = self.scopes[qname]
-        specs = scope.get("params")
-        if not specs:
-            return
-        parent = scope["parent"] or ""
-        found = parameters(node.child_by_field_name("parameters"))
-        for index, (_name, _kind, _annotation, default) in enumerate(found):
-            if default is not None and index < len(specs):
-                ref = self.refs.ref(default, parent)
+        for qname, defaults in self.defaults:
+            scope = self.scopes[qname]
+            parent = scope["parent"] or ""
+            for index, node in defaults:
+                ref = self.refs.ref(node, parent)
                 if ref != UNKNOWN:
-                    specs[index] = specs[index]._replace(default=ref)
+                    scope.setdefault("defaults", {})[str(index)] = ref
 
     def on_class(self, node: Node, parent: str) -> None:
         name = node_text(node.child_by_field_name("name"))
@@ -321,7 +323,7 @@ class _PythonSummariser(BindingHandlers):
             return
         line = node.start_point[0] + 1
         add_call(self.summary, scope, callee + self.refs.call_op(node, scope, callee), line)
-        if function.type == "attribute":
+        if function.type == "attribute" and callee.rsplit(".", 1)[-1] in STORE_METHODS:
             self.on_method_store(node, function, scope, line)
         elif callee in ("iter", "next"):
             arguments = node.child_by_field_name("arguments")

@@ -12,7 +12,7 @@ from tree_sitter import Node
 
 from kgraph.codegraph.python_nodes import annotation_refs, identifiers, node_text, string_items
 from kgraph.codegraph.python_refs import RefBuilder, constant
-from kgraph.codegraph.refs import ITERATE, split_call
+from kgraph.codegraph.refs import ITERATE, PROTOCOL, split_call
 from kgraph.codegraph.summary import (
     UNKNOWN,
     Annotated,
@@ -43,7 +43,7 @@ _PLAIN_ITERABLES = frozenset(
     {"range", "enumerate", "zip", "sorted", "reversed", "list", "tuple", "set", "dict", "map"}
     | {"filter", "iter", "frozenset", "items", "keys", "values", "split", "splitlines"}
 )
-_STORE_METHODS = frozenset({"append", "add", "insert", "extend", "update", "setdefault"})
+STORE_METHODS = frozenset({"append", "add", "insert", "extend", "update", "setdefault"})
 
 
 def _value(ref: str, line: int) -> Binding:
@@ -55,6 +55,7 @@ class BindingHandlers:
     scopes: dict[str, Scope]
     defs: dict[str, Definition]
     refs: RefBuilder
+    iterations: list[tuple[Node, str, str, int]]  # (iterable, its ref, scope, line)
 
     # -- scopes ---------------------------------------------------------------------------
     def on_global(self, node: Node, scope: str) -> None:
@@ -130,15 +131,20 @@ class BindingHandlers:
         line = node.start_point[0] + 1
         if target is None:
             return
-        is_name = target.type == "identifier"
-        if is_name and scope == "" and right is not None and node_text(target) == "__all__":
-            self.summary["all"] = string_items(right)
-        annotated: list[Binding] = [Annotated("ann", r, line) for r in annotation_refs(annotation)]
-        if target.type == "identifier" and (annotated or right is None):
-            for binding in annotated or [Unknown("unk", line)]:
-                self._bind(scope, node_text(target), binding)
-            if right is None:
-                return
+        if target.type == "identifier":
+            name = node_text(target)
+            if scope == "" and right is not None and name == "__all__":
+                self.summary["all"] = string_items(right)
+            if annotation is not None or right is None:
+                annotated: list[Binding] = [
+                    Annotated("ann", r, line) for r in annotation_refs(annotation)
+                ]
+                for binding in annotated or [Unknown("unk", line)]:
+                    self._bind(scope, name, binding)
+                if right is None:
+                    return
+            self._bind(scope, name, _value(self.refs.ref(right, scope), line))
+            return
         ref = self.refs.ref(right, scope) if right is not None else UNKNOWN
         self._destructure(target, right, ref, scope, line)
 
@@ -260,7 +266,7 @@ class BindingHandlers:
         f)``, ``x.add(f)``, ``x.insert(0, f)``: stores into what ``x`` holds."""
         method = node_text(function.child_by_field_name("attribute"))
         arguments = call.child_by_field_name("arguments")
-        if method not in _STORE_METHODS or arguments is None:
+        if method not in STORE_METHODS or arguments is None:
             return
         args = [c for c in arguments.named_children if c.type != "comment"]
         if not args or any(a.type == "keyword_argument" for a in args):
@@ -302,18 +308,60 @@ class BindingHandlers:
     # -- loops, with, except --------------------------------------------------------------
     def _iterate(self, left: Node | None, right: Node | None, scope: str, line: int) -> None:
         """``for left in right`` (or a comprehension's clause): ``left`` holds elements of
-        ``right``; iterating an object calls its ``__iter__`` and the iterator's
-        ``__next__``."""
+        ``right`` when they may be functions (of a literal, a parameter, a call...); and
+        iterating an object calls its ``__iter__`` and the iterator's ``__next__``."""
         ref = self.refs.ref(right, scope)
         if left is not None:
-            self._destructure(left, None, ref + ITERATE if ref != UNKNOWN else ref, scope, line)
-        if ref == UNKNOWN or ref.startswith("<"):
-            return
-        callee, op = split_call(ref)
-        if callee.rsplit(".", 1)[-1] in _PLAIN_ITERABLES and op:
-            return
-        add_call(self.summary, scope, f"{ref}.__iter__()", line)
-        add_call(self.summary, scope, f"{ref}.__iter__().__next__()", line)
+            element = (
+                ref + ITERATE if ref != UNKNOWN and self._worth_iterating(right, scope) else UNKNOWN
+            )
+            self._destructure(left, None, element, scope, line)
+        if ref != UNKNOWN and right is not None and right.type in ("call", "identifier"):
+            self.iterations.append((right, ref, scope, line))  # decided once all is bound
+
+    def on_iterations(self) -> None:
+        """The iteration-protocol calls of the loops whose iterable may be an instance."""
+        for right, ref, scope, line in self.iterations:
+            if self._may_be_iterable_instance(right, scope):
+                add_call(self.summary, scope, ref + PROTOCOL, line)
+
+    def _may_be_iterable_instance(self, node: Node | None, scope: str) -> bool:
+        """Whether iterating ``node`` may run code of the project: an instance a call made
+        (``Countdown(3)``, ``x`` after ``x = Tree()``) rather than a literal, a builtin's
+        result or anything looked up (attributes, parameters: their values are rarely
+        known, and most are lists)."""
+        if node is None:
+            return False
+        if node.type == "call":
+            function = node.child_by_field_name("function")
+            name = node_text(function).rsplit(".", 1)[-1] if function is not None else ""
+            return name not in _PLAIN_ITERABLES
+        if node.type != "identifier":
+            return False
+        found = self.refs.bindings_of(node_text(node), scope)
+        return found is not None and any(
+            isinstance(b, Annotated) or (isinstance(b, Assigned) and b.ref.endswith(")"))
+            for b in found[1]
+        )
+
+    def _worth_iterating(self, node: Node | None, scope: str) -> bool:
+        """Whether the elements of ``node`` may be functions: a literal or parameter that may
+        hold some, a call (a generator, an iterable instance), ``d.items()`` of such a
+        ``d``, ``enumerate(x)`` of such an ``x``."""
+        if node is None:
+            return False
+        if node.type != "call":
+            return self.refs.may_be_function(node, scope)
+        function = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        if function is not None and function.type == "attribute":
+            method = node_text(function.child_by_field_name("attribute"))
+            if method in ("items", "values", "keys", "copy"):
+                return self._worth_iterating(function.child_by_field_name("object"), scope)
+        if function is not None and node_text(function) in _PLAIN_ITERABLES:
+            args = arguments.named_children if arguments is not None else []
+            return any(self._worth_iterating(a, scope) for a in args)
+        return True
 
     def on_for(self, node: Node, scope: str) -> None:
         line = node.start_point[0] + 1
@@ -327,10 +375,13 @@ class BindingHandlers:
         )
 
     def on_forin(self, node: Node, scope: str) -> None:
-        line = node.start_point[0] + 1
-        self._iterate(
-            node.child_by_field_name("left"), node.child_by_field_name("right"), scope, line
-        )
+        """A comprehension's ``for``: its variables are bound (in the enclosing scope) only
+        when their values may be functions; the rest of the time nothing needs them."""
+        right = node.child_by_field_name("right")
+        if right is not None and (
+            right.type in ("call", "identifier") or self._worth_iterating(right, scope)
+        ):
+            self._iterate(node.child_by_field_name("left"), right, scope, node.start_point[0] + 1)
 
     def on_as(self, node: Node, scope: str) -> None:
         alias = node.child_by_field_name("alias")

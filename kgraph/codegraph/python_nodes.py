@@ -117,8 +117,11 @@ def parameters(params: Node | None) -> list[tuple[str, str, Node | None, Node | 
     keyword_only = False
     for child in params.named_children:
         kind = child.type
+        if kind == "identifier":  # the common case: no annotation, no default
+            found.append((node_text(child), "kwonly" if keyword_only else "pos", None, None))
+            continue
         annotation = child.child_by_field_name("type")
-        default = child.child_by_field_name("value")
+        default = child.child_by_field_name("value") if "default" in kind else None
         if kind == "positional_separator":
             found = [(n, "posonly" if k == "pos" else k, a, d) for n, k, a, d in found]
             continue
@@ -134,9 +137,7 @@ def parameters(params: Node | None) -> list[tuple[str, str, Node | None, Node | 
                     (node_text(first), "kwonly" if keyword_only else "pos", annotation, None)
                 )
                 continue
-        if kind == "identifier":
-            found.append((node_text(child), "kwonly" if keyword_only else "pos", None, None))
-        elif kind in ("default_parameter", "typed_default_parameter"):
+        if kind in ("default_parameter", "typed_default_parameter"):
             name = node_text(child.child_by_field_name("name"))
             found.append((name, "kwonly" if keyword_only else "pos", annotation, default))
         elif kind in ("list_splat_pattern", "dictionary_splat_pattern"):

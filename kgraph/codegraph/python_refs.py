@@ -21,6 +21,7 @@ from kgraph.codegraph.summary import (
     Annotated,
     Arguments,
     Assigned,
+    Binding,
     Container,
     Defined,
     ImportedModule,
@@ -57,6 +58,18 @@ _COMPREHENSIONS = {
 }
 # Builtins whose argument is worth keeping whatever it is: what they return is made of it.
 _ALWAYS_KEPT = frozenset({"iter", "next", "enumerate"})
+# Builtins that never call what they are given, nor give it back: no argument is kept.
+_INERT = frozenset(
+    {"isinstance", "issubclass", "hasattr", "getattr", "setattr", "delattr", "len", "repr"}
+    | {"str", "int", "float", "bool", "type", "id", "print", "hash", "format", "vars", "dir"}
+    | {"callable", "super", "sum", "any", "all", "abs", "round", "ord", "chr", "bytes"}
+)
+# Expressions that are never a function.
+_NEVER = frozenset(
+    {"string", "concatenated_string", "integer", "float", "true", "false", "none"}
+    | {"binary_operator", "comparison_operator", "boolean_operator", "not_operator"}
+    | {"unary_operator", "ellipsis"}
+)
 
 
 def _span(node: Node) -> tuple[int, int]:
@@ -73,6 +86,10 @@ class RefBuilder:
         self._calls: dict[tuple[int, int], str] = {}  # call node -> its call operation
         self._literals: dict[tuple[int, int], str] = {}  # literal node -> its ref
         self._methods: set[str] | None = None
+        # Whether a name may hold a function, per (scope, text): kept once ``frozen`` (no
+        # more bindings are added: the call sites are read last).
+        self.memo: dict[tuple[str, str], bool] = {}
+        self.frozen = False
 
     # -- refs -----------------------------------------------------------------------------
     def ref(self, node: Node | None, scope: str) -> str:
@@ -92,12 +109,13 @@ class RefBuilder:
             return f"{base}.{node_text(node.child_by_field_name('attribute'))}"
         if kind == "call":
             function = node.child_by_field_name("function")
-            lookup = self._keyed_lookup(function, node, scope)
-            if lookup is not None:
-                return lookup
             callee = self.ref(function, scope)
             if callee == UNKNOWN:
                 return UNKNOWN
+            if callee.endswith((".get", ".pop", ".setdefault")):
+                lookup = self._keyed_lookup(function, node, scope)
+                if lookup is not None:
+                    return lookup
             return callee + self.call_op(node, scope, callee)
         if kind in ("parenthesized_expression", "await"):
             inner = node.named_children
@@ -135,38 +153,52 @@ class RefBuilder:
         return node_text(receiver) + key_op(key) if key is not None else None
 
     def call_op(self, node: Node, scope: str, callee: str) -> str:
-        """``(#N)`` when the call's arguments are kept (same node, same N), else ``()``."""
-        span = _span(node)
+        """``(#N)`` when the call's arguments are kept (same node, same N), else ``()``.
+        Positions are kept with ``?`` for what cannot be followed, ``*`` where an unpacked
+        ``*args`` makes the rest unknown."""
+        span = (node.start_byte, node.end_byte)
         found = self._calls.get(span)
         if found is not None:
             return found
         arguments = node.child_by_field_name("arguments")
+        if (
+            arguments is None
+            or arguments.named_child_count == 0
+            or arguments.type != "argument_list"
+            or (callee in _INERT and self.bindings_of(callee, scope) is None)
+        ):
+            self._calls[span] = "()"
+            return "()"
         always = callee in _ALWAYS_KEPT
         positional: list[str] = []
         keywords: dict[str, str] = {}
         kept = False
-        if arguments is not None and arguments.type == "argument_list":
-            for child in arguments.named_children:
-                kind = child.type
-                if kind == "keyword_argument":
-                    value = child.child_by_field_name("value")
-                    if self.may_be_function(value, scope):
-                        keywords[node_text(child.child_by_field_name("name"))] = self.ref(
-                            value, scope
-                        )
-                        kept = True
-                elif kind == "list_splat":
-                    break  # positions unknown from here on
-                elif kind not in ("dictionary_splat", "comment"):
-                    if always or self.may_be_function(child, scope):
-                        positional.append(self.ref(child, scope))
-                        kept = kept or positional[-1] != UNKNOWN
-                    else:
-                        positional.append(UNKNOWN)
+        may_be_function = self.may_be_function
+        for child in arguments.named_children:
+            kind = child.type
+            if kind in _NEVER:  # literals: the common case
+                positional.append(UNKNOWN)
+            elif kind == "comment":
+                continue
+            elif kind == "keyword_argument":
+                value = child.child_by_field_name("value")
+                if value is not None and value.type not in _NEVER and may_be_function(value, scope):
+                    name = node_text(child.child_by_field_name("name"))
+                    keywords[name] = self.ref(value, scope)
+                    kept = True
+            elif kind == "list_splat":
+                positional.append("*")
+                break  # positions unknown from here on
+            elif kind == "dictionary_splat":
+                keywords["**"] = UNKNOWN
+            elif always or may_be_function(child, scope):
+                ref = self.ref(child, scope)
+                positional.append(ref)
+                kept = kept or ref != UNKNOWN
+            else:
+                positional.append(UNKNOWN)
         op = "()"
         if kept:
-            while positional and positional[-1] == UNKNOWN:
-                positional.pop()
             op = self.add_arguments(scope, Arguments(positional, keywords, False))
         self._calls[span] = op
         return op
@@ -231,22 +263,29 @@ class RefBuilder:
         if node is None:
             return False
         kind = node.type
+        if kind in _NEVER:
+            return False
         if kind == "lambda":
             return True
-        if kind == "identifier":
-            return self._name_may_be_function(node_text(node), scope, 2)
-        if kind == "attribute":
-            head = node
-            while head.type == "attribute":
-                head = head.child_by_field_name("object") or head
-                if head.type == "attribute":
-                    continue
-                break
-            if head.type != "identifier":
-                return False
-            return self._attribute_may_be_function(node_text(head), node, scope)
+        if kind == "identifier" or kind == "attribute":
+            text = node_text(node)
+            key = (scope, text)
+            found = self.memo.get(key) if self.frozen else None
+            if found is None:
+                if kind == "identifier":
+                    found = self._name_may_be_function(text, scope, 2)
+                else:
+                    head, _, rest = text.partition(".")
+                    found = (
+                        head.isidentifier()
+                        and DOTTED.fullmatch(text) is not None
+                        and self._attribute_may_be_function(head, rest.split(".", 1)[0], scope)
+                    )
+                if self.frozen:
+                    self.memo[key] = found
+            return found
         if kind == "call":
-            return self.ref(node, scope).endswith(")") and "(#" in self.ref(node, scope)
+            return "(#" in self.ref(node, scope).rsplit(".", 1)[-1]
         if kind == "subscript":
             return self.may_be_function(node.child_by_field_name("value"), scope)
         if kind in ("parenthesized_expression", "await"):
@@ -258,7 +297,7 @@ class RefBuilder:
             return bool(self.scopes[scope]["containers"][int(ref[2:-1])].refs)
         return False
 
-    def bindings_of(self, name: str, scope: str) -> tuple[str, list[object]] | None:
+    def bindings_of(self, name: str, scope: str) -> tuple[str, list[Binding]] | None:
         """(scope, bindings) of ``name`` by LEGB from ``scope`` (class bodies skipped from
         nested scopes), as far as the file has been read."""
         current, first = scope, True
@@ -269,7 +308,7 @@ class RefBuilder:
             if first or data["kind"] != "class":
                 found = data["names"].get(name)
                 if found:
-                    return current, list(found)
+                    return current, found
             if data["kind"] == "module":
                 return None
             current, first = data["parent"] or "", False
@@ -313,13 +352,14 @@ class RefBuilder:
             for store in scope.get("stores", ())
         )
 
-    def _attribute_may_be_function(self, head: str, node: Node, scope: str) -> bool:
+    def _attribute_may_be_function(self, head: str, attribute: str, scope: str) -> bool:
+        """``head.attribute...``: a module's or class's attribute, a method of ``self``, or
+        some object's attribute named like a function of the file (a bound method)."""
         found = self.bindings_of(head, scope)
         if found is None:
             return head not in _BUILTINS
         owner, bindings = found
         data = self.scopes[owner]
-        attribute = node_text(node.child_by_field_name("attribute"))
         if self._methods is None:  # every function name of the file (definitions are done)
             self._methods = {qname.rsplit(".", 1)[-1] for qname in self.defs}
         for binding in bindings:
@@ -330,9 +370,7 @@ class RefBuilder:
             if isinstance(binding, Defined) and self.kind_of(binding.qname) == "class":
                 return True
             if isinstance(binding, Parameter) and data.get("self_name") == head:
-                cls = data["parent"] or ""
-                attribute = node_text(node).split(".")[1] if "." in node_text(node) else ""
-                return f"{cls}.{attribute}" in self.defs
+                return f"{data['parent'] or ''}.{attribute}" in self.defs
             if isinstance(binding, Annotated):
                 return False
         return False

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 from kgraph.codegraph import elements, flow
 from kgraph.codegraph.changes import site_entries
@@ -58,7 +58,26 @@ MISSING_IMPORT = "\0missing"
 CALL_SITES = "\0calls"
 Reads = AbstractSet[Read]  # a finished computation's reads (never changed once cached)
 _NO_READS: Reads = frozenset()
-SiteLookup = Callable[[str], list[str]]  # site key -> files with such call sites
+
+
+class Sites(Protocol):
+    """Where call sites are: files by key, and a file's sites (cached by the owner: the
+    worker's index shares them with every resolver it serves)."""
+
+    def files(self, key: str) -> list[str]: ...
+
+    def entries(self, path: str, summary: Summary) -> dict[str, list[tuple[str, str, int]]]: ...
+
+
+class NoSites:
+    """No call sites known (a resolver over a single file's summaries, in tests)."""
+
+    def files(self, key: str) -> list[str]:
+        return []
+
+    def entries(self, path: str, summary: Summary) -> dict[str, list[tuple[str, str, int]]]:
+        return site_entries(summary)
+
 
 _MAX_DEPTH = 40
 # Heads whose meaning depends on the function they are used in (``super()`` finds its
@@ -103,20 +122,19 @@ class Resolver:
         self,
         index: ModuleIndex,
         load: Callable[[str], Summary | None],
-        sites: SiteLookup | None = None,
+        sites: Sites | None = None,
     ) -> None:
         self.index = index
         self._load = load
-        self.site_files: SiteLookup = sites or (lambda key: [])
+        self.sites: Sites = sites or NoSites()
         self._summaries: dict[str, Summary | None] = {}
         self._cache: dict[tuple[Any, ...], tuple[list[Result], Reads]] = {}
         # hierarchy.mro's cache (linearisations, not results), with the reads they made.
         self._mro: dict[tuple[str, str], tuple[list[tuple[str, str]], Reads]] = {}
         # elements.stored's cache: a file's stores by the literal they store into.
         self._stores: dict[str, tuple[dict[Value, list[Any]], Reads]] = {}
-        # flow.call_sites' cache, and each file's call sites by key.
+        # flow.call_sites' cache.
         self._sites: dict[tuple[str, str], tuple[list[Any], Reads]] = {}
-        self._site_entries: dict[str, dict[str, list[tuple[str, str, int]]]] = {}
         # What was read since begin(): a set per computation in progress, the file's at the
         # bottom. A finished computation's set is cached with its result and merged into its
         # caller's; a cache hit merges the cached set.
@@ -143,13 +161,14 @@ class Resolver:
         """Record that the current evaluation read the call sites indexed under ``key``."""
         self._reads[-1].add((CALL_SITES, key))
 
+    def site_files(self, key: str) -> list[str]:
+        """The files with call sites under ``key`` (see :func:`.changes.site_key`)."""
+        return self.sites.files(key)
+
     def site_entries(self, path: str) -> dict[str, list[tuple[str, str, int]]]:
         """A file's call sites with arguments, by key (see :func:`.changes.site_entries`)."""
-        found = self._site_entries.get(path)
-        if found is None:
-            summary = self.summary(path)
-            found = self._site_entries[path] = site_entries(summary) if summary else {}
-        return found
+        summary = self.summary(path)
+        return self.sites.entries(path, summary) if summary is not None else {}
 
     def replay(self, reads: Reads) -> None:
         """Record the reads of a cached computation being reused."""
@@ -192,7 +211,6 @@ class Resolver:
         self._mro.clear()
         self._stores.clear()
         self._sites.clear()
-        self._site_entries.clear()
 
     def cached(self, key: tuple[Any, ...], compute: Callable[[], list[Result]]) -> list[Result]:
         """``compute()``, memoised under ``key`` with the reads it made (replayed into the
@@ -312,8 +330,8 @@ class Resolver:
         params = scope.get("params")
         if not params or position >= len(params):
             return []
-        kind = "pack" if params[position].kind in ("star", "dstar") else "param"
-        return [((kind, path, scope_name, position), CONF_INFERRED, "argument")]
+        kind = "pack" if params[position].startswith("*") else "param"
+        return [((kind, path, scope_name, position, ()), CONF_INFERRED, "argument")]
 
     def _instances(self, results: list[Result]) -> list[Result]:
         out: list[Result] = []
@@ -473,9 +491,11 @@ class Resolver:
         line: int | None,
         via_class: bool = False,
     ) -> list[Result]:
-        """One operation of a ref (see :mod:`.refs`) applied to every value."""
-        values = flow.force(self, values)
+        """One operation of a ref (see :mod:`.refs`) applied to every value. A parameter's
+        value is only looked for when it is called: a subscript or iteration of it is
+        deferred until then (:func:`.flow.force`)."""
         if op[0] == "(":
+            values = flow.force(self, values)
             if op == "(!)":
                 return self.flat(values, elements.raised)
             return flow.apply_call(

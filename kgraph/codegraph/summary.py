@@ -87,11 +87,37 @@ _BINDINGS: dict[str, Any] = {
 class ParamSpec(NamedTuple):
     """A parameter: ``kind`` is ``pos`` (positional or keyword), ``posonly``, ``kwonly``,
     ``star`` (``*args``) or ``dstar`` (``**kwargs``); ``default`` a ref evaluated in the
-    enclosing scope on the def's line ("" for none)."""
+    enclosing scope on the def's line ("" for none). Stored compactly in the scope (see
+    :func:`param_specs`): every function has some, and few are ever needed."""
 
     name: str
     kind: str
     default: str
+
+
+# ParamSpec.kind -> the prefix of its name in Scope.params
+_PARAM_PREFIXES = {"pos": "", "posonly": "/", "kwonly": "=", "star": "*", "dstar": "**"}
+
+
+def param_entry(name: str, kind: str) -> str:
+    return _PARAM_PREFIXES[kind] + name
+
+
+def param_specs(scope: Scope) -> list[ParamSpec]:
+    """A function's parameters from their stored form: names with a prefix for their kind
+    (``/x`` positional-only, ``=x`` keyword-only, ``*x``, ``**x``) and defaults by
+    position."""
+    defaults = scope.get("defaults", {})
+    specs = []
+    for position, entry in enumerate(scope.get("params", ())):
+        if entry.startswith("**"):
+            name, kind = entry[2:], "dstar"
+        elif entry[:1] in ("/", "=", "*"):
+            name, kind = entry[1:], {"/": "posonly", "=": "kwonly", "*": "star"}[entry[0]]
+        else:
+            name, kind = entry, "pos"
+        specs.append(ParamSpec(name, kind, defaults.get(str(position), "")))
+    return specs
 
 
 class ScopedBinding(NamedTuple):
@@ -157,7 +183,8 @@ class Scope(TypedDict):
     kind: str  # module|class|function
     parent: str | None  # qualified name of the enclosing scope ("" is the module)
     names: dict[str, list[Binding]]
-    params: NotRequired[list[ParamSpec]]
+    params: NotRequired[list[str]]  # see param_specs
+    defaults: NotRequired[dict[str, str]]  # parameter position -> default ref
     self_name: NotRequired[str]  # a method's first parameter
     method: NotRequired[str]  # "static" | "class" (absent: an instance method)
     returns: NotRequired[list[Binding]]
@@ -256,8 +283,6 @@ def decode_summary(text: str | bytes) -> Summary:
         names = scope["names"]
         for name, rows in names.items():
             names[name] = _bindings(rows)  # type: ignore[arg-type]
-        if "params" in scope:
-            scope["params"] = [ParamSpec._make(row) for row in scope["params"]]
         if "returns" in scope:
             scope["returns"] = _bindings(scope["returns"])  # type: ignore[arg-type]
         if "yields" in scope:

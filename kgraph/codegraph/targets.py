@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from kgraph.codegraph import flow
 from kgraph.codegraph.hierarchy import class_member
-from kgraph.codegraph.refs import RAISE, call_args, split_call, split_ref
+from kgraph.codegraph.refs import PROTOCOL, RAISE, call_args, split_call, split_ref
 from kgraph.codegraph.resolve import Resolver
-from kgraph.codegraph.values import Value
+from kgraph.codegraph.values import Result, Value
 
 BUILTIN_PREFIX = "<builtin>::"
 EXTERNAL_PREFIX = "<external>::"
@@ -53,6 +53,8 @@ def call_targets(
     """The targets of the call ``ref`` (a callee's ref and a call operation)."""
     callee, op = split_call(ref)
     values = flow.force(resolver, resolver.eval_ref(path, scope, callee, line))
+    if op == PROTOCOL:
+        return _iteration(resolver, values)
     out: list[Target] = []
     for value, confidence, method in values:
         out.extend(_targets(resolver, value, confidence, method, op == RAISE))
@@ -93,6 +95,29 @@ def _targets(
     if kind in ("ext", "builtin"):
         return [(*t, confidence, method) for t in _plain(value)]
     return []
+
+
+def _iteration(resolver: Resolver, values: list[Result]) -> list[Target]:
+    """Iterating instances: their ``__iter__``, and the ``__next__`` of what it returns
+    (nothing more for an ``__iter__`` that yields: a generator)."""
+    out: list[Target] = []
+    for value, confidence, _method in values:
+        if value[0] != "inst":
+            continue
+        for method, conf, _m in class_member(resolver, value[1], value[2], "__iter__", True):
+            if method[0] != "def":
+                continue
+            out.append((f"{method[1]}::{method[2]}", method[1], min(conf, confidence), "mro"))
+            for iterator, _c, _m2 in flow.call_result(resolver, method, None, True):
+                if iterator[0] != "inst":
+                    continue
+                members = class_member(resolver, iterator[1], iterator[2], "__next__", True)
+                for step, conf2, _m3 in members:
+                    if step[0] == "def":
+                        out.append(
+                            (f"{step[1]}::{step[2]}", step[1], min(conf2, confidence), "mro")
+                        )
+    return out
 
 
 def _plain(value: Value) -> list[tuple[str, str | None]]:

@@ -9,10 +9,11 @@ A *value* is a tuple naming what an expression may denote, its kind first:
 ``("ext", dotted)``, ``("extinst", dotted)``   an external name; an instance of an external class
 ``("builtin", name)``, ``("lit", "<str>")``    a builtin; a value of a builtin type
 ``("super", path, class, instance)``           a ``super()`` proxy
-``("param", path, function, position)``        what callers pass to a parameter (followed
-                                               only where it is called, subscripted or
-                                               iterated: see :mod:`.flow`)
-``("pack", path, function, position)``         a ``*args``/``**kwargs`` parameter, likewise
+``("param", path, function, position, ops)``   what callers pass to a parameter, followed
+                                               only where it is called (``ops``: the
+                                               subscripts and iterations applied since:
+                                               see :mod:`.flow`)
+``("pack", path, function, position, ops)``    a ``*args``/``**kwargs`` parameter, likewise
 ``("cont", path, scope, index)``               a literal (or comprehension) of the file
 ``("gen", path, function)``                    a generator a generator function returned
 ``("view", kind, value)``, ``("pair", value)``  ``d.values()``/``d.items()``/``enumerate(x)``,

@@ -139,7 +139,7 @@ class SiteIndex:
     """Call-site key -> the files with such call sites (see
     :func:`~kgraph.codegraph.changes.site_entries`): from the summaries in memory, and for
     the other files from what their last resolution stored. Built on first use: a run
-    that binds no parameter never needs it."""
+    that binds no parameter never needs it. Each file's sites are computed once."""
 
     def __init__(
         self,
@@ -151,11 +151,18 @@ class SiteIndex:
         self._summaries = summaries
         self._stored = stored
         self._files: dict[str, list[str]] | None = None
+        self._entries: dict[str, dict[str, list[tuple[str, str, int]]]] = {}
 
     def files(self, key: str) -> list[str]:
         if self._files is None:
             self._files = self._build()
         return self._files.get(key, [])
+
+    def entries(self, path: str, summary: Summary) -> dict[str, list[tuple[str, str, int]]]:
+        found = self._entries.get(path)
+        if found is None:
+            found = self._entries[path] = site_entries(summary)
+        return found
 
     def _build(self) -> dict[str, list[str]]:
         stored: dict[str, list[str]] = {}
@@ -164,7 +171,7 @@ class SiteIndex:
         index: dict[str, list[str]] = {}
         for path in sorted(self._paths):
             summary = self._summaries.get(path)
-            keys = site_entries(summary) if summary is not None else stored.get(path, ())
+            keys = self.entries(path, summary) if summary is not None else stored.get(path, ())
             for key in keys:
                 index.setdefault(key, []).append(path)
         return index
@@ -181,6 +188,7 @@ class ResolveState:
     writer: Callable[[dict[str, FileRows]], tuple[int, int]] | None = None
     loader: Callable[[str], Summary | None] | None = None
     stored_sites: Callable[[], dict[str, list[str]]] | None = None
+    sites: SiteIndex | None = field(default=None, repr=False)
     resolver: Resolver | None = field(default=None, repr=False)
 
     def get_resolver(self) -> Resolver:
@@ -192,8 +200,9 @@ class ResolveState:
                     found = self.loader(path)
                 return found
 
-            sites = SiteIndex(self.all_paths, self.summaries, self.stored_sites)
-            self.resolver = Resolver(ModuleIndex(self.all_paths), load, sites.files)
+            if self.sites is None:
+                self.sites = SiteIndex(self.all_paths, self.summaries, self.stored_sites)
+            self.resolver = Resolver(ModuleIndex(self.all_paths), load, self.sites)
         return self.resolver
 
 
@@ -262,7 +271,10 @@ def resolve_all(
                 progress("resolve", done, len(paths))
         return totals[0], totals[1]
     batches = _balanced_batches(paths, state.summaries, jobs)
-    _STATE = ResolveState(state.db_url, state.all_paths, state.summaries, state.fresh)
+    # The call-site index, built once here: every worker shares it (copy-on-write).
+    sites = SiteIndex(state.all_paths, state.summaries, state.stored_sites)
+    sites.files("")
+    _STATE = ResolveState(state.db_url, state.all_paths, state.summaries, state.fresh, sites=sites)
     gc.freeze()  # forked workers never scan (nor copy-on-write touch) the parent's heap
     trim_heap()
     try:

@@ -18,6 +18,7 @@ from kgraph.codegraph.summary import (
     Store,
     decode_summary,
     iter_calls,
+    param_specs,
     to_json,
 )
 
@@ -198,6 +199,7 @@ def decorated():
 """)
     module = summary["scopes"][""]
     assert Arguments(["helper"], {"key": "@<lambda1>"}, False) in module["args"]
+    assert Arguments(["run"], {}, False) in module["args"]  # items.append(run)
     assert module["containers"][0] == Container("dict", ["a"], ["helper"], 10)
     assert Store("table", "c", "helper", 11) in module["stores"]
     assert Store("items", None, "run", 13) in module["stores"]
@@ -209,7 +211,8 @@ def decorated():
     assert summary["defs"]["<lambda1>"]["kind"] == "function"
     assert not summary["defs"]["<lambda1>"]["exported"]
     assert summary["scopes"]["<lambda1>"]["returns"] == [Assigned("val", "helper()", 9)]
-    assert [p.kind for p in summary["scopes"]["run"]["params"]] == ["pos", "kwonly"]
+    assert [p.kind for p in param_specs(summary["scopes"]["run"])] == ["pos", "kwonly"]
+    assert summary["scopes"]["run"]["params"] == ["callback", "=key"]  # stored compactly
     assert changed_sites(None, summary) == {"run", "append"}  # call sites by name
 
 
@@ -226,4 +229,6 @@ def gen(things):
     assert scope["names"]["a"] == [Assigned("val", "things[*][0]", 3)]
     assert scope["names"]["rest"] == [Assigned("val", "things[*][1][1:]", 3)]
     calls = [c.ref for c in iter_calls(summary)]
-    assert calls == ["things.__iter__()", "things.__iter__().__next__()", "KeyError(!)"]
+    assert calls == ["KeyError(!)"]  # a parameter iterated: no iteration protocol followed
+    protocol = parse_python(b"class Tree:\n    pass\n\n\nfor node in Tree():\n    pass\n")
+    assert [c.ref for c in iter_calls(protocol)] == ["Tree()", "Tree()(*)"]
