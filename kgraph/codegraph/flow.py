@@ -93,10 +93,10 @@ def apply_call(resolver: Resolver, values: list[Result], where: Where, bound: bo
     """Call every value at ``where``; a decorator whose result is nothing of the repository
     gives back the decorated definition."""
     out = resolver.flat(values, lambda v: call_result(resolver, v, where, bound))
+    if where[2] is None or any(value[0] in _CODE for value, _c, _m in out):
+        return out
     arguments = arguments_at(resolver, where)
-    decorator = arguments is not None and arguments.decorator
-    if decorator and not any(value[0] in _CODE for value, _c, _m in out):
-        assert arguments is not None
+    if arguments is not None and arguments.decorator:
         return _positional(resolver, where, arguments, 0)
     return out
 

@@ -219,17 +219,15 @@ def _dependents(
             names = changed_names(previous, summaries[path]) if previous is not None else {"*"}
             if names:
                 changed[path] = names
-    all_deps = db.read(store.all_deps) if (changed or added or modified) else {}
-    sites: set[str] = set()
-    if any(deps.get("pulled") for deps in all_deps.values()):  # someone read call sites
-        for path in modified:
-            sites |= changed_sites(old.get(path), summaries[path])
-        for path in deleted:
-            sites |= changed_sites(old.get(path), None)
-        for path in added:
-            sites |= changed_sites(None, summaries[path])
+    sites: set[str] = set()  # call-site keys whose sites changed (deleted: see `changed`)
+    for path in modified:
+        sites |= changed_sites(old.get(path), summaries[path])
     if not (changed or added or sites):
         return set()
+    all_deps = db.read(store.all_deps)
+    if added and any(deps.get("pulled") for deps in all_deps.values()):
+        for path in added:  # new call sites (a cold parse has no one to tell)
+            sites |= changed_sites(None, summaries[path])
     new_keys = {key for path in added for key in file_keys(path)}
     found: set[str] = set()
     for file_path, deps in all_deps.items():

@@ -8,6 +8,8 @@ summary under construction, ``scopes``, ``defs`` and the :class:`RefBuilder`).
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from kgraph.codegraph.python_nodes import annotation_refs, identifiers, node_text, string_items
@@ -306,15 +308,19 @@ class BindingHandlers:
         self._bind(scope, name, _value(ref, node.start_point[0] + 1))
 
     # -- loops, with, except --------------------------------------------------------------
-    def _iterate(self, left: Node | None, right: Node | None, scope: str, line: int) -> None:
+    def _iterate(
+        self, left: Node | None, right: Node | None, scope: str, line: int, body: Node | None
+    ) -> None:
         """``for left in right`` (or a comprehension's clause): ``left`` holds elements of
-        ``right`` when they may be functions (of a literal, a parameter, a call...); and
-        iterating an object calls its ``__iter__`` and the iterator's ``__next__``."""
+        ``right`` when they may be functions (of a literal, a parameter, a call...) and the
+        loop calls one (``body``: where to look; None for a comprehension: it is the
+        comprehension's own expression, and short); and iterating an object calls its
+        ``__iter__`` and the iterator's ``__next__``."""
         ref = self.refs.ref(right, scope)
         if left is not None:
-            element = (
-                ref + ITERATE if ref != UNKNOWN and self._worth_iterating(right, scope) else UNKNOWN
-            )
+            element = UNKNOWN
+            if ref != UNKNOWN and (body is None or _calls_a_name(body, identifiers(left))):
+                element = ref + ITERATE if self._worth_iterating(right, scope) else UNKNOWN
             self._destructure(left, None, element, scope, line)
         if ref != UNKNOWN and right is not None and right.type in ("call", "identifier"):
             self.iterations.append((right, ref, scope, line))  # decided once all is bound
@@ -370,8 +376,9 @@ class BindingHandlers:
             for name in identifiers(left) if left is not None else []:
                 self._bind(scope, name, Unknown("unk", line))
             return
+        body = node.child_by_field_name("body")
         self._iterate(
-            node.child_by_field_name("left"), node.child_by_field_name("right"), scope, line
+            node.child_by_field_name("left"), node.child_by_field_name("right"), scope, line, body
         )
 
     def on_forin(self, node: Node, scope: str) -> None:
@@ -381,7 +388,8 @@ class BindingHandlers:
         if right is not None and (
             right.type in ("call", "identifier") or self._worth_iterating(right, scope)
         ):
-            self._iterate(node.child_by_field_name("left"), right, scope, node.start_point[0] + 1)
+            line = node.start_point[0] + 1
+            self._iterate(node.child_by_field_name("left"), right, scope, line, None)
 
     def on_as(self, node: Node, scope: str) -> None:
         alias = node.child_by_field_name("alias")
@@ -435,3 +443,12 @@ class BindingHandlers:
         if ref != UNKNOWN and any(c.type == "from" for c in node.children):
             ref += ITERATE
         target.setdefault("yields", []).append(_value(ref, line))
+
+
+def _calls_a_name(node: Node | None, names: list[str]) -> bool:
+    """Whether the code of ``node`` calls or subscripts one of ``names`` (``name(``,
+    ``name[``): what makes a loop variable's values worth following."""
+    if node is None or not names:
+        return False
+    text = node_text(node)
+    return any(re.search(rf"\b{re.escape(name)}\s*[(\[]", text) for name in names)

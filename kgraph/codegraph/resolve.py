@@ -473,7 +473,8 @@ class Resolver:
             if index:
                 if part.name == "?" or not values:
                     return []
-                via_class = all(v[0] == "def" for v, _c, _m in values)
+                if part.ops:  # a method called through its class is unbound
+                    via_class = all(v[0] == "def" for v, _c, _m in values)
                 values = self.flat(values, lambda v, n=part.name: attribute(self, v, n))  # type: ignore[misc]
             for op in part.ops:
                 if not values and not op.startswith("(#"):  # a decorator: see flow.apply_call

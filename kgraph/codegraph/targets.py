@@ -33,6 +33,11 @@ CALLBACKS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
 }
 
 
+_CALLING = frozenset(
+    {name.rsplit(".", 1)[-1].rsplit(":", 1)[-1] for name in CALLBACKS} | {"sort"}
+)  # the names a call must end with to be looked at for callbacks
+
+
 def value_target(value: Value) -> tuple[str, str | None] | None:
     """(entity id, file) a value points at, or None for values that are not entities."""
     kind = value[0]
@@ -59,7 +64,7 @@ def call_targets(
     for value, confidence, method in values:
         out.extend(_targets(resolver, value, confidence, method, op == RAISE))
     index = call_args(op)
-    if index is not None or callee.endswith(".sort"):
+    if index is not None and callee.rsplit(".", 1)[-1] in _CALLING:
         out.extend(_callbacks(resolver, (path, scope, index, line), callee, out))
     if not out:
         name = split_ref(callee)[-1]

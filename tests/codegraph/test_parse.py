@@ -16,6 +16,7 @@ from kgraph.codegraph.summary import (
     Container,
     ScopedBinding,
     Store,
+    Unknown,
     decode_summary,
     iter_calls,
     param_specs,
@@ -221,14 +222,17 @@ def test_loops_unpacking_yields_and_raise() -> None:
 def gen(things):
     yield from things
     for a, (b, *rest) in things:
-        yield b
+        yield b()
+    for c in things:
+        yield c
     raise KeyError
 """)
     scope = summary["scopes"]["gen"]
-    assert scope["yields"] == [Assigned("val", "things[*]", 2), Assigned("val", "b", 4)]
+    assert scope["yields"][:2] == [Assigned("val", "things[*]", 2), Assigned("val", "b()", 4)]
     assert scope["names"]["a"] == [Assigned("val", "things[*][0]", 3)]
     assert scope["names"]["rest"] == [Assigned("val", "things[*][1][1:]", 3)]
+    assert scope["names"]["c"] == [Unknown("unk", 5)]  # never called: not followed
     calls = [c.ref for c in iter_calls(summary)]
-    assert calls == ["KeyError(!)"]  # a parameter iterated: no iteration protocol followed
+    assert sorted(calls) == ["KeyError(!)", "b()"]  # a parameter iterated: no protocol call
     protocol = parse_python(b"class Tree:\n    pass\n\n\nfor node in Tree():\n    pass\n")
     assert [c.ref for c in iter_calls(protocol)] == ["Tree()", "Tree()(*)"]
