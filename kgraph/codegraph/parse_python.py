@@ -32,13 +32,16 @@ from kgraph.codegraph.summary import (
     Arguments,
     Assigned,
     Defined,
-    Parameter,
     Summary,
     add_binding,
     add_call,
+    annotated,
+    assigned,
+    defined,
     new_scope,
     new_summary,
     param_entry,
+    parameter,
 )
 
 # Capture name -> node type. Definitions are handled first (they create the scopes), then
@@ -140,7 +143,7 @@ class _PythonSummariser(BindingHandlers):
                 ref = self.refs.ref(body, qname)
                 if ref != UNKNOWN:
                     line = node.start_point[0] + 1
-                    self.scopes[qname].setdefault("returns", []).append(Assigned("val", ref, line))
+                    self.scopes[qname].setdefault("returns", []).append(assigned(ref, line))
         if tree.root_node.has_error:
             errors = QueryCursor(error_query).captures(tree.root_node).get("error", [])
             self.summary["errors"] = max(len(errors), 1)
@@ -162,7 +165,7 @@ class _PythonSummariser(BindingHandlers):
         line = node.start_point[0] + 1
         decorators = decorator_names(node)
         is_method = parent_scope["kind"] == "class"
-        add_binding(parent_scope, name, Defined("def", qname, line))
+        add_binding(parent_scope, name, defined(qname, line))
         self.spans.enter(node, qname, body.start_byte)
         self.qnames[node.start_byte] = qname
         if qname in self.defs:  # redefinition / property setter: same entity
@@ -180,7 +183,7 @@ class _PythonSummariser(BindingHandlers):
         self._bind_parameters(node.child_by_field_name("parameters"), qname, is_method, line)
         self.functions.append((node, qname))
         for ref in annotation_refs(node.child_by_field_name("return_type")):
-            scope.setdefault("returns", []).append(Annotated("ann", ref, line))
+            scope.setdefault("returns", []).append(annotated(ref, line))
 
     def on_lambda(self, node: Node, parent: str) -> None:
         body = node.child_by_field_name("body")
@@ -214,9 +217,9 @@ class _PythonSummariser(BindingHandlers):
             refs = annotation_refs(annotation) if kind in ("pos", "posonly", "kwonly") else []
             if refs:
                 for ref in refs:
-                    add_binding(scope, name, Annotated("ann", ref, line))
+                    add_binding(scope, name, annotated(ref, line))
             else:
-                add_binding(scope, name, Parameter("param", index, line))
+                add_binding(scope, name, parameter(index, line))
         if specs:
             scope["params"] = [param_entry(name, kind) for name, kind, _a, _d in specs]
             defaults = [(i, d) for i, (_n, _k, _a, d) in enumerate(specs) if d is not None]
@@ -240,7 +243,7 @@ class _PythonSummariser(BindingHandlers):
             return
         qname = self._qname(parent, name)
         line = node.start_point[0] + 1
-        add_binding(self.scopes[parent], name, Defined("def", qname, line))
+        add_binding(self.scopes[parent], name, defined(qname, line))
         bases: list[str] = []
         superclasses = node.child_by_field_name("superclasses")
         for child in superclasses.named_children if superclasses is not None else []:
@@ -273,7 +276,7 @@ class _PythonSummariser(BindingHandlers):
             self.defs.setdefault(
                 qname, {"kind": "type", "line": line, "end": node.end_point[0] + 1}
             )
-            add_binding(self.scopes[scope], name, Defined("def", qname, line))
+            add_binding(self.scopes[scope], name, defined(qname, line))
 
     def on_decorated(self, node: Node, scope: str) -> None:
         """``@a @b def f``: ``f`` holds ``a(b(f))``; each application is a call."""
@@ -301,7 +304,7 @@ class _PythonSummariser(BindingHandlers):
         if applied:
             names = self.scopes[scope]["names"][name]
             names[:] = [
-                Assigned("val", value, b.line) if isinstance(b, Defined) and b.qname == qname else b
+                assigned(value, b.line) if isinstance(b, Defined) and b.qname == qname else b
                 for b in names
             ]
 

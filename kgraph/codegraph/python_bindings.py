@@ -31,9 +31,11 @@ from kgraph.codegraph.summary import (
     StarImport,
     Store,
     Summary,
-    Unknown,
     add_binding,
     add_call,
+    annotated,
+    assigned,
+    unknown,
 )
 
 _PATTERNS = frozenset(
@@ -49,7 +51,7 @@ STORE_METHODS = frozenset({"append", "add", "insert", "extend", "update", "setde
 
 
 def _value(ref: str, line: int) -> Binding:
-    return Assigned("val", ref, line) if ref != UNKNOWN else Unknown("unk", line)
+    return assigned(ref, line) if ref != UNKNOWN else unknown(line)
 
 
 class BindingHandlers:
@@ -138,10 +140,8 @@ class BindingHandlers:
             if scope == "" and right is not None and name == "__all__":
                 self.summary["all"] = string_items(right)
             if annotation is not None or right is None:
-                annotated: list[Binding] = [
-                    Annotated("ann", r, line) for r in annotation_refs(annotation)
-                ]
-                for binding in annotated or [Unknown("unk", line)]:
+                declared: list[Binding] = [annotated(r, line) for r in annotation_refs(annotation)]
+                for binding in declared or [unknown(line)]:
                     self._bind(scope, name, binding)
                 if right is None:
                     return
@@ -374,7 +374,7 @@ class BindingHandlers:
         if any(c.type == "async" for c in node.children):  # __aiter__/__anext__: only bind
             left = node.child_by_field_name("left")
             for name in identifiers(left) if left is not None else []:
-                self._bind(scope, name, Unknown("unk", line))
+                self._bind(scope, name, unknown(line))
             return
         body = node.child_by_field_name("body")
         self._iterate(
@@ -397,17 +397,17 @@ class BindingHandlers:
             return
         line = node.start_point[0] + 1
         parent = node.parent
-        values: list[Binding] = [Unknown("unk", line)]
+        values: list[Binding] = [unknown(line)]
         if parent is not None and parent.type == "with_item":
             # `with Cls() as x`: x is what __enter__ returns; most return self.
             ref = self.refs.ref(node.named_children[0], scope)
             if ref != UNKNOWN:
-                values = [Assigned("val", ref, line), Assigned("val", f"{ref}.__enter__()", line)]
+                values = [assigned(ref, line), assigned(f"{ref}.__enter__()", line)]
         elif parent is not None and parent.type == "except_clause":
             caught = node.named_children[0]
             classes = caught.named_children if caught.type == "tuple" else [caught]
             refs = [self.refs.ref(c, scope) for c in classes]
-            values = [Annotated("ann", r, line) for r in refs if r != UNKNOWN] or values
+            values = [annotated(r, line) for r in refs if r != UNKNOWN] or values
         for name in identifiers(alias):
             for value in values:
                 self._bind(scope, name, value)
@@ -429,9 +429,7 @@ class BindingHandlers:
         if target["kind"] == "function" and node.named_children:
             ref = self.refs.ref(node.named_children[0], scope)
             if ref != UNKNOWN:
-                target.setdefault("returns", []).append(
-                    Assigned("val", ref, node.start_point[0] + 1)
-                )
+                target.setdefault("returns", []).append(assigned(ref, node.start_point[0] + 1))
 
     def on_yield(self, node: Node, scope: str) -> None:
         target = self.scopes[scope]

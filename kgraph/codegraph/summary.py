@@ -73,6 +73,9 @@ class Unknown(NamedTuple):
 
 
 Binding = Defined | ImportedModule | ImportedName | Assigned | Annotated | Parameter | Unknown
+# tuple.__new__(cls, row) builds a NamedTuple from a stored row without the Python-level
+# __new__/_make (a third of the decoding time); rows are trusted: this code wrote them.
+_new = tuple.__new__
 _BINDINGS: dict[str, Any] = {
     "def": Defined,
     "mod": ImportedModule,
@@ -82,9 +85,28 @@ _BINDINGS: dict[str, Any] = {
     "param": Parameter,
     "unk": Unknown,
 }
-# tuple.__new__(cls, row) builds a NamedTuple from a stored row without the Python-level
-# __new__/_make (a third of the decoding time); rows are trusted: this code wrote them.
-_new = tuple.__new__
+
+
+def defined(qname: str, line: int) -> Defined:
+    """A :class:`Defined` binding (the factories build records without the NamedTuple's
+    Python-level constructor: summarisers make one for every name of every file)."""
+    return _new(Defined, ("def", qname, line))
+
+
+def assigned(ref: str, line: int) -> Assigned:
+    return _new(Assigned, ("val", ref, line))
+
+
+def annotated(ref: str, line: int) -> Annotated:
+    return _new(Annotated, ("ann", ref, line))
+
+
+def parameter(position: int, line: int) -> Parameter:
+    return _new(Parameter, ("param", position, line))
+
+
+def unknown(line: int) -> Unknown:
+    return _new(Unknown, ("unk", line))
 
 
 class ParamSpec(NamedTuple):
@@ -293,9 +315,7 @@ def decode_summary(text: str | bytes) -> Summary:
         if "attrs" in scope:
             attrs = scope["attrs"]
             for name, pairs in attrs.items():
-                attrs[name] = [
-                    _new(ScopedBinding, (s, _new(_BINDINGS[b[0]], b))) for s, b in pairs
-                ]
+                attrs[name] = [_new(ScopedBinding, (s, _new(_BINDINGS[b[0]], b))) for s, b in pairs]
         if "args" in scope:
             scope["args"] = [_new(Arguments, row) for row in scope["args"]]
         if "containers" in scope:
