@@ -20,28 +20,22 @@ from kgraph.cli.common import (
     print_json,
     table,
 )
-from kgraph.db import project_root
 
 
 def _repo_path(value: str) -> str:
-    """A FILE/DIR argument as the graph's repo-relative POSIX path.
+    """A FILE/DIR argument as the graph stores it (the rule parse uses for its root)."""
+    from kgraph.codegraph.paths import graph_path
 
-    An existing path is taken relative to the current folder and made relative to the git
-    root; anything else is taken as already repo-relative.
-    """
-    candidate = Path(value)
-    try:
-        exists = candidate.exists()
-    except (OSError, ValueError):  # a name too long for a path: not a file here
-        exists = False
-    if exists:
-        root = project_root()
-        try:
-            relative = candidate.resolve().relative_to(root).as_posix()
-            return "" if relative == "." else relative
-        except ValueError:
-            return value
-    return value.replace("\\", "/").strip("/")
+    return graph_path(value)
+
+
+def _entity_name(value: str) -> str:
+    """A NAME argument: a file path or ``path::qualified.name`` is mapped like FILE; a plain
+    or dotted name is kept (a folder that happens to share it is not a path here)."""
+    path, separator, rest = value.partition("::")
+    if separator or "/" in path or Path(path).suffix in (".py", ".pyi", ".ts", ".tsx", ".js"):
+        return _repo_path(path) + separator + rest
+    return value
 
 
 @contextmanager
@@ -112,7 +106,8 @@ def graph() -> None:
 @click.option(
     "--root",
     type=click.Path(exists=True, file_okay=False),
-    help="Folder paths are relative to (default: the git root of PATH).",
+    help="Folder paths are relative to (default: the git root of PATH; outside git, the "
+    "current folder when it holds PATH).",
 )
 @click.option("--jobs", "-j", type=int_range(1, MAX_JOBS), help="Worker processes (default: CPUs).")
 @click.option("--force", is_flag=True, help="Re-parse files even when unchanged.")
@@ -154,7 +149,9 @@ def _callers(ctx: click.Context, name: str, include_unresolved: bool, as_json: b
     from kgraph.codegraph import what_calls
 
     with _ambiguity(as_json):
-        target, callers = what_calls(get_db(ctx), name, include_unresolved=include_unresolved)
+        target, callers = what_calls(
+            get_db(ctx), _entity_name(name), include_unresolved=include_unresolved
+        )
     if as_json:
         print_json({"target": target.to_dict(), "callers": [c.to_dict() for c in callers]})
         return
@@ -223,7 +220,9 @@ def blast_radius_cmd(
     from kgraph.codegraph import blast_radius
 
     with _ambiguity(as_json):
-        result = blast_radius(get_db(ctx), name, depth=depth, include_unresolved=include_unresolved)
+        result = blast_radius(
+            get_db(ctx), _entity_name(name), depth=depth, include_unresolved=include_unresolved
+        )
     if as_json:
         print_json(result.to_dict())
         return
@@ -362,7 +361,7 @@ def summary_cmd(ctx: click.Context, as_json: bool) -> None:
     default="callgraph-json",
     show_default=True,
 )
-@click.option("--root", default="", help="Folder (repo-relative) names are relative to.")
+@click.option("--root", default="", help="Folder names are relative to (a path, as for parse).")
 @click.pass_context
 def export_cmd(ctx: click.Context, fmt: str, root: str) -> None:
     """Print the call graph: {"caller": ["callee", ...]} (PyCG's benchmark format).

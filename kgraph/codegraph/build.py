@@ -12,17 +12,28 @@ import posixpath
 from dataclasses import dataclass, field
 from typing import Any
 
-from kgraph.codegraph.hierarchy import bases, class_member
+from kgraph.codegraph.hierarchy import bases
 from kgraph.codegraph.imports import import_module, module_attr
 from kgraph.codegraph.modules import PY_SUFFIXES, python_module_path
-from kgraph.codegraph.resolve import MISSING_IMPORT, Resolver
-from kgraph.codegraph.summary import Summary, iter_calls, split_ref
-from kgraph.codegraph.values import Result, Value
+from kgraph.codegraph.resolve import CALL_SITES, MISSING_IMPORT, Resolver
+from kgraph.codegraph.summary import Definition, ImportedName, Summary, iter_calls
+from kgraph.codegraph.targets import (
+    BUILTIN_PREFIX,
+    EXTERNAL_PREFIX,
+    UNRESOLVED_PREFIX,
+    call_targets,
+    value_target,
+)
+from kgraph.codegraph.values import Result
 
-BUILTIN_PREFIX = "<builtin>::"
-EXTERNAL_PREFIX = "<external>::"
-UNRESOLVED_PREFIX = "<unresolved>::"
-CONF_UNRESOLVED = 0.2
+__all__ = [
+    "BUILTIN_PREFIX",
+    "EXTERNAL_PREFIX",
+    "UNRESOLVED_PREFIX",
+    "FileRows",
+    "build_file",
+    "module_name",
+]
 
 
 @dataclass
@@ -74,25 +85,11 @@ def module_name(path: str) -> str:
     return path.rsplit(".", 1)[0]
 
 
-def value_target(value: Value) -> tuple[str, str | None] | None:
-    """(entity id, file) a value points at, or None for values that are not entities."""
-    kind = value[0]
-    if kind in ("def", "inst"):
-        return f"{value[1]}::{value[2]}", value[1]
-    if kind == "file":
-        return value[1], value[1]
-    if kind == "ext":
-        return EXTERNAL_PREFIX + value[1], None
-    if kind == "builtin":
-        return BUILTIN_PREFIX + value[1], None
-    return None
-
-
 def build_file(path: str, summary: Summary, resolver: Resolver) -> FileRows:
     """Entities and edges of one file; ``deps`` lists what its resolution read elsewhere."""
     resolver.begin()
     rows = FileRows()
-    defs: dict[str, Any] = summary["defs"]
+    defs: dict[str, Definition] = summary["defs"]
     module = module_name(path)
     package = module.rsplit(".", 1)[0] if "." in module else None
     rows.entities.append(
@@ -110,24 +107,24 @@ def build_file(path: str, summary: Summary, resolver: Resolver) -> FileRows:
         }
     )
     for qname, info in defs.items():
-        meta = {"decorators": info["d"]} if info.get("d") else None
+        meta = {"decorators": info["decorators"]} if info.get("decorators") else None
         rows.entities.append(
             {
                 "id": f"{path}::{qname}",
-                "type": info["k"],
+                "type": info["kind"],
                 "name": qname.rsplit(".", 1)[-1],
                 "qualified_name": qname,
                 "file_path": path,
-                "line_number": info["l"],
-                "end_line": info.get("e"),
-                "exported": bool(info.get("x")),
+                "line_number": info["line"],
+                "end_line": info.get("end"),
+                "exported": bool(info.get("exported")),
                 "package": module,
                 "metadata": meta,
             }
         )
         parent = qname.rsplit(".", 1)[0] if "." in qname else ""
         source = f"{path}::{parent}" if parent in defs else path
-        rows.edge(source, f"{path}::{qname}", "defines", path, path, info["l"], 1.0, "local")
+        rows.edge(source, f"{path}::{qname}", "defines", path, path, info["line"], 1.0, "local")
 
     def scope_entity(scope: str) -> str:
         while scope and scope not in defs:
@@ -143,65 +140,24 @@ def build_file(path: str, summary: Summary, resolver: Resolver) -> FileRows:
     _exports(path, summary, resolver, rows)
     names: dict[str, set[str]] = {}
     missing: set[str] = set()
+    pulled: set[str] = set()
     for other, name in resolver.consulted:
         if other == MISSING_IMPORT:
             missing.add(name)
+        elif other == CALL_SITES:
+            pulled.add(name)
         elif other != path:
             names.setdefault(other, set()).add(name)
     rows.deps = {
         "files": {other: sorted(n) for other, n in sorted(names.items())},
         "missing": sorted(missing),
     }
+    sites = resolver.site_entries(path)
+    if sites:  # the keys this file's call sites are indexed under
+        rows.deps["sites"] = sorted(sites)
+    if pulled:  # the keys whose call sites this resolution read
+        rows.deps["pulled"] = sorted(pulled)
     return rows
-
-
-def call_targets(
-    resolver: Resolver, path: str, scope: str, ref: str, line: int | None
-) -> list[tuple[str, str | None, float, str]]:
-    """(target id, target file, confidence, method) for a call of ``ref``."""
-    out: list[tuple[str, str | None, float, str]] = []
-    for value, confidence, method in resolver.eval_ref(path, scope, ref, line):
-        kind = value[0]
-        if kind == "def" and resolver.def_kind(value) == "class":
-            init = "__init__" if resolver._lang(value[1]) == "python" else "constructor"
-            found = [
-                r
-                for r in class_member(resolver, value[1], value[2], init, False)
-                if r[0][0] == "def"
-            ]
-            for (_k, init_path, init_name), conf, _m in found:
-                out.append(
-                    (f"{init_path}::{init_name}", init_path, min(conf, confidence), "constructor")
-                )
-            if not found:
-                out.append((f"{value[1]}::{value[2]}", value[1], confidence, "class"))
-        elif kind == "def":
-            out.append((f"{value[1]}::{value[2]}", value[1], confidence, method))
-        elif kind == "inst":
-            for (_k, call_path, call_name), conf, _m in (
-                r
-                for r in class_member(resolver, value[1], value[2], "__call__", True)
-                if r[0][0] == "def"
-            ):
-                out.append((f"{call_path}::{call_name}", call_path, min(conf, confidence), method))
-        elif kind in ("ext", "builtin"):
-            target = value_target(value)
-            assert target is not None
-            out.append((target[0], None, confidence, method))
-    if not out:
-        parts = split_ref(ref)
-        name, calls = parts[-1]
-        # Dunder calls (with-statements' __enter__/__exit__, super().__init__) on something
-        # unknown say nothing about which code runs: no candidate.
-        if (
-            name
-            and name != "?"
-            and not calls
-            and not name.startswith(("<", "__"))
-            and name != "constructor"
-        ):
-            out.append((UNRESOLVED_PREFIX + name, None, CONF_UNRESOLVED, "name-only"))
-    return out
 
 
 def _imports(path: str, summary: Summary, resolver: Resolver, rows: FileRows) -> None:
@@ -236,20 +192,21 @@ def _imports(path: str, summary: Summary, resolver: Resolver, rows: FileRows) ->
 
 def _classes(path: str, summary: Summary, resolver: Resolver, rows: FileRows) -> None:
     for qname, info in summary["defs"].items():
-        if info["k"] not in ("class", "interface"):
+        if info["kind"] not in ("class", "interface"):
             continue
         source = f"{path}::{qname}"
         for value, conf, method in bases(resolver, path, qname):
             target = value_target(value)
             if target is not None and value[0] in ("def", "ext", "builtin"):
-                rows.edge(source, target[0], "extends", path, target[1], info["l"], conf, method)
-        parent = summary["scopes"].get(qname, {}).get("p") or ""
-        for ref in info.get("i", ()):
-            for value, conf, method in resolver.eval_ref(path, parent, ref, info["l"]):
+                rows.edge(source, target[0], "extends", path, target[1], info["line"], conf, method)
+        scope = summary["scopes"].get(qname)
+        parent = (scope["parent"] if scope is not None else "") or ""
+        for ref in info.get("implements", ()):
+            for value, conf, method in resolver.eval_ref(path, parent, ref, info["line"]):
                 target = value_target(value)
                 if target is not None and value[0] in ("def", "ext"):
                     rows.edge(
-                        source, target[0], "implements", path, target[1], info["l"], conf, method
+                        source, target[0], "implements", path, target[1], info["line"], conf, method
                     )
 
 
@@ -262,8 +219,8 @@ def _exports(path: str, summary: Summary, resolver: Resolver, rows: FileRows) ->
                 return
             names = [
                 n
-                for n, bindings in summary["scopes"][""]["b"].items()
-                if not n.startswith("_") and any(b[0] == "from" for b in bindings)
+                for n, bindings in summary["scopes"][""]["names"].items()
+                if not n.startswith("_") and any(isinstance(b, ImportedName) for b in bindings)
             ]
     else:
         names = list(summary["exports"])
@@ -274,7 +231,39 @@ def _exports(path: str, summary: Summary, resolver: Resolver, rows: FileRows) ->
                     rows.edge(path, target[0], "exports", path, target[1], None, 1.0, "import")
     for name in names:
         results: list[Result] = module_attr(resolver, path, name)
+        found = False
         for value, conf, method in results:
             target = value_target(value)
             if target is not None and value[0] in ("def", "file", "ext"):
                 rows.edge(path, target[0], "exports", path, target[1], None, conf, method)
+                found = True
+        if not found:  # a variable (`__version__`, `DEFAULT = Default()`): where it is defined
+            origin = _defined_in(resolver, path, name, 0)
+            if origin is not None and origin[0] != path:
+                target_id = f"{origin[0]}::{origin[1]}"
+                rows.edge(path, target_id, "exports", path, origin[0], None, 1.0, "import")
+
+
+def _defined_in(resolver: Resolver, path: str, name: str, depth: int) -> tuple[str, str] | None:
+    """(file, name) of the module-level definition ``name`` of module ``path`` stands for,
+    following ``from ... import`` re-exports (values are not evaluated: a variable is found
+    where it is assigned)."""
+    summary = resolver.summary(path, name)
+    if summary is None or depth > 10:
+        return None
+    if name in summary["defs"]:
+        return path, name
+    sources = [
+        (binding.module, binding.level, binding.name)
+        for binding in summary["scopes"][""]["names"].get(name, ())
+        if isinstance(binding, ImportedName)
+    ]
+    if not sources:  # a star import may provide it
+        sources = [(module, level, name) for module, level in summary["star"]]
+    for module, level, imported in sources:
+        for value, _c, _m in import_module(resolver, path, module, level):
+            if value[0] == "file" and value[1] != path:
+                found = _defined_in(resolver, value[1], imported, depth + 1)
+                if found is not None:
+                    return found
+    return None

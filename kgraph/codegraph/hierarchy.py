@@ -1,20 +1,66 @@
-"""Class hierarchies for the :class:`~kgraph.codegraph.resolve.Resolver`: resolved bases,
-the C3 MRO, and member lookup along it.
+"""Attributes for the :class:`~kgraph.codegraph.resolve.Resolver`: of modules, classes
+(resolved bases, the C3 MRO, member lookup along it), instances, external names.
 
-Attributes of classes and instances follow the C3 MRO (over in-repository classes: external
-bases end the chain), instance attributes (``self.x = Cls()``) and annotations. These are
-plain functions taking the resolver: they are part of its evaluation (they record what they
-read in its read sets, and cache in its caches).
+Attributes of classes and instances follow the C3 MRO over in-repository classes, instance
+attributes (``self.x = Cls()``) and annotations. A member no class of the repository
+defines, in a class with an external base, is that base's (``ext.Base.method``). These are
+plain functions taking the resolver: they are part of its evaluation (they record what
+they read in its read sets, and cache in its caches).
 """
 
 from __future__ import annotations
 
+import posixpath
 from typing import TYPE_CHECKING
 
-from kgraph.codegraph.values import CONF_LOCAL, Result, unique
+from kgraph.codegraph.imports import module_attr
+from kgraph.codegraph.summary import Assigned
+from kgraph.codegraph.values import (
+    CONF_BUILTIN,
+    CONF_EXTERNAL,
+    CONF_LOCAL,
+    JS_GLOBALS,
+    Result,
+    Value,
+    unique,
+)
 
 if TYPE_CHECKING:
     from kgraph.codegraph.resolve import Resolver
+
+_MAX_EXTERNAL_DOTS = 5
+# Methods of a literal followed through (what they return is made of its items).
+CONTAINER_METHODS = frozenset({"get", "pop", "setdefault", "values", "items", "keys", "copy"})
+
+
+def attribute(resolver: Resolver, value: Value, name: str) -> list[Result]:
+    """The values of attribute ``name`` of ``value``."""
+    kind = value[0]
+    if kind == "file":
+        return module_attr(resolver, value[1], name)
+    if kind == "dir":
+        sub = resolver.index.python_path(posixpath.join(value[1], name) if value[1] else name)
+        if sub is None:
+            return []
+        resolver.note(sub.rstrip("/"), "")
+        return [(("dir" if sub.endswith("/") else "file", sub.rstrip("/")), 1.0, "import")]
+    if kind == "def":
+        if resolver.def_kind(value) in ("class", "interface", "enum"):
+            return class_member(resolver, value[1], value[2], name, instance=False)
+        return []
+    if kind == "inst":
+        return class_member(resolver, value[1], value[2], name, instance=True)
+    if kind == "super":
+        return class_member(resolver, value[1], value[2], name, instance=value[3], skip_first=True)
+    if kind in ("ext", "extinst"):
+        if value[1].count(".") >= _MAX_EXTERNAL_DOTS:
+            return []
+        return [(("ext", f"{value[1]}.{name}"), CONF_EXTERNAL, "external")]
+    if kind == "builtin" and value[1] in JS_GLOBALS:  # console.log, Math.max: one level
+        return [(("builtin", f"{value[1]}.{name}"), CONF_BUILTIN, "builtin")]
+    if kind == "cont" and name in CONTAINER_METHODS:
+        return [(("cmethod", name, value), CONF_LOCAL, "literal")]
+    return []
 
 
 def bases(resolver: Resolver, path: str, qname: str) -> list[Result]:
@@ -25,13 +71,14 @@ def bases(resolver: Resolver, path: str, qname: str) -> list[Result]:
         info = summary["defs"].get(qname) if summary is not None else None
         if summary is None or info is None:
             return []
-        parent = summary["scopes"].get(qname, {}).get("p") or ""
+        scope = summary["scopes"].get(qname)
+        parent = (scope["parent"] if scope is not None else "") or ""
         results: list[Result] = []
-        for ref in info.get("b", ()):
-            results.extend(resolver.eval_ref(path, parent, ref, info["l"]))
+        for ref in info.get("bases", ()):
+            results.extend(resolver.eval_ref(path, parent, ref, info["line"]))
         return results
 
-    return resolver._cached(("bases", path, qname), compute)
+    return resolver.cached(("bases", path, qname), compute)
 
 
 def mro(resolver: Resolver, path: str, qname: str) -> list[tuple[str, str]]:
@@ -63,7 +110,7 @@ def class_member(
     resolver: Resolver, path: str, qname: str, name: str, instance: bool, skip_first: bool = False
 ) -> list[Result]:
     key = ("member", path, qname, name, instance, skip_first)
-    return resolver._cached(
+    return resolver.cached(
         key, lambda: _class_member(resolver, path, qname, name, instance, skip_first)
     )
 
@@ -77,18 +124,34 @@ def _class_member(
         if summary is None:
             continue
         member = f"{class_name}.{name}"
-        if member in summary["defs"]:
+        scope = summary["scopes"].get(class_name)
+        bindings = scope["names"].get(name) if scope is not None else None
+        if member in summary["defs"] and not (  # a decorated method holds what was returned
+            bindings and any(isinstance(b, Assigned) for b in bindings)
+        ):
             return [(("def", class_path, member), CONF_LOCAL, "mro")]
-        scope = summary["scopes"].get(class_name, {})
+        if scope is None:
+            continue
         results: list[Result] = []
-        bindings = scope.get("b", {}).get(name)
         if bindings:
             results.extend(resolver.eval_bindings(class_path, class_name, bindings))
-        if instance:
-            for scope_name, binding in scope.get("ia", {}).get(name, ()):
-                results.extend(resolver.eval_binding(class_path, scope_name, binding))
-        if bindings or (instance and name in scope.get("ia", {})):
+        attrs = scope.get("attrs", {}).get(name) if instance else None
+        for scope_name, binding in attrs or ():
+            results.extend(resolver.eval_binding(class_path, scope_name, binding))
+        if bindings or attrs:
             return unique(results)
+    return _external_member(resolver, order, name)
+
+
+def _external_member(resolver: Resolver, order: list[tuple[str, str]], name: str) -> list[Result]:
+    """``ext.Base.name`` for the first external base along the MRO (Python only; builtin
+    bases' methods are not followed)."""
+    for class_path, class_name in order:
+        if resolver._lang(class_path) != "python":
+            return []
+        for value, _conf, _method in bases(resolver, class_path, class_name):
+            if value[0] == "ext" and value[1].count(".") < _MAX_EXTERNAL_DOTS:
+                return [(("ext", f"{value[1]}.{name}"), CONF_EXTERNAL, "external")]
     return []
 
 

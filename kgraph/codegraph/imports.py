@@ -12,6 +12,7 @@ from __future__ import annotations
 import posixpath
 from typing import TYPE_CHECKING
 
+from kgraph.codegraph.summary import Assigned, StarImport
 from kgraph.codegraph.values import (
     CONF_EXTERNAL,
     CONF_IMPORT,
@@ -90,7 +91,7 @@ def module_attr(
 ) -> list[Result]:
     """``name`` in module ``path``'s namespace (Python) or exports (TS/JS)."""
     key = ("modattr", path, name, local_only, star_only)
-    return resolver._cached(key, lambda: _module_attr(resolver, path, name, local_only, star_only))
+    return resolver.cached(key, lambda: _module_attr(resolver, path, name, local_only, star_only))
 
 
 def _module_attr(
@@ -102,12 +103,12 @@ def _module_attr(
     python = summary["lang"] == "python"
     if not star_only:
         if python:
-            bindings = summary["scopes"][""]["b"].get(name)
+            bindings = summary["scopes"][""]["names"].get(name)
         else:
             exported = summary["exports"].get(name)
             bindings = [exported] if exported is not None else None
             if local_only:
-                bindings = summary["scopes"][""]["b"].get(name) or bindings
+                bindings = summary["scopes"][""]["names"].get(name) or bindings
         if bindings:
             if not python and not local_only:
                 # An export names a module-level binding, whatever line it is on.
@@ -116,8 +117,8 @@ def _module_attr(
                         r
                         for b in bindings
                         for r in (
-                            resolver.eval_ref(path, "", b[1], None)
-                            if b[0] == "val"
+                            resolver.eval_ref(path, "", b.ref, None)
+                            if isinstance(b, Assigned)
                             else resolver.eval_binding(path, "", b)
                         )
                     ]
@@ -125,7 +126,7 @@ def _module_attr(
             return resolver.eval_bindings(path, "", bindings)
         if local_only:
             return []
-    stars = summary["star"] if python else [[m, 0] for m in summary["estar"]]
+    stars = summary["star"] if python else [StarImport(m, 0) for m in summary["estar"]]
     if stars:
         resolver.note(path, "*")
     for module, level in stars:

@@ -18,7 +18,6 @@ that died before that rebuilds them when it next starts.
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 import time
@@ -30,14 +29,15 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from kgraph.codegraph import store
+from kgraph.codegraph.changes import changed_names, changed_sites, depends_on
 from kgraph.codegraph.filedeps import normalise_path
 from kgraph.codegraph.gcpause import no_gc
 from kgraph.codegraph.modules import file_keys
-from kgraph.codegraph.summary import Summary, changed_names, content_hash, depends_on
+from kgraph.codegraph.paths import graph_root
+from kgraph.codegraph.summary import Summary, content_hash, decode_summary
 from kgraph.codegraph.walk import SourceFile, iter_source_files, language_of
 from kgraph.codegraph.workers import Progress, ResolveState, parse_all, resolve_all
 from kgraph.db import Database
-from kgraph.db.location import project_root
 from kgraph.db.locks import Holder, held_lock
 from kgraph.db.models import utcnow
 from kgraph.errors import InvalidValueError
@@ -82,7 +82,8 @@ def parse_repository(
 ) -> ParseReport:
     """Parse ``path`` (a folder or file) into the code graph; paths are relative to ``root``.
 
-    ``root`` defaults to the git root of ``path`` (or ``path`` itself outside git). Only new
+    ``root`` defaults to the graph root of ``path`` (:func:`~kgraph.codegraph.paths.graph_root`:
+    its git root; outside git, the current folder when it holds ``path``). Only new
     and changed files are parsed (``force`` re-parses everything under ``path``); files
     under ``path`` that disappeared are removed. Raises InvalidValueError for a missing path
     or one outside ``root``. When another parse of the database runs, ``on_wait`` gets a
@@ -113,7 +114,7 @@ def _parse_repository(
     path = path.resolve()
     if not path.exists():
         raise InvalidValueError(f"no such file or folder: {path}")
-    root = (root or project_root(path if path.is_dir() else path.parent)).resolve()
+    root = (root or graph_root(path)).resolve()
     try:
         prefix = normalise_path(path.relative_to(root).as_posix())
     except ValueError as exc:
@@ -153,7 +154,7 @@ def _parse_repository(
     with no_gc():
         # Decoded as they arrive: the main process works while the workers parse.
         for parsed in parse_all(to_parse, jobs, progress):
-            summaries[parsed.path] = json.loads(parsed.summary_json)
+            summaries[parsed.path] = decode_summary(parsed.summary_json)
             old = states.get(parsed.path)
             if old is None:
                 added.append(parsed.path)
@@ -212,25 +213,36 @@ def _dependents(
 ) -> set[str]:
     """Files to re-resolve because of what changed elsewhere: those that read a name whose
     observable part changed (the new summary of a modified file is compared with its stored
-    one, name by name), or anything of a deleted file; and those with a missing import an
-    added file may satisfy."""
+    one, name by name), or anything of a deleted file; those with a missing import an
+    added file may satisfy; and those that read the call sites of a key (to bind a
+    function's parameters) whose call sites changed anywhere."""
     changed: dict[str, set[str] | None] = {path: None for path in deleted}
-    if modified:
-        old = db.read(lambda c: store.load_summaries(c, sorted(modified)))
+    old: dict[str, Summary] = {}
+    if modified or deleted:
+        old = db.read(lambda c: store.load_summaries(c, sorted(modified | set(deleted))))
         for path in modified:
             previous = old.get(path)
             names = changed_names(previous, summaries[path]) if previous is not None else {"*"}
             if names:
                 changed[path] = names
-    if not (changed or added):
+    sites: set[str] = set()  # call-site keys whose sites changed (deleted: see `changed`)
+    for path in modified:
+        sites |= changed_sites(old.get(path), summaries[path])
+    if not (changed or added or sites):
         return set()
+    all_deps = db.read(store.all_deps)
+    if added and any(deps.get("pulled") for deps in all_deps.values()):
+        for path in added:  # new call sites (a cold parse has no one to tell)
+            sites |= changed_sites(None, summaries[path])
     new_keys = {key for path in added for key in file_keys(path)}
     found: set[str] = set()
-    for file_path, deps in db.read(store.all_deps).items():
+    for file_path, deps in all_deps.items():
         files: dict[str, list[str]] = deps.get("files") or {}
-        if any(
-            path in files and depends_on(files[path], names) for path, names in changed.items()
-        ) or new_keys.intersection(deps.get("missing", ())):
+        if (
+            any(path in files and depends_on(files[path], names) for path, names in changed.items())
+            or new_keys.intersection(deps.get("missing", ()))
+            or sites.intersection(deps.get("pulled", ()))
+        ):
             found.add(file_path)
     return found
 
@@ -261,6 +273,7 @@ def _resolve(
         fresh,
         writer=lambda batch: db.write(lambda c: store.replace_rows(c, batch, fresh)),
         loader=lambda path: db.read(lambda c: store.load_summaries(c, [path])).get(path),
+        stored_sites=lambda: db.read(store.site_keys),
     )
     if not fresh:
         return resolve_all(to_resolve, state, jobs, progress)

@@ -15,7 +15,6 @@ import re
 from collections.abc import Callable
 from functools import lru_cache, partial
 from operator import attrgetter
-from typing import Any
 
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
@@ -28,7 +27,18 @@ from kgraph.codegraph.script_modules import (
 from kgraph.codegraph.spans import Spans
 from kgraph.codegraph.summary import (
     UNKNOWN,
+    Annotated,
+    Assigned,
+    Binding,
+    Defined,
+    Import,
+    ImportedModule,
+    ImportedName,
+    Parameter,
+    Scope,
+    ScopedBinding,
     Summary,
+    Unknown,
     add_binding,
     add_call,
     new_scope,
@@ -111,7 +121,7 @@ class ScriptSummariser:
     def __init__(self, source: bytes, dialect: str) -> None:
         self.source = source
         self.summary = new_summary(dialect)
-        self.scopes: dict[str, dict[str, Any]] = self.summary["scopes"]
+        self.scopes: dict[str, Scope] = self.summary["scopes"]
         self.spans = Spans()
 
     def text(self, node: Node | None) -> str:
@@ -149,8 +159,8 @@ class ScriptSummariser:
             self.summary["errors"] = max(len(errors), 1)
         defs = self.summary["defs"]
         for binding in self.summary["exports"].values():  # `export { a }`, module.exports
-            if binding[0] == "val" and binding[1] in defs:
-                defs[binding[1]]["x"] = True
+            if isinstance(binding, Assigned) and binding.ref in defs:
+                defs[binding.ref]["exported"] = True
         return self.summary
 
     # -- refs -----------------------------------------------------------------------------
@@ -195,17 +205,17 @@ class ScriptSummariser:
         parent = node.parent
         exported = parent is not None and parent.type == "export_statement"
         if kind != "method":
-            add_binding(self.scopes[scope], name, ["def", qname, line])
+            add_binding(self.scopes[scope], name, Defined("def", qname, line))
         if exported and scope == "":
-            self.summary["exports"][name] = ["def", qname, line]
+            self.summary["exports"][name] = Defined("def", qname, line)
             if any(c.type == "default" for c in parent.children):  # type: ignore[union-attr]
-                self.summary["exports"]["default"] = ["def", qname, line]
+                self.summary["exports"]["default"] = Defined("def", qname, line)
         if qname not in self.summary["defs"]:
             self.summary["defs"][qname] = {
-                "k": kind,
-                "l": line,
-                "e": node.end_point[0] + 1,
-                "x": exported,
+                "kind": kind,
+                "line": line,
+                "end": node.end_point[0] + 1,
+                "exported": exported,
             }
         if body is not None:
             self.spans.enter(node, qname, body.start_byte)
@@ -218,7 +228,7 @@ class ScriptSummariser:
         name = self.text(node.child_by_field_name("name"))
         body = node.child_by_field_name("body")
         if name:
-            kind = "method" if self.scopes[scope]["k"] == "class" else "function"
+            kind = "method" if self.scopes[scope]["kind"] == "class" else "function"
             qname = self._define(node, scope, name, kind, body)
             self._function(node, qname)
 
@@ -228,7 +238,7 @@ class ScriptSummariser:
             return
         line = node.start_point[0] + 1
         params = node.child_by_field_name("parameters")
-        class_scope = self.scopes.get(scope["p"] or "")
+        class_scope = self.scopes.get(scope["parent"] or "")
         for index, param in enumerate(params.named_children if params is not None else []):
             pattern = param.child_by_field_name("pattern") or param
             if pattern.type == "assignment_pattern":
@@ -237,21 +247,22 @@ class ScriptSummariser:
                 continue
             name = self.text(pattern)
             refs = self.type_refs(param.child_by_field_name("type"))
-            bindings = [["ann", r, line] for r in refs] or [["param", index, line]]
+            bindings: list[Binding] = [Annotated("ann", r, line) for r in refs]
+            bindings = bindings or [Parameter("param", index, line)]
             for binding in bindings:
                 add_binding(scope, name, binding)
             is_property = any(c.type == "accessibility_modifier" for c in param.children)
-            if is_property and class_scope is not None and class_scope["k"] == "class":
-                attrs = class_scope.setdefault("ia", {})
+            if is_property and class_scope is not None and class_scope["kind"] == "class":
+                attrs = class_scope.setdefault("attrs", {})
                 for binding in bindings:
-                    attrs.setdefault(name, []).append([qname, binding])
+                    attrs.setdefault(name, []).append(ScopedBinding(qname, binding))
         for ref in self.type_refs(node.child_by_field_name("return_type")):
-            scope.setdefault("r", []).append(["ann", ref, line])
+            scope.setdefault("returns", []).append(Annotated("ann", ref, line))
         body = node.child_by_field_name("body")
         if body is not None and body.type != "statement_block":  # `x => expr` returns expr
             ref = self.ref(body)
             if ref != UNKNOWN:
-                scope.setdefault("r", []).append(["val", ref, line])
+                scope.setdefault("returns", []).append(Assigned("val", ref, line))
 
     def on_class(self, node: Node, scope: str) -> None:
         name = self.text(node.child_by_field_name("name"))
@@ -269,12 +280,12 @@ class ScriptSummariser:
                     implements.extend(r for c in clause.named_children for r in self.type_refs(c))
                 else:  # JavaScript: class A extends <expression>
                     bases.append(self.ref(clause))
-        info["b"] = [b for b in bases if b != UNKNOWN]
-        info["i"] = implements
+        info["bases"] = [b for b in bases if b != UNKNOWN]
+        info["implements"] = implements
 
     def on_method(self, node: Node, scope: str) -> None:
         name = self.text(node.child_by_field_name("name"))
-        if name and self.scopes[scope]["k"] == "class":
+        if name and self.scopes[scope]["kind"] == "class":
             qname = self._define(node, scope, name, "method", node.child_by_field_name("body"))
             self._function(node, qname)
 
@@ -283,17 +294,19 @@ class ScriptSummariser:
         name = self.text(name_node)
         value = node.child_by_field_name("value")
         class_scope = self.scopes[scope]
-        if not name or class_scope["k"] != "class":
+        if not name or class_scope["kind"] != "class":
             return
         line = node.start_point[0] + 1
         if value is not None and value.type in _FUNCTION_VALUES:
             qname = self._define(value, scope, name, "method", value.child_by_field_name("body"))
             self._function(value, qname)
             return
-        bindings = [["ann", r, line] for r in self.type_refs(node.child_by_field_name("type"))]
+        bindings: list[Binding] = [
+            Annotated("ann", r, line) for r in self.type_refs(node.child_by_field_name("type"))
+        ]
         if value is not None and self.ref(value) != UNKNOWN:
-            bindings.append(["val", self.ref(value), line])
-        for binding in bindings or [["unk", line]]:
+            bindings.append(Assigned("val", self.ref(value), line))
+        for binding in bindings or [Unknown("unk", line)]:
             add_binding(class_scope, name, binding)
 
     def on_var(self, node: Node, scope: str) -> None:
@@ -309,14 +322,14 @@ class ScriptSummariser:
                     self.text(p.child_by_field_name("key") if p.type == "pair_pattern" else p)
                     for p in name_node.named_children
                 ]
-                self.summary["imports"].append([scope, module, 0, names, line])
+                self.summary["imports"].append(Import(scope, module, 0, names, line))
             for prop in name_node.named_children:
                 key = prop.child_by_field_name("key") if prop.type == "pair_pattern" else prop
                 alias = prop.child_by_field_name("value") if prop.type == "pair_pattern" else prop
-                binding = (
-                    ["from", module, 0, self.text(key), line]
+                binding: Binding = (
+                    ImportedName("from", module, 0, self.text(key), line)
                     if module is not None
-                    else ["unk", line]
+                    else Unknown("unk", line)
                 )
                 add_binding(self.scopes[scope], self.text(alias), binding)
             return
@@ -325,34 +338,43 @@ class ScriptSummariser:
         statement = declaration.parent if declaration is not None else None
         exported = statement is not None and statement.type == "export_statement"
         if value is not None and value.type in _FUNCTION_VALUES:
-            kind = "method" if self.scopes[scope]["k"] == "class" else "function"
+            kind = "method" if self.scopes[scope]["kind"] == "class" else "function"
             qname = f"{scope}.{name}" if scope else name
             self.summary["defs"].setdefault(
-                qname, {"k": kind, "l": line, "e": node.end_point[0] + 1, "x": exported}
+                qname,
+                {"kind": kind, "line": line, "end": node.end_point[0] + 1, "exported": exported},
             )
-            add_binding(self.scopes[scope], name, ["def", qname, line])
+            add_binding(self.scopes[scope], name, Defined("def", qname, line))
             self.spans.enter(value, qname, (value.child_by_field_name("body") or value).start_byte)
             self.scopes.setdefault(qname, new_scope("function", scope))
             self._function(value, qname)
         else:
             module = require_source(self, value)
-            bindings: list[list[Any]] = [
-                ["ann", r, line] for r in self.type_refs(node.child_by_field_name("type"))
+            bindings: list[Binding] = [
+                Annotated("ann", r, line) for r in self.type_refs(node.child_by_field_name("type"))
             ]
             if module is not None:
-                bindings.append(["mod", module, line])
-                self.summary["imports"].append([scope, module, 0, [], line])
+                bindings.append(ImportedModule("mod", module, line))
+                self.summary["imports"].append(Import(scope, module, 0, [], line))
             elif value is not None:
                 ref = self.ref(value)
-                bindings.append(["val", ref, line] if ref != UNKNOWN else ["unk", line])
-            for binding in bindings or [["unk", line]]:
-                add_binding(self.scopes[scope], name, binding)
+                bindings.append(
+                    Assigned("val", ref, line) if ref != UNKNOWN else Unknown("unk", line)
+                )
+            for made in bindings or [Unknown("unk", line)]:
+                add_binding(self.scopes[scope], name, made)
             if exported and scope == "":
                 self.summary["defs"].setdefault(
-                    name, {"k": "variable", "l": line, "e": node.end_point[0] + 1, "x": True}
+                    name,
+                    {
+                        "kind": "variable",
+                        "line": line,
+                        "end": node.end_point[0] + 1,
+                        "exported": True,
+                    },
                 )
         if exported and scope == "":
-            self.summary["exports"][name] = ["val", name, line]
+            self.summary["exports"][name] = Assigned("val", name, line)
 
     def on_iface(self, node: Node, scope: str) -> None:
         name = self.text(node.child_by_field_name("name"))
@@ -365,7 +387,7 @@ class ScriptSummariser:
                 for t in c.named_children
                 for r in self.type_refs(t)
             ]
-            self.summary["defs"][qname]["b"] = extends
+            self.summary["defs"][qname]["bases"] = extends
 
     def on_alias(self, node: Node, scope: str) -> None:
         name = self.text(node.child_by_field_name("name"))
@@ -385,7 +407,7 @@ class ScriptSummariser:
             return
         line = node.start_point[0] + 1
         ref = self.ref(right)
-        value = ["val", ref, line] if ref != UNKNOWN else ["unk", line]
+        value = Assigned("val", ref, line) if ref != UNKNOWN else Unknown("unk", line)
         target = self.text(left)
         if scope == "" and (
             target in ("module.exports", "exports")
@@ -400,40 +422,44 @@ class ScriptSummariser:
                 found = self._class_of(scope)
                 if found is not None:
                     attr = self.text(left.child_by_field_name("property"))
-                    found.setdefault("ia", {}).setdefault(attr, []).append([scope, value])
+                    found.setdefault("attrs", {}).setdefault(attr, []).append(
+                        ScopedBinding(scope, value)
+                    )
 
-    def _class_of(self, scope: str) -> dict[str, Any] | None:
+    def _class_of(self, scope: str) -> Scope | None:
         while scope:
             data = self.scopes[scope]
-            parent = self.scopes.get(data["p"] or "")
-            if parent is not None and parent["k"] == "class":
+            parent = self.scopes.get(data["parent"] or "")
+            if parent is not None and parent["kind"] == "class":
                 return parent
-            scope = data["p"] or ""
+            scope = data["parent"] or ""
         return None
 
     def on_return(self, node: Node, scope: str) -> None:
         target = self.scopes[scope]
-        if target["k"] == "function" and node.named_children:
+        if target["kind"] == "function" and node.named_children:
             ref = self.ref(node.named_children[0])
             if ref != UNKNOWN:
-                target.setdefault("r", []).append(["val", ref, node.start_point[0] + 1])
+                target.setdefault("returns", []).append(
+                    Assigned("val", ref, node.start_point[0] + 1)
+                )
 
     def on_decorator(self, node: Node, scope: str) -> None:
         if node.named_children:
             ref = self.ref(node.named_children[0])
             if ref != UNKNOWN:
-                add_call(self.summary, scope, ref, node.start_point[0] + 1)
+                add_call(self.summary, scope, ref + "()", node.start_point[0] + 1)
 
     def on_callee(self, node: Node, scope: str) -> None:
         raw = self.source[node.start_byte : node.end_byte]
         ref = raw.decode() if _DOTTED_ASCII.fullmatch(raw) else self.ref(node)
         if ref not in (UNKNOWN, "require", "super", "import"):
-            add_call(self.summary, scope, ref, node.start_point[0] + 1)
+            add_call(self.summary, scope, ref + "()", node.start_point[0] + 1)
         elif ref == "super":  # super(...) in a constructor calls the base constructor
-            add_call(self.summary, scope, "super.constructor", node.start_point[0] + 1)
+            add_call(self.summary, scope, "super.constructor()", node.start_point[0] + 1)
 
     def on_new(self, node: Node, scope: str) -> None:
-        ref = self.ref(node)
+        ref = self.ref(node)  # `new C(...)` is the ref `C()`: a call of C
         if ref != UNKNOWN:
             add_call(self.summary, scope, ref, node.start_point[0] + 1)
 

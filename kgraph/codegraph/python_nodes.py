@@ -1,6 +1,6 @@
 """Readers of tree-sitter Python nodes for :mod:`kgraph.codegraph.parse_python`: node text,
-the ref of an expression, the classes an annotation names, the names a target binds, and a
-definition's decorators and parameters.
+the classes an annotation names, the names a target binds, a definition's decorators and
+parameters, string literals.
 
 They use no summariser state, only the source being summarised (:func:`set_source`).
 """
@@ -8,28 +8,10 @@ They use no summariser state, only the source being summarised (:func:`set_sourc
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from tree_sitter import Node
 
-from kgraph.codegraph.summary import UNKNOWN, add_binding
-
-_DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
-_LITERALS = {
-    "string": "<str>",
-    "concatenated_string": "<str>",
-    "list": "<list>",
-    "list_comprehension": "<list>",
-    "dictionary": "<dict>",
-    "dictionary_comprehension": "<dict>",
-    "set": "<set>",
-    "set_comprehension": "<set>",
-    "tuple": "<tuple>",
-    "integer": "<int>",
-    "float": "<float>",
-    "true": "<bool>",
-    "false": "<bool>",
-}
+DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 
 # The source of the file being summarised (set per parse; one parse at a time per process).
 _source = b""
@@ -48,29 +30,6 @@ def node_text(node: Node | None) -> str:
     return _source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
 
-def expr_ref(node: Node | None) -> str:
-    """The compact ref of an expression (see :mod:`summary`); ``?`` when unknowable."""
-    if node is None:
-        return UNKNOWN
-    kind = node.type
-    if kind == "identifier":
-        return node_text(node)
-    if kind == "attribute":
-        text = node_text(node)
-        if _DOTTED.fullmatch(text):  # the common case, without walking the chain
-            return text
-        base = expr_ref(node.child_by_field_name("object"))
-        return f"{base}.{node_text(node.child_by_field_name('attribute'))}"
-    if kind == "call":
-        return expr_ref(node.child_by_field_name("function")) + "()"
-    if kind in ("parenthesized_expression", "await"):
-        inner = node.named_children
-        return expr_ref(inner[0]) if inner else UNKNOWN
-    if kind == "subscript":
-        return UNKNOWN
-    return _LITERALS.get(kind, UNKNOWN)
-
-
 def annotation_refs(node: Node | None) -> list[str]:
     """Class refs an annotation names: ``Optional[A]``, ``A | None``, ``"A"`` -> ``["A"]``."""
     if node is None:
@@ -79,8 +38,8 @@ def annotation_refs(node: Node | None) -> list[str]:
     if kind == "type":
         return [r for child in node.named_children for r in annotation_refs(child)]
     if kind in ("identifier", "attribute"):
-        ref = expr_ref(node)
-        return [] if ref in ("None", UNKNOWN) else [ref]
+        text = "".join(node_text(node).split())
+        return [text] if text != "None" and DOTTED.fullmatch(text) else []
     if kind == "string":
         content = "".join(node_text(c) for c in node.named_children if c.type == "string_content")
         content = content.strip()
@@ -148,39 +107,43 @@ def decorator_names(node: Node) -> list[str]:
     return names
 
 
-def bind_parameters(params: Node | None, scope: dict[str, Any], is_method: bool, line: int) -> None:
-    """Bind a function's parameters in its ``scope``; a method's first one is its self/cls."""
+def parameters(params: Node | None) -> list[tuple[str, str, Node | None, Node | None]]:
+    """A def's or lambda's parameters in order: (name, kind, annotation, default) with the
+    kinds of :class:`~kgraph.codegraph.summary.ParamSpec` (``*``/``/`` markers skipped;
+    a parameter before ``/`` is ``posonly``, after ``*`` or ``*args`` ``kwonly``)."""
     if params is None:
-        return
-    index = 0
+        return []
+    found: list[tuple[str, str, Node | None, Node | None]] = []
+    keyword_only = False
     for child in params.named_children:
         kind = child.type
-        if kind == "identifier":
-            name, annotation = node_text(child), None
-        elif kind == "typed_parameter":
+        if kind == "identifier":  # the common case: no annotation, no default
+            found.append((node_text(child), "kwonly" if keyword_only else "pos", None, None))
+            continue
+        annotation = child.child_by_field_name("type")
+        default = child.child_by_field_name("value") if "default" in kind else None
+        if kind == "positional_separator":
+            found = [(n, "posonly" if k == "pos" else k, a, d) for n, k, a, d in found]
+            continue
+        if kind == "keyword_separator":
+            keyword_only = True
+            continue
+        if kind == "typed_parameter" and child.named_children:
             first = child.named_children[0]
-            if first.type != "identifier":  # *args: T / **kw: T
-                for n in identifiers(first.named_children[0] if first.named_children else first):
-                    add_binding(scope, n, ["unk", line])
-                index += 1
+            if first.type in ("list_splat_pattern", "dictionary_splat_pattern"):
+                child, kind = first, first.type
+            else:
+                found.append(
+                    (node_text(first), "kwonly" if keyword_only else "pos", annotation, None)
+                )
                 continue
-            name, annotation = node_text(first), child.child_by_field_name("type")
-        elif kind in ("typed_default_parameter", "default_parameter"):
-            name_node = child.child_by_field_name("name")
-            name, annotation = node_text(name_node), child.child_by_field_name("type")
+        if kind in ("default_parameter", "typed_default_parameter"):
+            name = node_text(child.child_by_field_name("name"))
+            found.append((name, "kwonly" if keyword_only else "pos", annotation, default))
         elif kind in ("list_splat_pattern", "dictionary_splat_pattern"):
-            for n in identifiers(child.named_children[0]) if child.named_children else []:
-                add_binding(scope, n, ["unk", line])
-            index += 1
-            continue
-        else:
-            continue
-        if index == 0 and is_method and scope.get("m") != "static":
-            scope["s"] = name
-        refs = annotation_refs(annotation)
-        if refs:
-            for ref in refs:
-                add_binding(scope, name, ["ann", ref, line])
-        else:
-            add_binding(scope, name, ["param", index, line])
-        index += 1
+            names = identifiers(child.named_children[0]) if child.named_children else []
+            star = kind == "list_splat_pattern"
+            for name in names:
+                found.append((name, "star" if star else "dstar", annotation, None))
+            keyword_only = keyword_only or star
+    return found

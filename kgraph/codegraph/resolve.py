@@ -1,30 +1,42 @@
-"""Static evaluation of names and expressions over the summaries of all files.
+"""Static evaluation of names and refs over the summaries of all files.
 
 The :class:`Resolver` evaluates refs to values (see :mod:`kgraph.codegraph.values`), caching
 its results along with what each one read. Names follow LEGB (class bodies are skipped from
 nested functions; ``global``/``nonlocal`` honoured); inside the scope of the use, only
 bindings made on or before the line of the use count (all of them, so both arms of an
-``if`` are kept). Modules follow ``import``s, star imports (``__all__``), ``__init__``
-re-exports and submodules (:mod:`kgraph.codegraph.imports`). Attributes of classes and
-instances follow the C3 MRO, instance attributes (``self.x = Cls()``) and annotations
-(:mod:`kgraph.codegraph.hierarchy`).
+``if`` are kept). A ref's operations are applied in order: attributes (modules, classes
+along the MRO: :mod:`.hierarchy`, :mod:`.imports`), calls (what a function returns, with
+the call's arguments for its parameters: :mod:`.flow`), subscripts and iteration
+(literals, generators, the iteration protocol: :mod:`.elements`).
 """
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
-from kgraph.codegraph.hierarchy import class_member
+from kgraph.codegraph import elements, flow
+from kgraph.codegraph.changes import site_entries
+from kgraph.codegraph.hierarchy import attribute
 from kgraph.codegraph.imports import from_import, import_module, module_attr
 from kgraph.codegraph.modules import ModuleIndex
-from kgraph.codegraph.summary import Summary, split_ref
+from kgraph.codegraph.refs import ITERATE, Part, call_args, op_key, split_ref
+from kgraph.codegraph.summary import (
+    Annotated,
+    Assigned,
+    Binding,
+    Defined,
+    ImportedModule,
+    ImportedName,
+    Parameter,
+    Scope,
+    Summary,
+    scope_kind,
+)
 from kgraph.codegraph.values import (
     CONF_BUILTIN,
-    CONF_EXTERNAL,
     CONF_IMPORT,
     CONF_INFERRED,
     CONF_LOCAL,
@@ -42,28 +54,57 @@ Read = tuple[str, str]  # (file, top-level name) an evaluation depended on
 # The "file" of a read recording an import that matched no file (the name is its key):
 # kept with the other reads, so a cache hit replays it like any other read.
 MISSING_IMPORT = "\0missing"
+# The "file" of a read of the call sites indexed under a key (see changes.site_key).
+CALL_SITES = "\0calls"
 Reads = AbstractSet[Read]  # a finished computation's reads (never changed once cached)
 _NO_READS: Reads = frozenset()
 
+
+class Sites(Protocol):
+    """Where call sites are: files by key, and a file's sites (cached by the owner: the
+    worker's index shares them with every resolver it serves)."""
+
+    def files(self, key: str) -> list[str]: ...
+
+    def entries(self, path: str, summary: Summary) -> dict[str, list[tuple[str, str, int]]]: ...
+
+
+class NoSites:
+    """No call sites known (a resolver over a single file's summaries, in tests)."""
+
+    def files(self, key: str) -> list[str]:
+        return []
+
+    def entries(self, path: str, summary: Summary) -> dict[str, list[tuple[str, str, int]]]:
+        return site_entries(summary)
+
+
 _MAX_DEPTH = 40
-_MAX_EXTERNAL_DOTS = 5
-
-
 # Heads whose meaning depends on the function they are used in (``super()`` finds its
 # class from there; TS/JS ``this``).
 _SCOPED_HEADS = frozenset({"super", "this"})
 
 
-def _outer_scope(scopes: dict[str, Any], scope: dict[str, Any]) -> str:
+def _outer_scope(scopes: dict[str, Scope], scope: Scope) -> str:
     """Where the LEGB walk from a function goes once its own scope is passed: the parent,
     past class bodies (skipped from nested scopes) that declare no ``global``."""
-    current = scope["p"] or ""
+    current = scope["parent"] or ""
     while current:
         parent = scopes.get(current)
-        if parent is None or parent["k"] != "class" or parent.get("g"):
+        if parent is None or parent["kind"] != "class" or parent.get("globals"):
             break
-        current = parent["p"] or ""
+        current = parent["parent"] or ""
     return current
+
+
+def _before(bindings: list[Binding], line: int) -> list[Binding]:
+    """The bindings visible at ``line`` (< 0: strictly before ``-line``, the right-hand side
+    of ``x = x.y``); all of them but the line's own when none is."""
+    if line < 0:
+        found = [b for b in bindings if b.line < -line]
+    else:
+        found = [b for b in bindings if b.line <= line]
+    return found or [b for b in bindings if b.line != abs(line)]
 
 
 class Resolver:
@@ -71,23 +112,32 @@ class Resolver:
 
     ``consulted`` (per :meth:`begin`) collects every (file, top-level name) an evaluation
     read, cached work included: a file needs re-resolving when one of the names it read in
-    another file changes (``""``: only the file's existence; ``"*"``: its star imports).
-    Imports that matched no file are reads of :data:`MISSING_IMPORT` (see
-    :meth:`note_missing`), so a file whose resolution reused cached work through such an
-    import still learns of it, and is re-resolved when a new file provides it.
+    another file changes (``""``: only the file's existence; ``"*"``: its star imports;
+    ``"="``: the module scope's arguments and literals). Imports that matched no file are
+    reads of :data:`MISSING_IMPORT`; call-site keys whose sites were read, of
+    :data:`CALL_SITES`.
     """
 
-    def __init__(self, index: ModuleIndex, load: Callable[[str], Summary | None]) -> None:
+    def __init__(
+        self,
+        index: ModuleIndex,
+        load: Callable[[str], Summary | None],
+        sites: Sites | None = None,
+    ) -> None:
         self.index = index
         self._load = load
+        self.sites: Sites = sites or NoSites()
         self._summaries: dict[str, Summary | None] = {}
         self._cache: dict[tuple[Any, ...], tuple[list[Result], Reads]] = {}
         # hierarchy.mro's cache (linearisations, not results), with the reads they made.
         self._mro: dict[tuple[str, str], tuple[list[tuple[str, str]], Reads]] = {}
+        # elements.stored's cache: a file's stores by the literal they store into.
+        self._stores: dict[str, tuple[dict[Value, list[Any]], Reads]] = {}
+        # flow.call_sites' cache.
+        self._sites: dict[tuple[str, str], tuple[list[Any], Reads]] = {}
         # What was read since begin(): a set per computation in progress, the file's at the
         # bottom. A finished computation's set is cached with its result and merged into its
-        # caller's; a cache hit merges the cached set (set-to-set merges reuse the stored
-        # hashes, so replaying big read sets costs little).
+        # caller's; a cache hit merges the cached set.
         self._reads: list[set[Read]] = [set()]
         self._active: set[tuple[Any, ...]] = set()
 
@@ -107,6 +157,19 @@ class Resolver:
         """Record that the current evaluation met an import of ``key`` that matched no file."""
         self._reads[-1].add((MISSING_IMPORT, key))
 
+    def note_sites(self, key: str) -> None:
+        """Record that the current evaluation read the call sites indexed under ``key``."""
+        self._reads[-1].add((CALL_SITES, key))
+
+    def site_files(self, key: str) -> list[str]:
+        """The files with call sites under ``key`` (see :func:`.changes.site_key`)."""
+        return self.sites.files(key)
+
+    def site_entries(self, path: str) -> dict[str, list[tuple[str, str, int]]]:
+        """A file's call sites with arguments, by key (see :func:`.changes.site_entries`)."""
+        summary = self.summary(path)
+        return self.sites.entries(path, summary) if summary is not None else {}
+
     def replay(self, reads: Reads) -> None:
         """Record the reads of a cached computation being reused."""
         if reads:
@@ -117,8 +180,7 @@ class Resolver:
         self._reads.append(set())
 
     def finish_reads(self) -> Reads:
-        """Close the innermost computation's read set (kept, never changed again), merging
-        it into its caller's."""
+        """Close the innermost computation's read set, merging it into its caller's."""
         reads = self._reads.pop()
         if not reads:
             return _NO_READS
@@ -136,14 +198,21 @@ class Resolver:
             found = self._summaries[path] = self._load(path)
             return found
 
+    def scope(self, path: str, scope_name: str) -> Scope | None:
+        """A scope of a file, read as a dependency (the module scope's own parts: ``=``)."""
+        summary = self.summary(path, scope_name or "=")
+        return summary["scopes"].get(scope_name) if summary is not None else None
+
     def forget(self, paths: Iterable[str]) -> None:
         """Drop cached summaries and results (after files changed)."""
         for path in paths:
             self._summaries.pop(path, None)
         self._cache.clear()
         self._mro.clear()
+        self._stores.clear()
+        self._sites.clear()
 
-    def _cached(self, key: tuple[Any, ...], compute: Callable[[], list[Result]]) -> list[Result]:
+    def cached(self, key: tuple[Any, ...], compute: Callable[[], list[Result]]) -> list[Result]:
         """``compute()``, memoised under ``key`` with the reads it made (replayed into the
         caller's reads on a hit); ``[]`` for a key already being computed (a cycle) or too
         deep a chain."""
@@ -186,26 +255,24 @@ class Resolver:
         scopes = summary["scopes"]
         scope = scopes.get(current, scopes[""])
         while True:
-            if name in scope.get("g", ()):
+            if name in scope.get("globals", ()):
                 current, scope, first = "", scopes[""], False
-            bindings = scope["b"].get(name)
-            if bindings and name not in scope.get("n", ()) and (first or scope["k"] != "class"):
+            bindings = scope["names"].get(name)
+            if (
+                bindings
+                and name not in scope.get("nonlocals", ())
+                and (first or scope["kind"] != "class")
+            ):
                 if first and line is not None:
-                    # line < 0 is "strictly before -line": the right-hand side of `x = x.y`
-                    before = (
-                        [b for b in bindings if b[-1] < -line]
-                        if line < 0
-                        else [b for b in bindings if b[-1] <= line]
-                    )
-                    bindings = before or [b for b in bindings if b[-1] != abs(line)]
+                    bindings = _before(bindings, line)
                     if not bindings:
                         return []
                 if not first and current == "":
                     return module_attr(self, path, name, local_only=True)
                 return self.eval_bindings(path, current, bindings)
-            if scope["k"] == "module":
+            if scope["kind"] == "module":
                 break
-            current = scope["p"] or ""
+            current = scope["parent"] or ""
             scope = scopes.get(current, scopes[""])
             first = False
         if summary["lang"] == "python":
@@ -218,45 +285,53 @@ class Resolver:
             return [(("builtin", name), CONF_BUILTIN, "builtin")]
         return []
 
-    def eval_bindings(self, path: str, scope_name: str, bindings: list[Any]) -> list[Result]:
+    def eval_bindings(self, path: str, scope_name: str, bindings: list[Binding]) -> list[Result]:
         results: list[Result] = []
         for binding in bindings:
             results.extend(self.eval_binding(path, scope_name, binding))
         return unique(results)
 
-    def eval_binding(self, path: str, scope_name: str, binding: list[Any]) -> list[Result]:
-        kind = binding[0]
-        if kind == "def":
-            return [(("def", path, binding[1]), CONF_LOCAL, "local")]
-        if kind == "mod":
-            return weaken(import_module(self, path, binding[1]), CONF_IMPORT, "import")
-        if kind == "from":
-            return from_import(self, path, binding[1], binding[2], binding[3])
-        key: tuple[Any, ...]
-        if kind == "val":
-            key = ("val", path, scope_name, binding[1], binding[-1])
-            return self._cached(
-                key, lambda: self.eval_ref(path, scope_name, binding[1], -binding[-1])
+    def eval_binding(self, path: str, scope_name: str, binding: Binding) -> list[Result]:
+        if isinstance(binding, Defined):
+            return [(("def", path, binding.qname), CONF_LOCAL, "local")]
+        if isinstance(binding, ImportedModule):
+            return weaken(import_module(self, path, binding.dotted), CONF_IMPORT, "import")
+        if isinstance(binding, ImportedName):
+            return from_import(self, path, binding.module, binding.level, binding.name)
+        if isinstance(binding, Assigned):
+            ref, line = binding.ref, binding.line
+            key = ("val", path, scope_name, ref, line)
+            return self.cached(key, lambda: self.eval_ref(path, scope_name, ref, -line))
+        if isinstance(binding, Annotated):
+            ref = binding.ref
+            return self.cached(
+                ("ann", path, scope_name, ref),
+                lambda: self._instances(self.eval_ref(path, scope_name, ref, None)),
             )
-        if kind == "ann":
-            key = ("ann", path, scope_name, binding[1])
-            return self._cached(
-                key, lambda: self._instances(self.eval_ref(path, scope_name, binding[1], None))
-            )
-        if kind == "param":
-            return self._self_param(path, scope_name, binding[1])
+        if isinstance(binding, Parameter):
+            return self._parameter(path, scope_name, binding.position)
         return []
 
-    def _self_param(self, path: str, scope_name: str, index: int) -> list[Result]:
-        summary = self.summary(path, scope_name)
-        if summary is None or index != 0:
+    def _parameter(self, path: str, scope_name: str, position: int) -> list[Result]:
+        """A method's self/cls: its class; any other parameter: what callers pass, as a
+        placeholder followed only where the value is called, subscripted or iterated."""
+        scope = self.scope(path, scope_name)
+        if scope is None:
             return []
-        scope = summary["scopes"].get(scope_name, {})
-        parent = scope.get("p") or ""
-        if scope.get("s") is None or summary["scopes"].get(parent, {}).get("k") != "class":
+        if position == 0 and scope.get("self_name"):
+            summary = self.summary(path)
+            parent = scope["parent"] or ""
+            if (
+                summary is not None
+                and summary["scopes"].get(parent, {"kind": ""})["kind"] == "class"
+            ):
+                kind = "def" if scope.get("method") == "class" else "inst"
+                return [((kind, path, parent), CONF_SELF, "self")]
+        params = scope.get("params")
+        if not params or position >= len(params):
             return []
-        kind = "def" if scope.get("m") == "class" else "inst"
-        return [((kind, path, parent), CONF_SELF, "self")]
+        kind = "pack" if params[position].startswith("*") else "param"
+        return [((kind, path, scope_name, position, ()), CONF_INFERRED, "argument")]
 
     def _instances(self, results: list[Result]) -> list[Result]:
         out: list[Result] = []
@@ -265,53 +340,61 @@ class Resolver:
                 out.append((("inst", value[1], value[2]), min(conf, CONF_INFERRED), "inferred"))
             elif value[0] == "builtin" and value[1] in PY_BUILTIN_TYPES:
                 out.append((("lit", f"<{value[1]}>"), conf, method))
+            elif value[0] == "ext":
+                out.append((("extinst", value[1]), conf, method))
         return out
 
     def def_kind(self, value: Value) -> str | None:
         summary = self.summary(value[1], value[2])
         info = summary["defs"].get(value[2]) if summary is not None else None
-        return info["k"] if info is not None else None
+        return info["kind"] if info is not None else None
 
-    # -- expressions --------------------------------------------------------------------
+    # -- refs ---------------------------------------------------------------------------
     def eval_ref(self, path: str, scope_name: str, ref: str, line: int | None) -> list[Result]:
         """The values ``ref`` may denote in ``scope_name`` at ``line``, cached by what its
         first name can mean there: the bindings visible at ``line``; in a function that does
         not bind it, the enclosing scopes (shared by sibling functions: a third of all refs);
-        for an unrebound ``self``/``cls``, the method's class (shared by its methods)."""
-        head = split_ref(ref)[0][0]
+        for an unrebound ``self``/``cls``, the method's class (shared by its methods). Refs
+        with arguments or literals of their own scope (``(#N)``, ``<#N>``, ``@name``) are
+        not shared."""
+        head = split_ref(ref)[0].name
         summary = self.summary(path, scope_name or head)
         if summary is None:
             return []
         scopes = summary["scopes"]
         scope = scopes.get(scope_name)
-        bindings = scope["b"].get(head) if scope is not None else None
+        bindings = scope["names"].get(head) if scope is not None else None
         key: tuple[Any, ...] | None = None
         compute: Callable[[], list[Result]]
-        if scope is not None and scope["k"] == "function" and head not in _SCOPED_HEADS:
+        if (
+            scope is not None
+            and scope["kind"] == "function"
+            and head not in _SCOPED_HEADS
+            and "#" not in ref
+            and not head.startswith(("<", "@"))
+        ):
             if not bindings:
-                if not (
-                    head in scope.get("g", ()) or head in scope.get("n", ()) or head.startswith("<")
-                ):
+                if not (head in scope.get("globals", ()) or head in scope.get("nonlocals", ())):
                     outer = _outer_scope(scopes, scope)
                     key = ("outer", path, outer, ref)
                     compute = partial(self._eval_ref, path, outer, ref, None, True)
             elif (
-                scope.get("s") == head
-                and scopes.get(scope["p"] or "", {}).get("k") == "class"
-                and all(b[0] == "param" and b[1] == 0 for b in bindings)
+                scope.get("self_name") == head
+                and scope_kind(summary, scope["parent"] or "") == "class"
+                and all(isinstance(b, Parameter) and b.position == 0 for b in bindings)
             ):
-                cls = scope["p"]
-                kind = "def" if scope.get("m") == "class" else "inst"
+                cls = scope["parent"] or ""
+                kind = "def" if scope.get("method") == "class" else "inst"
                 key = ("self", path, cls, kind, ref)
                 compute = partial(self._eval_self_ref, path, cls, kind, ref)
         if key is None:
             key, compute = self._ref_at_line(path, scope_name, ref, line, bindings)
         hit = self._cache.get(key)
-        if hit is not None:  # _cached's hit path, inline: most refs are met more than once
+        if hit is not None:  # cached()'s hit path, inline: most refs are met more than once
             if hit[1]:
                 self._reads[-1] |= hit[1]
             return hit[0]
-        return self._cached(key, compute)
+        return self.cached(key, compute)
 
     def _ref_at_line(
         self,
@@ -319,17 +402,19 @@ class Resolver:
         scope_name: str,
         ref: str,
         line: int | None,
-        bindings: list[Any] | None,
+        bindings: list[Binding] | None,
     ) -> tuple[tuple[Any, ...], Callable[[], list[Result]]]:
         """The cache key of ``ref`` by the bindings of its head visible at ``line``."""
         marker: tuple[Any, ...] = ()
         if bindings and line is not None:
             if line < 0:
-                marker = (sum(1 for b in bindings if b[-1] < -line), True)
+                marker = (sum(1 for b in bindings if b.line < -line), True)
             else:
-                marker = (sum(1 for b in bindings if b[-1] <= line), False)
+                marker = (sum(1 for b in bindings if b.line <= line), False)
             if marker[0] == 0:
                 marker = (*marker, abs(line))
+        if "#" in ref:  # arguments are evaluated at the line too
+            marker = (*marker, line)
         return (
             ("ref", path, scope_name, ref, marker),
             partial(self._eval_ref, path, scope_name, ref, line),
@@ -341,11 +426,17 @@ class Resolver:
         """Evaluate ``ref`` (``outer``: its head is looked up from the enclosing scope
         ``scope_name`` on, as for a name the function using it does not bind)."""
         parts = split_ref(ref)
-        head = parts[0][0]
+        head = parts[0].name
         if head == "?" or not head:
             return []
         values: list[Result]
-        if head.startswith("<"):
+        if head.startswith("@"):
+            qname = f"{scope_name}.{head[1:]}" if scope_name else head[1:]
+            values = [(("def", path, qname), CONF_LOCAL, "local")]
+        elif head.startswith("<#"):
+            self.scope(path, scope_name)
+            values = [(("cont", path, scope_name, int(head[2:-1])), CONF_LOCAL, "literal")]
+        elif head.startswith("<"):
             values = [(("lit", head), CONF_LOCAL, "literal")]
         elif head in _SCOPED_HEADS and self._lang(path) != "python":
             values = self._this(path, scope_name, head == "super")
@@ -358,36 +449,76 @@ class Resolver:
             )
         else:
             values = self.lookup(path, scope_name, head, line)
-        return self._eval_chain(path, scope_name, parts, values)
+        return self.eval_chain(path, scope_name, parts, values, line)
 
     def _eval_self_ref(self, path: str, cls: str, kind: str, ref: str) -> list[Result]:
         """Evaluate ``ref`` whose head is the ``self`` (``kind`` "inst") or ``cls`` ("def")
         parameter of a method of class ``cls``."""
         parts = split_ref(ref)
-        self.summary(path, parts[0][0])  # the read looking the parameter up would make
+        self.summary(path, parts[0].name)  # the read looking the parameter up would make
         values: list[Result] = [((kind, path, cls), CONF_SELF, "self")]
-        return self._eval_chain(path, cls, parts, values)
+        return self.eval_chain(path, cls, parts, values, None)
 
-    def _eval_chain(
-        self, path: str, scope_name: str, parts: tuple[tuple[str, int], ...], values: list[Result]
+    def eval_chain(
+        self,
+        path: str,
+        scope_name: str,
+        parts: tuple[Part, ...],
+        values: list[Result],
+        line: int | None,
     ) -> list[Result]:
-        """Apply the calls and attributes of a ref's ``parts`` to its head's ``values``."""
-        calls = parts[0][1]
-        for _ in range(calls):
-            values = self._flat(values, lambda v: self.call_result(v, path, scope_name))
-        for name, calls in parts[1:]:
-            if name == "?":
-                return []
-            values = self._flat(values, lambda v, n=name: self.attr(v, n))  # type: ignore[misc]
-            for _ in range(calls):
-                values = self._flat(values, lambda v: self.call_result(v, path, scope_name))
+        """Apply the operations and attributes of a ref's ``parts`` to its head's ``values``."""
+        via_class = False  # the values came from an attribute of a class (unbound methods)
+        for index, part in enumerate(parts):
+            if index:
+                if part.name == "?" or not values:
+                    return []
+                if part.ops:  # a method called through its class is unbound
+                    via_class = all(v[0] == "def" for v, _c, _m in values)
+                values = self.flat(values, lambda v, n=part.name: attribute(self, v, n))  # type: ignore[misc]
+            for op in part.ops:
+                if not values and not op.startswith("(#"):  # a decorator: see flow.apply_call
+                    return values
+                values = self.apply(values, op, path, scope_name, line, via_class)
+                via_class = False
         return values
+
+    def apply(
+        self,
+        values: list[Result],
+        op: str,
+        path: str,
+        scope_name: str,
+        line: int | None,
+        via_class: bool = False,
+    ) -> list[Result]:
+        """One operation of a ref (see :mod:`.refs`) applied to every value. A parameter's
+        value is only looked for when it is called: a subscript or iteration of it is
+        deferred until then (:func:`.flow.force`)."""
+        if op[0] == "(":
+            values = flow.force(self, values)
+            if op == "(!)":
+                return self.flat(values, elements.raised)
+            return flow.apply_call(
+                self, values, (path, scope_name, call_args(op), line), not via_class
+            )
+        if op == ITERATE:
+            return self.flat(values, lambda v: elements.iterate(self, v))
+        if op.endswith(":]"):
+            start = int(op[1:-2])
+            return self.flat(values, lambda v: elements.sliced(self, v, start))
+        key = op_key(op)
+        return self.flat(values, lambda v: elements.subscript(self, v, key))
+
+    def attr(self, value: Value, name: str) -> list[Result]:
+        """Attribute ``name`` of ``value`` (see :func:`.hierarchy.attribute`)."""
+        return attribute(self, value, name)
 
     def _lang(self, path: str) -> str:
         summary = self.summary(path)
         return summary["lang"] if summary is not None else "python"
 
-    def _flat(self, values: list[Result], step: Callable[[Value], list[Result]]) -> list[Result]:
+    def flat(self, values: list[Result], step: Callable[[Value], list[Result]]) -> list[Result]:
         out: list[Result] = []
         for value, conf, method in values:
             out.extend(weaken(step(value), conf, method))
@@ -402,10 +533,10 @@ class Resolver:
         current = scope_name
         while current in scopes and current:
             scope = scopes[current]
-            parent = scope.get("p") or ""
-            if scopes.get(parent, {}).get("k") == "class" and scope["k"] == "function":
-                return parent, scope.get("m") != "class"
-            if scope["k"] == "class":
+            parent = scope["parent"] or ""
+            if scope["kind"] == "function" and scope_kind(summary, parent) == "class":
+                return parent, scope.get("method") != "class"
+            if scope["kind"] == "class":
                 return current, False
             current = parent
         return None
@@ -418,59 +549,3 @@ class Resolver:
         if is_super:
             return [(("super", path, cls, True), CONF_SELF, "super-mro")]
         return [(("inst", path, cls), CONF_SELF, "self")]
-
-    def call_result(self, value: Value, path: str, scope_name: str) -> list[Result]:
-        kind = value[0]
-        if kind == "def":
-            def_kind = self.def_kind(value)
-            if def_kind == "class":
-                return [(("inst", value[1], value[2]), CONF_INFERRED, "inferred")]
-            if def_kind in ("function", "method"):
-                return self.returns(value[1], value[2])
-            return []
-        if kind == "builtin":
-            if value[1] == "super":
-                found = self.enclosing_class(path, scope_name)
-                if found is None:
-                    return []
-                return [(("super", path, found[0], found[1]), CONF_SELF, "super-mro")]
-            if value[1] in PY_BUILTIN_TYPES:
-                return [(("lit", f"<{value[1]}>"), CONF_LOCAL, "literal")]
-        return []
-
-    def returns(self, path: str, qname: str) -> list[Result]:
-        def compute() -> list[Result]:
-            summary = self.summary(path, qname)
-            scope = summary["scopes"].get(qname) if summary is not None else None
-            if scope is None:
-                return []
-            results = self.eval_bindings(path, qname, scope.get("r", []))
-            return weaken(results, CONF_INFERRED, "inferred")
-
-        return self._cached(("returns", path, qname), compute)
-
-    def attr(self, value: Value, name: str) -> list[Result]:
-        kind = value[0]
-        if kind == "file":
-            return module_attr(self, value[1], name)
-        if kind == "dir":
-            sub = self.index.python_path(posixpath.join(value[1], name) if value[1] else name)
-            if sub is None:
-                return []
-            self.note(sub.rstrip("/"), "")
-            return [(("dir" if sub.endswith("/") else "file", sub.rstrip("/")), 1.0, "import")]
-        if kind == "def":
-            if self.def_kind(value) in ("class", "interface", "enum"):
-                return class_member(self, value[1], value[2], name, instance=False)
-            return []
-        if kind == "inst":
-            return class_member(self, value[1], value[2], name, instance=True)
-        if kind == "super":
-            return class_member(self, value[1], value[2], name, instance=value[3], skip_first=True)
-        if kind == "ext":
-            if value[1].count(".") >= _MAX_EXTERNAL_DOTS:
-                return []
-            return [(("ext", f"{value[1]}.{name}"), CONF_EXTERNAL, "external")]
-        if kind == "builtin" and value[1] in JS_GLOBALS:  # console.log, Math.max: one level
-            return [(("builtin", f"{value[1]}.{name}"), CONF_BUILTIN, "builtin")]
-        return []

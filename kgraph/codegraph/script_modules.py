@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
-from kgraph.codegraph.summary import UNKNOWN, add_binding
+from kgraph.codegraph.summary import (
+    UNKNOWN,
+    Assigned,
+    Import,
+    ImportedModule,
+    ImportedName,
+    add_binding,
+)
 
 if TYPE_CHECKING:
     from kgraph.codegraph.parse_ts import ScriptSummariser
@@ -27,18 +34,20 @@ def on_import(summariser: ScriptSummariser, node: Node, scope: str) -> None:
     for clause in (c for c in node.named_children if c.type == "import_clause"):
         for part in clause.named_children:
             if part.type == "identifier":
-                add_binding(target, summariser.text(part), ["from", module, 0, "default", line])
+                add_binding(
+                    target, summariser.text(part), ImportedName("from", module, 0, "default", line)
+                )
                 names.append("default")
             elif part.type == "namespace_import":
                 for ident in part.named_children:
-                    add_binding(target, summariser.text(ident), ["mod", module, line])
+                    add_binding(target, summariser.text(ident), ImportedModule("mod", module, line))
             elif part.type == "named_imports":
                 for spec in part.named_children:
                     name = summariser.text(spec.child_by_field_name("name"))
                     alias = summariser.text(spec.child_by_field_name("alias")) or name
-                    add_binding(target, alias, ["from", module, 0, name, line])
+                    add_binding(target, alias, ImportedName("from", module, 0, name, line))
                     names.append(name)
-    summariser.summary["imports"].append([scope, module, 0, names, line])
+    summariser.summary["imports"].append(Import(scope, module, 0, names, line))
 
 
 def on_export(summariser: ScriptSummariser, node: Node, scope: str) -> None:
@@ -58,24 +67,26 @@ def on_export(summariser: ScriptSummariser, node: Node, scope: str) -> None:
             name = summariser.text(spec.child_by_field_name("name"))
             alias = summariser.text(spec.child_by_field_name("alias")) or name
             exports[alias] = (
-                ["from", module, 0, name, line] if module is not None else ["val", name, line]
+                ImportedName("from", module, 0, name, line)
+                if module is not None
+                else Assigned("val", name, line)
             )
             names.append(name)
         if module is not None:
-            summariser.summary["imports"].append(["", module, 0, names, line])
+            summariser.summary["imports"].append(Import("", module, 0, names, line))
     elif namespace is not None and module is not None:
         for ident in namespace.named_children:
-            exports[summariser.text(ident)] = ["mod", module, line]
-        summariser.summary["imports"].append(["", module, 0, [], line])
+            exports[summariser.text(ident)] = ImportedModule("mod", module, line)
+        summariser.summary["imports"].append(Import("", module, 0, [], line))
     elif module is not None:
         summariser.summary["estar"].append(module)
-        summariser.summary["imports"].append(["", module, 0, [], line])
+        summariser.summary["imports"].append(Import("", module, 0, [], line))
     elif any(c.type == "default" for c in node.children):
         value = node.child_by_field_name("value")
         if value is not None and node.child_by_field_name("declaration") is None:
             ref = summariser.ref(value)
             if ref != UNKNOWN:
-                exports["default"] = ["val", ref, line]
+                exports["default"] = Assigned("val", ref, line)
 
 
 def commonjs_export(summariser: ScriptSummariser, target: str, right: Node, line: int) -> None:
@@ -89,21 +100,21 @@ def commonjs_export(summariser: ScriptSummariser, target: str, right: Node, line
     if name is not None:
         ref = summariser.ref(right)
         if ref != UNKNOWN:
-            exports[name] = ["val", ref, line]
+            exports[name] = Assigned("val", ref, line)
         return
     if right.type == "object":
         for prop in right.named_children:
             if prop.type == "shorthand_property_identifier":
-                exports[summariser.text(prop)] = ["val", summariser.text(prop), line]
+                exports[summariser.text(prop)] = Assigned("val", summariser.text(prop), line)
             elif prop.type == "pair":
                 key = summariser.text(prop.child_by_field_name("key")).strip("'\"")
                 ref = summariser.ref(prop.child_by_field_name("value"))
                 if ref != UNKNOWN:
-                    exports[key] = ["val", ref, line]
+                    exports[key] = Assigned("val", ref, line)
     else:
         ref = summariser.ref(right)
         if ref != UNKNOWN:
-            exports["default"] = ["val", ref, line]
+            exports["default"] = Assigned("val", ref, line)
 
 
 def require_source(summariser: ScriptSummariser, value: Node | None) -> str | None:

@@ -10,12 +10,23 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Index, Text, bindparam, delete, exists, insert, inspect, select, update
+from sqlalchemy import (
+    Index,
+    Text,
+    bindparam,
+    delete,
+    exists,
+    insert,
+    inspect,
+    select,
+    type_coerce,
+    update,
+)
 from sqlalchemy.engine import Connection
 from sqlalchemy.schema import CreateIndex, DropIndex
 
 from kgraph.codegraph.build import FileRows
-from kgraph.codegraph.summary import Summary
+from kgraph.codegraph.summary import Summary, decode_summary
 from kgraph.db.models import GraphEntity, GraphFile, GraphRelationship, table_of
 
 FILES = table_of(GraphFile)
@@ -42,13 +53,21 @@ def all_deps(conn: Connection) -> dict[str, dict[str, Any]]:
 
 
 def load_summaries(conn: Connection, paths: Sequence[str]) -> dict[str, Summary]:
+    """Stored summaries, decoded (the column's text: the records are rebuilt as typed
+    tuples by :func:`~kgraph.codegraph.summary.decode_summary`)."""
     found: dict[str, Summary] = {}
+    text = type_coerce(FILES.c.summary, Text)
     for chunk in _chunks(list(paths)):
-        rows = conn.execute(
-            select(FILES.c.path, FILES.c.summary).where(FILES.c.path.in_(chunk))
-        ).all()
-        found.update({path: summary for path, summary in rows if summary is not None})
+        rows = conn.execute(select(FILES.c.path, text).where(FILES.c.path.in_(chunk))).all()
+        found.update({path: decode_summary(raw) for path, raw in rows if raw is not None})
     return found
+
+
+def site_keys(conn: Connection) -> dict[str, list[str]]:
+    """File -> the keys its call sites with arguments are indexed under, as its last
+    resolution stored them (stale files have none: they are being resolved)."""
+    rows = conn.execute(select(FILES.c.path, FILES.c.deps)).all()
+    return {path: (deps or {}).get("sites", []) for path, deps in rows}
 
 
 def save_parsed(conn: Connection, parsed: Sequence[dict[str, Any]], when: datetime) -> None:

@@ -1,45 +1,245 @@
-"""The per-file parse summary: plain JSON-able data, independent of the file's path.
+"""The per-file parse summary: what a worker returns and ``graph_files.summary`` stores, so a
+file can be re-resolved later without re-parsing it. Independent of the file's path.
 
-A summary is what a worker process returns and what ``graph_files.summary`` stores, so a
-file can be re-resolved later without re-parsing it. Layout (all keys short: it is stored
-for every file):
+Dict-shaped parts are TypedDicts (:class:`Summary`, :class:`Scope`, :class:`Definition`):
+JSON objects with only the keys that have something in them. Records are NamedTuples,
+stored as JSON arrays (compact) and rebuilt by :func:`decode_summary`. A *binding* says
+what a name may hold, from a given line on; the first item of its array is its tag:
 
-- ``lang``: "python" | "typescript" | "tsx" | "javascript"; ``errors``: ERROR nodes seen.
-- ``defs``: qualified name -> ``{"k": kind, "l": line, "e": end line, "x": exported,
-  "b": [base refs], "i": [implemented refs], "d": [decorators]}``; kinds are
-  class|function|method|variable|type|interface|enum.
-- ``scopes``: qualified name ("" is the module) -> ``{"k": module|class|function,
-  "p": parent, "b": {name: [binding, ...]}, "g": [global names], "n": [nonlocal names],
-  "s": self/cls parameter name, "m": ""|"static"|"class", "ia": {attr: [[scope, binding]]}
-  (instance attributes, class scopes only), "r": [binding, ...] (what a function returns)}``.
-- ``calls``: ``{scope: [ref, line, ref, line, ...]}``; ``imports``: ``[[scope, module,
-  level, [names], line], ...]``; ``star``: ``[[module, level], ...]``; ``all``: ``__all__``
-  or None;
-  ``exports`` (TS/JS): exported name -> binding; ``estar``: ``export * from`` modules.
+=========  ===============================================================================
+``def``    :class:`Defined`: a def, class or type alias (``qname``, qualified in the file)
+``mod``    :class:`ImportedModule`: ``import a.b`` binds ``a`` to module ``a``
+``from``   :class:`ImportedName`: ``from module import name`` (``level``: leading dots)
+``val``    :class:`Assigned`: the value of an expression, a *ref* (see :mod:`.refs`)
+``ann``    :class:`Annotated`: an instance of the class a ref names (annotations, except)
+``param``  :class:`Parameter`: the function's parameter ``params[position]``
+``unk``    :class:`Unknown`: something that cannot be followed
+=========  ===============================================================================
 
-A *binding* is a list ending with its line: ``["def", qname, l]``, ``["mod", dotted, l]``
-(``import a.b`` binds ``a`` to module ``a``), ``["from", module, level, name, l]``,
-``["val", ref, l]``, ``["ann", ref, l]`` (an instance of the annotated type),
-``["param", index, l]``, ``["unk", l]``.
-
-A *ref* is an expression in a compact string form: dotted parts, ``()`` after a part for
-"the result of calling it": ``self.x.m``, ``Cls().m``, ``super().m``, ``make()()``.
-``?`` is an unknown part (``?.m``: a method ``m`` on something unknown), ``<str>`` etc. a
-literal of a builtin type, ``this``/``super`` are TS/JS keywords.
+Refs are evaluated in the scope they were written in: ``(#N)`` and ``<#N>`` in a ref are
+that scope's ``args[N]`` (a call's arguments) and ``containers[N]`` (a literal).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import re
-from functools import lru_cache
-from typing import Any
-
-Summary = dict[str, Any]
-Binding = list[Any]
+from typing import Any, Literal, NamedTuple, NotRequired, TypedDict
 
 UNKNOWN = "?"
+
+
+class Defined(NamedTuple):
+    tag: Literal["def"]
+    qname: str
+    line: int
+
+
+class ImportedModule(NamedTuple):
+    tag: Literal["mod"]
+    dotted: str
+    line: int
+
+
+class ImportedName(NamedTuple):
+    tag: Literal["from"]
+    module: str
+    level: int
+    name: str
+    line: int
+
+
+class Assigned(NamedTuple):
+    tag: Literal["val"]
+    ref: str
+    line: int
+
+
+class Annotated(NamedTuple):
+    tag: Literal["ann"]
+    ref: str
+    line: int
+
+
+class Parameter(NamedTuple):
+    tag: Literal["param"]
+    position: int  # in the scope's params
+    line: int
+
+
+class Unknown(NamedTuple):
+    tag: Literal["unk"]
+    line: int
+
+
+Binding = Defined | ImportedModule | ImportedName | Assigned | Annotated | Parameter | Unknown
+# tuple.__new__(cls, row) builds a NamedTuple from a stored row without the Python-level
+# __new__/_make (a third of the decoding time); rows are trusted: this code wrote them.
+_new = tuple.__new__
+_BINDINGS: dict[str, Any] = {
+    "def": Defined,
+    "mod": ImportedModule,
+    "from": ImportedName,
+    "val": Assigned,
+    "ann": Annotated,
+    "param": Parameter,
+    "unk": Unknown,
+}
+
+
+def defined(qname: str, line: int) -> Defined:
+    """A :class:`Defined` binding (the factories build records without the NamedTuple's
+    Python-level constructor: summarisers make one for every name of every file)."""
+    return _new(Defined, ("def", qname, line))
+
+
+def assigned(ref: str, line: int) -> Assigned:
+    return _new(Assigned, ("val", ref, line))
+
+
+def annotated(ref: str, line: int) -> Annotated:
+    return _new(Annotated, ("ann", ref, line))
+
+
+def parameter(position: int, line: int) -> Parameter:
+    return _new(Parameter, ("param", position, line))
+
+
+def unknown(line: int) -> Unknown:
+    return _new(Unknown, ("unk", line))
+
+
+class ParamSpec(NamedTuple):
+    """A parameter: ``kind`` is ``pos`` (positional or keyword), ``posonly``, ``kwonly``,
+    ``star`` (``*args``) or ``dstar`` (``**kwargs``); ``default`` a ref evaluated in the
+    enclosing scope on the def's line ("" for none). Stored compactly in the scope (see
+    :func:`param_specs`): every function has some, and few are ever needed."""
+
+    name: str
+    kind: str
+    default: str
+
+
+# ParamSpec.kind -> the prefix of its name in Scope.params
+_PARAM_PREFIXES = {"pos": "", "posonly": "/", "kwonly": "=", "star": "*", "dstar": "**"}
+
+
+def param_entry(name: str, kind: str) -> str:
+    return _PARAM_PREFIXES[kind] + name
+
+
+def param_specs(scope: Scope) -> list[ParamSpec]:
+    """A function's parameters from their stored form: names with a prefix for their kind
+    (``/x`` positional-only, ``=x`` keyword-only, ``*x``, ``**x``) and defaults by
+    position."""
+    defaults = scope.get("defaults", {})
+    specs = []
+    for position, entry in enumerate(scope.get("params", ())):
+        if entry.startswith("**"):
+            name, kind = entry[2:], "dstar"
+        elif entry[:1] in ("/", "=", "*"):
+            name, kind = entry[1:], {"/": "posonly", "=": "kwonly", "*": "star"}[entry[0]]
+        else:
+            name, kind = entry, "pos"
+        specs.append(ParamSpec(name, kind, defaults.get(str(position), "")))
+    return specs
+
+
+class ScopedBinding(NamedTuple):
+    """A binding made in another scope (``self.x = v`` in a method: ``v`` is evaluated
+    there)."""
+
+    scope: str
+    binding: Binding
+
+
+class Arguments(NamedTuple):
+    """A call's arguments as refs (``?`` where nothing can be followed), kept when one of
+    them may be a function; ``decorator``: the call applies a decorator to a def."""
+
+    positional: list[str]
+    keywords: dict[str, str]
+    decorator: bool
+
+
+class Container(NamedTuple):
+    """A list/tuple/set/dict literal or comprehension holding something worth following:
+    ``keys[i]`` (a str or int, None for unknown or after a ``*spread``) and ``refs[i]``."""
+
+    kind: str
+    keys: list[str | int | None]
+    refs: list[str]
+    line: int  # where the items are evaluated
+
+
+class Store(NamedTuple):
+    """``target[key] = value`` (key None: unknown), ``target.append(value)``..."""
+
+    target: str
+    key: str | int | None
+    value: str
+    line: int
+
+
+class Import(NamedTuple):
+    scope: str
+    module: str
+    level: int
+    names: list[str]  # "*" for a star import; empty for `import module`
+    line: int
+
+
+class StarImport(NamedTuple):
+    module: str
+    level: int
+
+
+class Definition(TypedDict):
+    kind: str  # class|function|method|variable|type|interface|enum
+    line: int
+    end: int
+    exported: NotRequired[bool]
+    bases: NotRequired[list[str]]  # refs of base classes (TS: and extended interfaces)
+    implements: NotRequired[list[str]]  # TS
+    decorators: NotRequired[list[str]]  # as written, `@a.b(x)` -> "a.b"
+
+
+class Scope(TypedDict):
+    kind: str  # module|class|function
+    parent: str | None  # qualified name of the enclosing scope ("" is the module)
+    names: dict[str, list[Binding]]
+    params: NotRequired[list[str]]  # see param_specs
+    defaults: NotRequired[dict[str, str]]  # parameter position -> default ref
+    self_name: NotRequired[str]  # a method's first parameter
+    method: NotRequired[str]  # "static" | "class" (absent: an instance method)
+    returns: NotRequired[list[Binding]]
+    yields: NotRequired[list[Binding]]  # present: a generator function
+    attrs: NotRequired[dict[str, list[ScopedBinding]]]  # a class's instance attributes
+    args: NotRequired[list[Arguments]]
+    containers: NotRequired[list[Container]]
+    stores: NotRequired[list[Store]]
+    globals: NotRequired[list[str]]
+    nonlocals: NotRequired[list[str]]
+
+
+class Summary(TypedDict):
+    lang: str  # python | typescript | tsx | javascript
+    errors: int  # ERROR nodes seen
+    failed: NotRequired[str]  # the summariser raised: why
+    defs: dict[str, Definition]
+    scopes: dict[str, Scope]  # "" is the module
+    calls: dict[str, list[str | int]]  # scope -> [call ref, line, call ref, line, ...]
+    imports: list[Import]
+    star: list[StarImport]
+    all: list[str] | None  # __all__
+    exports: dict[str, Binding]  # TS/JS: exported name -> binding
+    estar: list[str]  # TS/JS: `export * from` modules
+
+
+class Call(NamedTuple):
+    scope: str
+    ref: str  # the call expression's ref: the callee's ref and a call operation
+    line: int
 
 
 def new_summary(lang: str) -> Summary:
@@ -57,47 +257,34 @@ def new_summary(lang: str) -> Summary:
     }
 
 
-def new_scope(kind: str, parent: str | None) -> dict[str, Any]:
-    """A scope; the optional keys ("g", "n", "s", "m", "ia", "r") are added when non-empty."""
-    return {"k": kind, "p": parent, "b": {}}
+def new_scope(kind: str, parent: str | None) -> Scope:
+    return {"kind": kind, "parent": parent, "names": {}}
 
 
-def add_binding(scope: dict[str, Any], name: str, binding: Binding) -> None:
-    scope["b"].setdefault(name, []).append(binding)
+def scope_kind(summary: Summary, name: str) -> str:
+    """The kind of scope ``name`` ("" when there is none)."""
+    scope = summary["scopes"].get(name)
+    return scope["kind"] if scope is not None else ""
+
+
+def add_binding(scope: Scope, name: str, binding: Binding) -> None:
+    scope["names"].setdefault(name, []).append(binding)
 
 
 def add_call(summary: Summary, scope: str, ref: str, line: int) -> None:
-    """Record a call of ``ref`` in ``scope`` (calls are grouped by scope: [ref, line, ...])."""
+    """Record a call (``ref`` ends with a call operation) in ``scope``."""
     summary["calls"].setdefault(scope, []).extend((ref, line))
 
 
-def iter_calls(summary: Summary) -> list[tuple[str, str, int]]:
-    """(scope, ref, line) of every call."""
+def iter_calls(summary: Summary) -> list[Call]:
     return [
-        (scope, flat[i], flat[i + 1])
+        Call(scope, str(flat[i]), int(flat[i + 1]))
         for scope, flat in summary["calls"].items()
         for i in range(0, len(flat), 2)
     ]
 
 
-@lru_cache(maxsize=65536)
-def split_ref(ref: str) -> tuple[tuple[str, int], ...]:
-    """``"a.b().c"`` -> ``(("a", 0), ("b", 1), ("c", 0))`` (name, number of calls applied)."""
-    parts: list[tuple[str, int]] = []
-    for piece in ref.split("."):
-        calls = 0
-        while piece.endswith("()"):
-            piece = piece[:-2]
-            calls += 1
-        parts.append((piece, calls))
-    return tuple(parts)
-
-
-# A binding's trailing line (``,12]``) and a definition's "l"/"e" lines: left out when
-# comparing what other files can observe.
-_LINES = re.compile(r',-?\d+\]|"[le]":\d+,?')
-
-
+# -- storage ------------------------------------------------------------------------------
 # Summaries are trees of plain values: no cycle check needed (~15% faster encoding).
 _ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 
@@ -110,57 +297,34 @@ def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=20).hexdigest()
 
 
-def _name_parts(summary: Summary) -> dict[str, list[Any]]:
-    """What other files can observe, split by top-level name."""
-    parts: dict[str, list[Any]] = {}
-    for qname, info in summary["defs"].items():
-        parts.setdefault(qname.split(".", 1)[0], []).append(["d", qname, info])
-    for qname, scope in summary["scopes"].items():
-        if qname:
-            parts.setdefault(qname.split(".", 1)[0], []).append(["s", qname, scope])
-    for name, bindings in summary["scopes"][""]["b"].items():
-        parts.setdefault(name, []).append(["b", bindings])
-    for name, binding in summary.get("exports", {}).items():
-        parts.setdefault(name, []).append(["x", binding])
-    return parts
+def _bindings(rows: list[list[Any]]) -> list[Binding]:
+    return [_new(_BINDINGS[row[0]], row) for row in rows]
 
 
-def changed_names(old: Summary, new: Summary) -> set[str]:
-    """Top-level names whose observable part differs between two summaries of one file.
-
-    What other files can observe: definitions, scopes and bindings, exports; not calls,
-    import-edge records or line numbers (an edit inside function bodies that only changes
-    calls, or shifts lines, changes no name: dependents need no re-resolution).
-
-    ``"__all__"`` when ``__all__`` changed; ``"*"`` when the star imports/re-exports changed
-    (then any name looked up in the module may resolve differently).
-    """
-    changed = set()
-    if old.get("all") != new.get("all"):
-        changed.add("__all__")
-    if old.get("star") != new.get("star") or old.get("estar") != new.get("estar"):
-        changed.add("*")
-    if old.get("lang") != new.get("lang"):
-        changed.add("*")
-    before, after = _name_parts(old), _name_parts(new)
-    for name in before.keys() | after.keys():
-        a = before.get(name)
-        b = after.get(name)
-        if a is None or b is None:
-            changed.add(name)
-            continue
-        text_a = _LINES.sub("", json.dumps(a, sort_keys=True, separators=(",", ":")))
-        text_b = _LINES.sub("", json.dumps(b, sort_keys=True, separators=(",", ":")))
-        if text_a != text_b:
-            changed.add(name)
-    return changed
-
-
-def depends_on(read: list[str], changed: set[str] | None) -> bool:
-    """Whether a file that read ``read`` (top-level names) of another file must be
-    re-resolved after that file changed ``changed`` names (None: it was deleted)."""
-    if changed is None:
-        return True
-    if "*" in changed:
-        return any(name for name in read)
-    return bool(changed.intersection(read))
+def decode_summary(text: str | bytes) -> Summary:
+    """A stored summary (JSON) with its records rebuilt as NamedTuples."""
+    summary: Summary = json.loads(text)
+    for scope in summary["scopes"].values():
+        names = scope["names"]
+        for name, rows in names.items():
+            names[name] = _bindings(rows)  # type: ignore[arg-type]
+        if "returns" in scope:
+            scope["returns"] = _bindings(scope["returns"])  # type: ignore[arg-type]
+        if "yields" in scope:
+            scope["yields"] = _bindings(scope["yields"])  # type: ignore[arg-type]
+        if "attrs" in scope:
+            attrs = scope["attrs"]
+            for name, pairs in attrs.items():
+                attrs[name] = [_new(ScopedBinding, (s, _new(_BINDINGS[b[0]], b))) for s, b in pairs]
+        if "args" in scope:
+            scope["args"] = [_new(Arguments, row) for row in scope["args"]]
+        if "containers" in scope:
+            scope["containers"] = [_new(Container, row) for row in scope["containers"]]
+        if "stores" in scope:
+            scope["stores"] = [_new(Store, row) for row in scope["stores"]]
+    summary["imports"] = [_new(Import, row) for row in summary["imports"]]
+    summary["star"] = [_new(StarImport, row) for row in summary["star"]]
+    exports = summary["exports"]
+    for name, row in exports.items():
+        exports[name] = _new(_BINDINGS[row[0]], row)
+    return summary

@@ -1,10 +1,26 @@
 """What the resolver's evaluations yield: values, their confidences and resolution methods.
 
-A *value* is what an expression may denote: a module (``("file", path)``, ``("dir",
-folder)`` for namespace packages), a definition (``("def", path, qname)``: function, method
-or class), an instance of a class (``("inst", path, qname)``), an external dotted name
-(``("ext", "os.path")``), a builtin (``("builtin", "len")``), a literal of a builtin type
-(``("lit", "<str>")``) or a ``super()`` proxy (``("super", path, class qname, instance)``).
+A *value* is a tuple naming what an expression may denote, its kind first:
+
+=============================================  ==================================================
+``("file", path)``, ``("dir", folder)``        a module (a folder: a namespace package)
+``("def", path, qname)``                       a function, method, lambda or class
+``("inst", path, qname)``                      an instance of a class of the repository
+``("ext", dotted)``, ``("extinst", dotted)``   an external name; an instance of an external class
+``("builtin", name)``, ``("lit", "<str>")``    a builtin; a value of a builtin type
+``("super", path, class, instance)``           a ``super()`` proxy
+``("param", path, function, position, ops)``   what callers pass to a parameter, followed
+                                               only where it is called (``ops``: the
+                                               subscripts and iterations applied since:
+                                               see :mod:`.flow`)
+``("pack", path, function, position, ops)``    a ``*args``/``**kwargs`` parameter, likewise
+``("cont", path, scope, index)``               a literal (or comprehension) of the file
+``("gen", path, function)``                    a generator a generator function returned
+``("view", kind, value)``, ``("pair", value)``  ``d.values()``/``d.items()``/``enumerate(x)``,
+                                               and one item of items/enumerate
+``("cmethod", name, value)``                   ``d.get`` etc. of a literal
+=============================================  ==================================================
+
 Every result carries a confidence and the resolution method of its weakest step.
 """
 
@@ -65,6 +81,8 @@ JS_GLOBALS = frozenset(
 
 CONF_LOCAL, CONF_IMPORT, CONF_BUILTIN, CONF_EXTERNAL = 1.0, 0.95, 0.95, 0.9
 CONF_SELF, CONF_INFERRED = 0.9, 0.8
+# Values that are not code: a call graph has no node for them.
+PLAIN_VALUES = frozenset({"lit", "cont", "gen", "view", "pair", "cmethod", "pack"})
 _MAX_VALUES = 12
 
 

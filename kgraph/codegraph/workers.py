@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from kgraph.codegraph.build import FileRows, build_file
+from kgraph.codegraph.changes import site_entries
 from kgraph.codegraph.modules import ModuleIndex
 from kgraph.codegraph.resolve import Resolver
 from kgraph.codegraph.summary import Summary, content_hash, new_summary, to_json
@@ -175,6 +176,48 @@ def _size(path: str) -> int:
 
 
 # -- resolution ---------------------------------------------------------------------------
+class SiteIndex:
+    """Call-site key -> the files with such call sites (see
+    :func:`~kgraph.codegraph.changes.site_entries`): from the summaries in memory, and for
+    the other files from what their last resolution stored. Built on first use: a run
+    that binds no parameter never needs it. Each file's sites are computed once."""
+
+    def __init__(
+        self,
+        paths: set[str],
+        summaries: dict[str, Summary],
+        stored: Callable[[], dict[str, list[str]]] | None,
+    ) -> None:
+        self._paths = paths
+        self._summaries = summaries
+        self._stored = stored
+        self._files: dict[str, list[str]] | None = None
+        self._entries: dict[str, dict[str, list[tuple[str, str, int]]]] = {}
+
+    def files(self, key: str) -> list[str]:
+        if self._files is None:
+            self._files = self._build()
+        return self._files.get(key, [])
+
+    def entries(self, path: str, summary: Summary) -> dict[str, list[tuple[str, str, int]]]:
+        found = self._entries.get(path)
+        if found is None:
+            found = self._entries[path] = site_entries(summary)
+        return found
+
+    def _build(self) -> dict[str, list[str]]:
+        stored: dict[str, list[str]] = {}
+        if self._stored is not None and not self._paths.issubset(self._summaries):
+            stored = self._stored()
+        index: dict[str, list[str]] = {}
+        for path in sorted(self._paths):
+            summary = self._summaries.get(path)
+            keys = self.entries(path, summary) if summary is not None else stored.get(path, ())
+            for key in keys:
+                index.setdefault(key, []).append(path)
+        return index
+
+
 @dataclass
 class ResolveState:
     """What resolving needs; a forked worker inherits it through the module global."""
@@ -185,6 +228,8 @@ class ResolveState:
     fresh: bool = False  # the files to resolve have no rows yet: nothing to delete
     writer: Callable[[dict[str, FileRows]], tuple[int, int]] | None = None
     loader: Callable[[str], Summary | None] | None = None
+    stored_sites: Callable[[], dict[str, list[str]]] | None = None
+    sites: SiteIndex | None = field(default=None, repr=False)
     resolver: Resolver | None = field(default=None, repr=False)
 
     def get_resolver(self) -> Resolver:
@@ -196,7 +241,9 @@ class ResolveState:
                     found = self.loader(path)
                 return found
 
-            self.resolver = Resolver(ModuleIndex(self.all_paths), load)
+            if self.sites is None:
+                self.sites = SiteIndex(self.all_paths, self.summaries, self.stored_sites)
+            self.resolver = Resolver(ModuleIndex(self.all_paths), load, self.sites)
         return self.resolver
 
 
@@ -215,6 +262,7 @@ def resolve_batch(paths: list[str], state: ResolveState | None = None) -> tuple[
         fresh = state.fresh
         state.writer = lambda batch: db.write(lambda c: store.replace_rows(c, batch, fresh))
         state.loader = lambda path: db.read(lambda c: store.load_summaries(c, [path])).get(path)
+        state.stored_sites = lambda: db.read(store.site_keys)
     resolver = state.get_resolver()
     batch: dict[str, FileRows] = {}
     for path in paths:
@@ -264,7 +312,10 @@ def resolve_all(
                 progress("resolve", done, len(paths))
         return totals[0], totals[1]
     batches = _balanced_batches(paths, state.summaries, jobs)
-    _STATE = ResolveState(state.db_url, state.all_paths, state.summaries, state.fresh)
+    # The call-site index, built once here: every worker shares it (copy-on-write).
+    sites = SiteIndex(state.all_paths, state.summaries, state.stored_sites)
+    sites.files("")
+    _STATE = ResolveState(state.db_url, state.all_paths, state.summaries, state.fresh, sites=sites)
     gc.freeze()  # forked workers never scan (nor copy-on-write touch) the parent's heap
     trim_heap()
     try:

@@ -123,3 +123,58 @@ def test_every_command_has_help_with_an_example(run_kgraph: Run) -> None:
         result = run_kgraph("graph", command, "--help")
         assert result.returncode == 0
         assert "Example" in result.stdout, command
+
+
+def _graph_outside_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Path]:
+    """A project outside git (cwd = its folder): ``src/`` holds a caller and a callee."""
+    from click.testing import CliRunner
+
+    project = tmp_path / "project"
+    (project / "src").mkdir(parents=True)
+    (project / "src" / "lib.py").write_text("def helper():\n    return 1\n")
+    (project / "src" / "app.py").write_text(
+        "from lib import helper\n\n\ndef main():\n    return helper()\n"
+    )
+    assert not any((p / ".git").exists() for p in (project, *project.parents))
+    monkeypatch.chdir(project)
+    monkeypatch.delenv("KGRAPH_DB", raising=False)
+    return CliRunner(), project
+
+
+@pytest.mark.parametrize("spelling", ["relative", "absolute"])
+def test_parse_and_export_outside_git_agree_on_paths(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spelling: str
+) -> None:
+    from kgraph.cli.main import cli
+
+    runner, project = _graph_outside_git(tmp_path, monkeypatch)
+    db = ["--db", str(tmp_path / "graph.db")]
+    source = "src" if spelling == "relative" else str(project / "src")
+    parsed = runner.invoke(cli, [*db, "graph", "parse", source, "--json"])
+    assert parsed.exit_code == 0, parsed.output
+    assert json.loads(parsed.output)["root"] == str(project)
+    graphs = [
+        json.loads(runner.invoke(cli, [*db, "graph", "export", "--root", root]).output)
+        for root in ("src", str(project / "src"), "./src/")
+    ]
+    expected = {"app": [], "app.main": ["lib.helper"], "lib": [], "lib.helper": []}
+    assert graphs == [expected, expected, expected]
+    for name in ("src/lib.py", str(project / "src" / "lib.py")):
+        exported = runner.invoke(cli, [*db, "graph", "exports", name, "--json"])
+        assert exported.exit_code == 0, exported.output
+        assert [e["entity"]["id"] for e in json.loads(exported.output)] == ["src/lib.py::helper"]
+
+
+def test_names_given_as_paths_follow_the_same_rule(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kgraph.cli.main import cli
+
+    runner, project = _graph_outside_git(tmp_path, monkeypatch)
+    assert runner.invoke(cli, ["graph", "parse", "src"]).exit_code == 0  # default database
+    db = ["--db", str(project / ".claude" / "execution-state.db")]
+    for name in ("src/lib.py::helper", str(project / "src" / "lib.py") + "::helper"):
+        result = runner.invoke(cli, [*db, "graph", "what-calls", name, "--json"])
+        assert result.exit_code == 0, result.output
+        callers = json.loads(result.output)["callers"]
+        assert [c["caller"]["id"] for c in callers] == ["src/app.py::main"]

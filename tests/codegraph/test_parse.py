@@ -5,9 +5,23 @@ from __future__ import annotations
 
 import json
 
+from kgraph.codegraph.changes import changed_names, changed_sites
 from kgraph.codegraph.parse_python import parse_python
 from kgraph.codegraph.parse_ts import parse_script
-from kgraph.codegraph.summary import changed_names, iter_calls, to_json
+from kgraph.codegraph.summary import (
+    Annotated,
+    Arguments,
+    Assigned,
+    Call,
+    Container,
+    ScopedBinding,
+    Store,
+    Unknown,
+    decode_summary,
+    iter_calls,
+    param_specs,
+    to_json,
+)
 
 HALF_EDITED = b"""\
 import os
@@ -33,7 +47,7 @@ def test_half_edited_python_counts_errors_and_keeps_the_rest() -> None:
     summary = parse_python(HALF_EDITED)
     assert summary["errors"] >= 1
     assert {"helper", "Kept", "Kept.method"} <= set(summary["defs"])
-    assert ("Kept.method", "helper", 16) in iter_calls(summary)
+    assert Call("Kept.method", "helper()", 16) in iter_calls(summary)
 
 
 def test_syntax_newer_than_the_interpreter() -> None:
@@ -54,9 +68,9 @@ class Box[T]:
 """
     summary = parse_python(source)
     assert summary["errors"] == 0
-    assert summary["defs"]["Vector"]["k"] == "type"
+    assert summary["defs"]["Vector"]["kind"] == "type"
     assert {"first", "Box", "Box.get"} <= set(summary["defs"])
-    assert ("Box.get", "first", 13) in iter_calls(summary)
+    assert Call("Box.get", "first()", 13) in iter_calls(summary)
 
 
 def test_entities_and_bindings() -> None:
@@ -79,12 +93,15 @@ class Service(Base):
         self.repo = repo
 """)
     defs = summary["defs"]
-    assert defs["api"]["x"] and not defs["_private"]["x"]
-    assert not defs["Service"]["x"]  # not in __all__
-    assert defs["Service"]["b"] == ["Base"]
-    assert defs["Service.__init__"]["k"] == "method"
-    assert summary["scopes"]["Service"]["ia"]["repo"] == [["Service.__init__", ["val", "repo", 16]]]
-    assert summary["scopes"]["Service.__init__"]["b"]["repo"] == [["ann", "Repo", 15]]
+    assert defs["api"]["exported"] and not defs["_private"]["exported"]
+    assert not defs["Service"]["exported"]  # not in __all__
+    assert defs["Service"]["bases"] == ["Base"]
+    assert defs["Service.__init__"]["kind"] == "method"
+    assert summary["scopes"]["Service"]["attrs"]["repo"] == [
+        ScopedBinding("Service.__init__", Assigned("val", "repo", 16))
+    ]
+    assert summary["scopes"]["Service.__init__"]["names"]["repo"] == [Annotated("ann", "Repo", 15)]
+    assert decode_summary(to_json(summary)) == summary
 
 
 def test_changed_names_ignore_line_shifts_and_body_calls() -> None:
@@ -113,7 +130,7 @@ def test_changed_names_ignore_line_shifts_and_body_calls() -> None:
         b"    def m2(self):\n        return 1\n"
     )
     assert changed_names(base, method) == {"C"}
-    assert json.loads(to_json(base)) == base
+    assert json.loads(to_json(base)) == json.loads(to_json(decode_summary(to_json(base))))
 
 
 def test_typescript_half_edited_and_jsx() -> None:
@@ -132,28 +149,90 @@ export function editing( {
         "typescript",
     )
     assert summary["errors"] >= 1
-    assert summary["defs"]["ok"]["x"]
-    assert ("ok", "a", 4) in iter_calls(summary)
+    assert summary["defs"]["ok"]["exported"]
+    assert Call("ok", "a()", 4) in iter_calls(summary)
     tsx = parse_script(b"export const App = () => <div>{render()}</div>;\n", "tsx")
     assert tsx["errors"] == 0
-    assert ("App", "render", 1) in iter_calls(tsx)
+    assert Call("App", "render()", 1) in iter_calls(tsx)
 
 
 def test_calls_are_in_document_order_whatever_order_the_query_returns_them() -> None:
     source = b"outer(\n    inner(\n        deepest()\n    )\n)\nlast(first_arg(), second_arg())\n"
     calls = parse_python(source)["calls"][""]
     assert calls == [
-        "outer",
+        "outer()",
         1,
-        "inner",
+        "inner()",
         2,
-        "deepest",
+        "deepest()",
         3,
-        "last",
+        "last()",
         6,
-        "first_arg",
+        "first_arg()",
         6,
-        "second_arg",
+        "second_arg()",
         6,
     ]
     assert all(to_json(parse_python(source)) == to_json(parse_python(source)) for _ in range(5))
+
+
+def test_values_a_call_graph_follows_are_kept() -> None:
+    summary = parse_python(b"""\
+def helper():
+    return 1
+
+
+def run(callback, *, key=None):
+    return callback()
+
+
+run(helper, key=lambda: helper())
+table = {"a": helper, "b": 1}
+table["c"] = helper
+items = []
+items.append(run)
+count = len(items)
+
+
+@run
+def decorated():
+    pass
+""")
+    module = summary["scopes"][""]
+    assert Arguments(["helper"], {"key": "@<lambda1>"}, False) in module["args"]
+    assert Arguments(["run"], {}, False) in module["args"]  # items.append(run)
+    assert module["containers"][0] == Container("dict", ["a"], ["helper"], 10)
+    assert Store("table", "c", "helper", 11) in module["stores"]
+    assert Store("items", None, "run", 13) in module["stores"]
+    assert module["names"]["decorated"] == [Assigned("val", "run(#0)", 18)]
+    assert module["args"][0] == Arguments(["@decorated"], {}, True)
+    calls = iter_calls(summary)
+    assert Call("", "run(#1)", 9) in calls
+    assert Call("", "len()", 14) in calls  # a list of functions, but len does not call them
+    assert summary["defs"]["<lambda1>"]["kind"] == "function"
+    assert not summary["defs"]["<lambda1>"]["exported"]
+    assert summary["scopes"]["<lambda1>"]["returns"] == [Assigned("val", "helper()", 9)]
+    assert [p.kind for p in param_specs(summary["scopes"]["run"])] == ["pos", "kwonly"]
+    assert summary["scopes"]["run"]["params"] == ["callback", "=key"]  # stored compactly
+    assert changed_sites(None, summary) == {"run", "append"}  # call sites by name
+
+
+def test_loops_unpacking_yields_and_raise() -> None:
+    summary = parse_python(b"""\
+def gen(things):
+    yield from things
+    for a, (b, *rest) in things:
+        yield b()
+    for c in things:
+        yield c
+    raise KeyError
+""")
+    scope = summary["scopes"]["gen"]
+    assert scope["yields"][:2] == [Assigned("val", "things[*]", 2), Assigned("val", "b()", 4)]
+    assert scope["names"]["a"] == [Assigned("val", "things[*][0]", 3)]
+    assert scope["names"]["rest"] == [Assigned("val", "things[*][1][1:]", 3)]
+    assert scope["names"]["c"] == [Unknown("unk", 5)]  # never called: not followed
+    calls = [c.ref for c in iter_calls(summary)]
+    assert sorted(calls) == ["KeyError(!)", "b()"]  # a parameter iterated: no protocol call
+    protocol = parse_python(b"class Tree:\n    pass\n\n\nfor node in Tree():\n    pass\n")
+    assert [c.ref for c in iter_calls(protocol)] == ["Tree()", "Tree()(*)"]

@@ -29,6 +29,7 @@ from kgraph.codegraph.records import AmbiguousNameError, is_test_path
 from kgraph.db import Database
 from kgraph.db.models import GraphQuery, table_of
 from kgraph.errors import NotFoundError
+from tests.codegraph.conftest import write_tree
 
 
 @pytest.fixture
@@ -157,6 +158,32 @@ def test_exports_defined_and_reexported(app_db: Database) -> None:
     ]
     with pytest.raises(NotFoundError):
         exports(app_db, "app/missing.py")
+
+
+def test_exports_lists_reexported_variables(
+    db: Database, tmp_path: Path, parse: Callable[..., object]
+) -> None:
+    repo = write_tree(
+        tmp_path / "lib",
+        {
+            "pkg/__init__.py": (
+                "from .version import __version__\nfrom .client import *\n"
+                "__all__ = ['__version__', 'DEFAULT', 'Client']\n"
+            ),
+            "pkg/version.py": "__version__ = '1.0'\n",
+            "pkg/client.py": (
+                "__all__ = ['DEFAULT', 'Client']\n\n\nclass Default:\n    pass\n\n\n"
+                "DEFAULT = Default()\n\n\nclass Client:\n    pass\n"
+            ),
+        },
+    )
+    parse(repo)
+    found = {(r["kind"], r["entity"]["id"]) for r in exports(db, "pkg/__init__.py")}
+    assert found == {
+        ("re-export", "pkg/version.py::__version__"),
+        ("re-export", "pkg/client.py::DEFAULT"),
+        ("re-export", "pkg/client.py::Client"),
+    }
 
 
 def test_what_depends_on_with_depth(app_db: Database) -> None:

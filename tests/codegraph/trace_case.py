@@ -4,15 +4,16 @@ Usage: ``python trace_case.py CASE_DIR OUTPUT_JSON``. The case's ``main.py`` run
 case folder as ``sys.path[0]`` under ``sys.setprofile``; every call between code of the
 case, and every call of a builtin function, is recorded (``edges``), and so is every
 function and module of the case that ran (``ran``), with the same naming as
-``callgraph.json`` (class bodies, comprehensions and lambdas belong to their enclosing
-function or module). Calls
-into other modules (the standard library) are not recorded: their names differ from the
-import paths the format uses. Used by the tests to check the hand-written expectations
-against what Python actually does.
+``callgraph.json`` (class bodies and comprehensions belong to their enclosing function or
+module; a lambda is a node of its own, ``<lambdaN>`` numbered in source order within the
+function, class or module it is written in). Calls into other modules (the standard
+library) are not recorded: their names differ from the import paths the format uses. Used
+by the tests to check the hand-written expectations against what Python actually does.
 """
 
 from __future__ import annotations
 
+import ast
 import builtins
 import inspect
 import json
@@ -25,6 +26,8 @@ from typing import Any
 CASE = os.path.realpath(sys.argv[1])
 EDGES: set[tuple[str, str]] = set()
 RAN: set[str] = set()  # functions and modules of the case that executed
+# file -> [(body start, body end, dotted name below the module)] of its lambdas
+LAMBDAS: dict[str, list[tuple[tuple[int, int], tuple[int, int], str]]] = {}
 
 
 def module_of(filename: str) -> str | None:
@@ -40,8 +43,75 @@ def module_of(filename: str) -> str | None:
 
 
 def is_function(code: CodeType) -> bool:
-    """A real function (not a module, class body, comprehension or lambda)."""
+    """A function or lambda (not a module, class body or comprehension)."""
+    if code.co_name == "<lambda>":
+        return True
     return bool(code.co_flags & inspect.CO_NEWLOCALS) and not code.co_name.startswith("<")
+
+
+def lambda_table(filename: str) -> list[tuple[tuple[int, int], tuple[int, int], str]]:
+    """The lambdas of a file: body span and name (owner path + ``<lambdaN>``), numbered in
+    source order within their owner (function, class, lambda or module; not comprehensions).
+    Defaults, decorators and bases belong to the enclosing owner, where they are evaluated."""
+    if filename not in LAMBDAS:
+        with open(filename, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+        found: list[tuple[tuple[str, ...], ast.Lambda]] = []
+
+        def visit(node: ast.AST, owner: tuple[str, ...]) -> None:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                outer = [*node.decorator_list]
+                if isinstance(node, ast.ClassDef):
+                    outer += [*node.bases, *node.keywords]
+                else:
+                    outer += [*node.args.defaults, *(d for d in node.args.kw_defaults if d)]
+                for child in outer:
+                    visit(child, owner)
+                for child in node.body:
+                    visit(child, (*owner, node.name))
+                return
+            if isinstance(node, ast.Lambda):
+                found.append((owner, node))
+                for child in [*node.args.defaults, *(d for d in node.args.kw_defaults if d)]:
+                    visit(child, owner)
+                visit(node.body, (*owner, f"<lambda@{id(node)}>"))
+                return
+            for child in ast.iter_child_nodes(node):
+                visit(child, owner)
+
+        visit(tree, ())
+        counters: dict[tuple[str, ...], int] = {}
+        names: dict[str, str] = {}  # placeholder -> <lambdaN>
+        table = []
+        for owner, node in sorted(found, key=lambda f: (f[1].lineno, f[1].col_offset)):
+            counters[owner] = counters.get(owner, 0) + 1
+            names[f"<lambda@{id(node)}>"] = f"<lambda{counters[owner]}>"
+        for owner, node in found:
+            path = [names.get(part, part) for part in owner] + [names[f"<lambda@{id(node)}>"]]
+            body = node.body
+            end = (body.end_lineno or body.lineno, body.end_col_offset or 0)
+            table.append(((body.lineno, body.col_offset), end, ".".join(path)))
+        LAMBDAS[filename] = table
+    return LAMBDAS[filename]
+
+
+def lambda_name(code: CodeType) -> str | None:
+    """The dotted name (below the module) of a lambda's code object: the innermost lambda
+    whose body holds the positions of the code's instructions."""
+    positions = [
+        (line, column)
+        for line, _end, column, _end_column in code.co_positions()
+        if line is not None and column is not None and (line, column) != (code.co_firstlineno, 0)
+    ]
+    if not positions:
+        return None
+    start = min(positions)
+    holding = [
+        (begin, end, name)
+        for begin, end, name in lambda_table(code.co_filename)
+        if begin <= start <= end
+    ]
+    return max(holding)[2] if holding else None
 
 
 def node_of(code: CodeType) -> str | None:
@@ -50,6 +120,9 @@ def node_of(code: CodeType) -> str | None:
         return None
     if code.co_name == "<module>":
         return module
+    if code.co_name == "<lambda>":
+        name = lambda_name(code)
+        return f"{module}.{name}" if name else None
     tokens = code.co_qualname.split(".")
     # (name, is_function): a name followed by <locals> is a function; the last one is a
     # function unless this code object is a class body/comprehension/lambda; others: classes.

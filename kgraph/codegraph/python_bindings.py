@@ -1,0 +1,452 @@
+"""The summariser's handlers for what binds names and stores values: imports, assignments
+(with unpacking), ``for`` targets and comprehension variables, ``with``/``except``
+aliases, returns and yields, and stores into containers and attributes.
+
+A mixin of :class:`~kgraph.codegraph.parse_python._PythonSummariser` (its state: the
+summary under construction, ``scopes``, ``defs`` and the :class:`RefBuilder`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node
+
+from kgraph.codegraph.python_nodes import annotation_refs, identifiers, node_text, string_items
+from kgraph.codegraph.python_refs import RefBuilder, constant
+from kgraph.codegraph.refs import ITERATE, PROTOCOL, split_call
+from kgraph.codegraph.summary import (
+    UNKNOWN,
+    Annotated,
+    Assigned,
+    Binding,
+    Container,
+    Defined,
+    Definition,
+    Import,
+    ImportedModule,
+    ImportedName,
+    Scope,
+    ScopedBinding,
+    StarImport,
+    Store,
+    Summary,
+    add_binding,
+    add_call,
+    annotated,
+    assigned,
+    unknown,
+)
+
+_PATTERNS = frozenset(
+    {"pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "parenthesized_expression"}
+)
+_SEQUENCES = frozenset({"expression_list", "tuple", "list"})
+# Iterating these calls no code of the project: no __iter__/__next__ calls recorded.
+_PLAIN_ITERABLES = frozenset(
+    {"range", "enumerate", "zip", "sorted", "reversed", "list", "tuple", "set", "dict", "map"}
+    | {"filter", "iter", "frozenset", "items", "keys", "values", "split", "splitlines"}
+)
+STORE_METHODS = frozenset({"append", "add", "insert", "extend", "update", "setdefault"})
+
+
+def _value(ref: str, line: int) -> Binding:
+    return assigned(ref, line) if ref != UNKNOWN else unknown(line)
+
+
+class BindingHandlers:
+    summary: Summary
+    scopes: dict[str, Scope]
+    defs: dict[str, Definition]
+    refs: RefBuilder
+    iterations: list[tuple[Node, str, str, int]]  # (iterable, its ref, scope, line)
+
+    # -- scopes ---------------------------------------------------------------------------
+    def on_global(self, node: Node, scope: str) -> None:
+        self.scopes[scope].setdefault("globals", []).extend(
+            node_text(c) for c in node.named_children if c.type == "identifier"
+        )
+
+    def on_nonlocal(self, node: Node, scope: str) -> None:
+        self.scopes[scope].setdefault("nonlocals", []).extend(
+            node_text(c) for c in node.named_children if c.type == "identifier"
+        )
+
+    def _bind(self, scope: str, name: str, binding: Binding) -> None:
+        """Bind ``name`` where Python would: ``global`` -> module, ``nonlocal`` -> enclosing."""
+        data = self.scopes[scope]
+        if name in data.get("globals", ()):
+            data = self.scopes[""]
+        elif name in data.get("nonlocals", ()):
+            parent = data["parent"]
+            while parent and self.scopes[parent]["kind"] == "class":
+                parent = self.scopes[parent]["parent"]
+            data = self.scopes[parent or ""]
+        add_binding(data, name, binding)
+
+    # -- imports --------------------------------------------------------------------------
+    def on_import(self, node: Node, scope: str) -> None:
+        line = node.start_point[0] + 1
+        target = self.scopes[scope]
+        for child in node.children_by_field_name("name"):
+            if child.type == "aliased_import":
+                dotted = node_text(child.child_by_field_name("name"))
+                alias = node_text(child.child_by_field_name("alias"))
+                add_binding(target, alias, ImportedModule("mod", dotted, line))
+            else:
+                dotted = node_text(child)
+                head = dotted.split(".")[0]
+                add_binding(target, head, ImportedModule("mod", head, line))
+            self.summary["imports"].append(Import(scope, dotted, 0, [], line))
+
+    def on_from(self, node: Node, scope: str) -> None:
+        line = node.start_point[0] + 1
+        module_node = node.child_by_field_name("module_name")
+        level, module = 0, node_text(module_node)
+        if module_node is not None and module_node.type == "relative_import":
+            prefix = next((c for c in module_node.children if c.type == "import_prefix"), None)
+            level = len(node_text(prefix))
+            dotted = next((c for c in module_node.named_children if c.type == "dotted_name"), None)
+            module = node_text(dotted)
+        target = self.scopes[scope]
+        names: list[str] = []
+        if any(c.type == "wildcard_import" for c in node.named_children):
+            if scope == "":
+                self.summary["star"].append(StarImport(module, level))
+            names.append("*")
+        for child in node.children_by_field_name("name"):
+            if child.type == "aliased_import":
+                name = node_text(child.child_by_field_name("name"))
+                alias = node_text(child.child_by_field_name("alias"))
+            else:
+                name = alias = node_text(child)
+            names.append(name)
+            add_binding(target, alias, ImportedName("from", module, level, name, line))
+        self.summary["imports"].append(Import(scope, module, level, names, line))
+
+    # -- assignments ----------------------------------------------------------------------
+    def on_assign(self, node: Node, scope: str) -> None:
+        # In `a = b = C()` the inner `b = C()` is captured too and binds b; here only a.
+        target = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        annotation = node.child_by_field_name("type")
+        while right is not None and right.type == "assignment":
+            right = right.child_by_field_name("right")
+        line = node.start_point[0] + 1
+        if target is None:
+            return
+        if target.type == "identifier":
+            name = node_text(target)
+            if scope == "" and right is not None and name == "__all__":
+                self.summary["all"] = string_items(right)
+            if annotation is not None or right is None:
+                declared: list[Binding] = [annotated(r, line) for r in annotation_refs(annotation)]
+                for binding in declared or [unknown(line)]:
+                    self._bind(scope, name, binding)
+                if right is None:
+                    return
+            self._bind(scope, name, _value(self.refs.ref(right, scope), line))
+            return
+        ref = self.refs.ref(right, scope) if right is not None else UNKNOWN
+        self._destructure(target, right, ref, scope, line)
+
+    def _destructure(
+        self, target: Node, source: Node | None, ref: str, scope: str, line: int
+    ) -> None:
+        """Bind ``target`` to ``ref`` (``source``: the node it came from, when there is one:
+        a literal sequence is unpacked item by item, anything else by index)."""
+        kind = target.type
+        if kind == "identifier":
+            self._bind(scope, node_text(target), _value(ref, line))
+        elif kind == "attribute":
+            self._store_attribute(target, _value(ref, line), scope)
+        elif kind == "subscript":
+            self._store_item(target, source, ref, scope, line)
+        elif kind in ("list_splat_pattern", "list_splat") and target.named_children:
+            self._destructure(target.named_children[0], source, ref, scope, line)
+        elif kind in _PATTERNS:
+            items = [c for c in target.named_children if c.type != "comment"]
+            star = next(
+                (i for i, c in enumerate(items) if c.type in ("list_splat_pattern", "list_splat")),
+                None,
+            )
+            if source is not None and source.type in _SEQUENCES:
+                values = [c for c in source.named_children if c.type != "comment"]
+                if not any(v.type == "list_splat" for v in values):
+                    self._unpack_literal(items, star, values, scope, line)
+                    return
+            for i, item in enumerate(items):
+                if ref == UNKNOWN or (star is not None and i > star):
+                    item_ref = UNKNOWN
+                elif i == star:
+                    item_ref = f"{ref}[{i}:]" if i == len(items) - 1 else UNKNOWN
+                else:
+                    item_ref = f"{ref}[{i}]"
+                self._destructure(item, None, item_ref, scope, line)
+
+    def _unpack_literal(
+        self, items: list[Node], star: int | None, values: list[Node], scope: str, line: int
+    ) -> None:
+        if star is None:
+            if len(items) != len(values):
+                for item in items:
+                    self._destructure(item, None, UNKNOWN, scope, line)
+                return
+            for item, value in zip(items, values, strict=True):
+                self._destructure(item, value, self.refs.ref(value, scope), scope, line)
+            return
+        after = len(items) - star - 1
+        if len(values) < len(items) - 1:
+            return
+        middle = values[star : len(values) - after]
+        pairs = list(zip(items[:star], values[:star], strict=True))
+        pairs += list(zip(items[star + 1 :], values[len(values) - after :], strict=True))
+        for item, value in pairs:
+            self._destructure(item, value, self.refs.ref(value, scope), scope, line)
+        keys: list[str | int | None] = []
+        refs: list[str] = []
+        for index, value in enumerate(middle):
+            if self.refs.may_be_function(value, scope):
+                keys.append(index)
+                refs.append(self.refs.ref(value, scope))
+        rest = "<list>"
+        if refs:
+            containers = self.scopes[scope].setdefault("containers", [])
+            containers.append(Container("list", keys, refs, line))
+            rest = f"<#{len(containers) - 1}>"
+        self._destructure(items[star], None, rest, scope, line)
+
+    def _store_attribute(self, target: Node, binding: Binding, scope: str) -> None:
+        """``self.x = v`` in a method, ``obj.x = v`` for an instance of a class of this
+        file, ``Cls.x = v``: the class's instance attribute ``x`` may hold ``v``."""
+        obj = target.child_by_field_name("object")
+        if obj is None or obj.type != "identifier":
+            return
+        name = node_text(obj)
+        data = self.scopes[scope]
+        owner: str | None = None
+        if name == data.get("self_name"):
+            parent = data["parent"] or ""
+            if self.refs.kind_of(parent) == "class":
+                owner = parent
+        else:
+            owner = self._class_held_by(name, scope)
+        if owner is not None:
+            attr = node_text(target.child_by_field_name("attribute"))
+            attrs = self.scopes[owner].setdefault("attrs", {})
+            attrs.setdefault(attr, []).append(ScopedBinding(scope, binding))
+
+    def _class_held_by(self, name: str, scope: str, instance: bool = True) -> str | None:
+        """The class of this file ``name`` names (``Cls``) or, as far as its last binding
+        says, holds an instance of (``x = Cls()``)."""
+        found = self.refs.bindings_of(name, scope)
+        if found is None:
+            return None
+        owner, bindings = found
+        binding = bindings[-1]
+        if isinstance(binding, Defined):
+            return binding.qname if self.refs.kind_of(binding.qname) == "class" else None
+        if isinstance(binding, Assigned) and instance:
+            callee, op = split_call(binding.ref)
+            if op and callee.isidentifier() and callee != name:
+                return self._class_held_by(callee, owner, instance=False)
+        return None
+
+    def _store_item(
+        self, target: Node, source: Node | None, ref: str, scope: str, line: int
+    ) -> None:
+        """``d[k] = v``: a store into whatever ``d`` holds, when ``v`` may be a function."""
+        if source is None or not self.refs.may_be_function(source, scope):
+            return
+        holder = self.refs.ref(target.child_by_field_name("value"), scope)
+        if holder != UNKNOWN:
+            key = constant(target.child_by_field_name("subscript"))
+            self.scopes[scope].setdefault("stores", []).append(Store(holder, key, ref, line))
+
+    def on_method_store(self, call: Node, function: Node, scope: str, line: int) -> None:
+        """``x.append(f)``, ``x.extend([f])``, ``x.update({"k": f})``, ``x.setdefault("k",
+        f)``, ``x.add(f)``, ``x.insert(0, f)``: stores into what ``x`` holds."""
+        method = node_text(function.child_by_field_name("attribute"))
+        arguments = call.child_by_field_name("arguments")
+        if method not in STORE_METHODS or arguments is None:
+            return
+        args = [c for c in arguments.named_children if c.type != "comment"]
+        if not args or any(a.type == "keyword_argument" for a in args):
+            return
+        entries: list[tuple[str | int | None, Node | None, str]] = []
+        if method in ("append", "add"):
+            entries = [(None, args[0], "")]
+        elif method == "insert" and len(args) == 2:
+            entries = [(None, args[1], "")]
+        elif method == "extend":
+            entries = [(None, args[0], ITERATE)]
+        elif method == "setdefault" and len(args) == 2:
+            entries = [(constant(args[0]), args[1], "")]
+        elif method == "update" and args[0].type == "dictionary":
+            entries = [
+                (constant(p.child_by_field_name("key")), p.child_by_field_name("value"), "")
+                for p in args[0].named_children
+                if p.type == "pair" and p.child_by_field_name("value") is not None
+            ]
+        holder = self.refs.ref(function.child_by_field_name("object"), scope)
+        if holder == UNKNOWN:
+            return
+        for key, value, suffix in entries:
+            if value is not None and self.refs.may_be_function(value, scope):
+                stored = self.refs.ref(value, scope) + suffix
+                self.scopes[scope].setdefault("stores", []).append(Store(holder, key, stored, line))
+
+    def on_augassign(self, node: Node, scope: str) -> None:
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        if scope == "" and node_text(left) == "__all__" and right is not None:
+            self.summary["all"] = (self.summary["all"] or []) + string_items(right)
+
+    def on_walrus(self, node: Node, scope: str) -> None:
+        name = node_text(node.child_by_field_name("name"))
+        ref = self.refs.ref(node.child_by_field_name("value"), scope)
+        self._bind(scope, name, _value(ref, node.start_point[0] + 1))
+
+    # -- loops, with, except --------------------------------------------------------------
+    def _iterate(
+        self, left: Node | None, right: Node | None, scope: str, line: int, body: Node | None
+    ) -> None:
+        """``for left in right`` (or a comprehension's clause): ``left`` holds elements of
+        ``right`` when they may be functions (of a literal, a parameter, a call...) and the
+        loop calls one (``body``: where to look; None for a comprehension: it is the
+        comprehension's own expression, and short); and iterating an object calls its
+        ``__iter__`` and the iterator's ``__next__``."""
+        ref = self.refs.ref(right, scope)
+        if left is not None:
+            element = UNKNOWN
+            if ref != UNKNOWN and (body is None or _calls_a_name(body, identifiers(left))):
+                element = ref + ITERATE if self._worth_iterating(right, scope) else UNKNOWN
+            self._destructure(left, None, element, scope, line)
+        if ref != UNKNOWN and right is not None and right.type in ("call", "identifier"):
+            self.iterations.append((right, ref, scope, line))  # decided once all is bound
+
+    def on_iterations(self) -> None:
+        """The iteration-protocol calls of the loops whose iterable may be an instance."""
+        for right, ref, scope, line in self.iterations:
+            if self._may_be_iterable_instance(right, scope):
+                add_call(self.summary, scope, ref + PROTOCOL, line)
+
+    def _may_be_iterable_instance(self, node: Node | None, scope: str) -> bool:
+        """Whether iterating ``node`` may run code of the project: an instance a call made
+        (``Countdown(3)``, ``x`` after ``x = Tree()``) rather than a literal, a builtin's
+        result or anything looked up (attributes, parameters: their values are rarely
+        known, and most are lists)."""
+        if node is None:
+            return False
+        if node.type == "call":
+            function = node.child_by_field_name("function")
+            name = node_text(function).rsplit(".", 1)[-1] if function is not None else ""
+            return name not in _PLAIN_ITERABLES
+        if node.type != "identifier":
+            return False
+        found = self.refs.bindings_of(node_text(node), scope)
+        return found is not None and any(
+            isinstance(b, Annotated) or (isinstance(b, Assigned) and b.ref.endswith(")"))
+            for b in found[1]
+        )
+
+    def _worth_iterating(self, node: Node | None, scope: str) -> bool:
+        """Whether the elements of ``node`` may be functions: a literal or parameter that may
+        hold some, a call (a generator, an iterable instance), ``d.items()`` of such a
+        ``d``, ``enumerate(x)`` of such an ``x``."""
+        if node is None:
+            return False
+        if node.type != "call":
+            return self.refs.may_be_function(node, scope)
+        function = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        if function is not None and function.type == "attribute":
+            method = node_text(function.child_by_field_name("attribute"))
+            if method in ("items", "values", "keys", "copy"):
+                return self._worth_iterating(function.child_by_field_name("object"), scope)
+        if function is not None and node_text(function) in _PLAIN_ITERABLES:
+            args = arguments.named_children if arguments is not None else []
+            return any(self._worth_iterating(a, scope) for a in args)
+        return True
+
+    def on_for(self, node: Node, scope: str) -> None:
+        line = node.start_point[0] + 1
+        if any(c.type == "async" for c in node.children):  # __aiter__/__anext__: only bind
+            left = node.child_by_field_name("left")
+            for name in identifiers(left) if left is not None else []:
+                self._bind(scope, name, unknown(line))
+            return
+        body = node.child_by_field_name("body")
+        self._iterate(
+            node.child_by_field_name("left"), node.child_by_field_name("right"), scope, line, body
+        )
+
+    def on_forin(self, node: Node, scope: str) -> None:
+        """A comprehension's ``for``: its variables are bound (in the enclosing scope) only
+        when their values may be functions; the rest of the time nothing needs them."""
+        right = node.child_by_field_name("right")
+        if right is not None and (
+            right.type in ("call", "identifier") or self._worth_iterating(right, scope)
+        ):
+            line = node.start_point[0] + 1
+            self._iterate(node.child_by_field_name("left"), right, scope, line, None)
+
+    def on_as(self, node: Node, scope: str) -> None:
+        alias = node.child_by_field_name("alias")
+        if alias is None or not node.named_children:
+            return
+        line = node.start_point[0] + 1
+        parent = node.parent
+        values: list[Binding] = [unknown(line)]
+        if parent is not None and parent.type == "with_item":
+            # `with Cls() as x`: x is what __enter__ returns; most return self.
+            ref = self.refs.ref(node.named_children[0], scope)
+            if ref != UNKNOWN:
+                values = [assigned(ref, line), assigned(f"{ref}.__enter__()", line)]
+        elif parent is not None and parent.type == "except_clause":
+            caught = node.named_children[0]
+            classes = caught.named_children if caught.type == "tuple" else [caught]
+            refs = [self.refs.ref(c, scope) for c in classes]
+            values = [annotated(r, line) for r in refs if r != UNKNOWN] or values
+        for name in identifiers(alias):
+            for value in values:
+                self._bind(scope, name, value)
+
+    def on_with(self, node: Node, scope: str) -> None:
+        """A ``with`` item calls the context manager's ``__enter__`` and ``__exit__``."""
+        value = node.child_by_field_name("value")
+        if value is not None and value.type == "as_pattern" and value.named_children:
+            value = value.named_children[0]
+        ref = self.refs.ref(value, scope)
+        if ref != UNKNOWN:
+            line = node.start_point[0] + 1
+            add_call(self.summary, scope, f"{ref}.__enter__()", line)
+            add_call(self.summary, scope, f"{ref}.__exit__()", line)
+
+    # -- returns and yields ---------------------------------------------------------------
+    def on_return(self, node: Node, scope: str) -> None:
+        target = self.scopes[scope]
+        if target["kind"] == "function" and node.named_children:
+            ref = self.refs.ref(node.named_children[0], scope)
+            if ref != UNKNOWN:
+                target.setdefault("returns", []).append(assigned(ref, node.start_point[0] + 1))
+
+    def on_yield(self, node: Node, scope: str) -> None:
+        target = self.scopes[scope]
+        if target["kind"] != "function":
+            return
+        line = node.start_point[0] + 1
+        yielded = node.named_children[0] if node.named_children else None
+        ref = self.refs.ref(yielded, scope) if yielded is not None else UNKNOWN
+        if ref != UNKNOWN and any(c.type == "from" for c in node.children):
+            ref += ITERATE
+        target.setdefault("yields", []).append(_value(ref, line))
+
+
+def _calls_a_name(node: Node | None, names: list[str]) -> bool:
+    """Whether the code of ``node`` calls or subscripts one of ``names`` (``name(``,
+    ``name[``): what makes a loop variable's values worth following."""
+    if node is None or not names:
+        return False
+    text = node_text(node)
+    return any(re.search(rf"\b{re.escape(name)}\s*[(\[]", text) for name in names)

@@ -1,0 +1,6 @@
+def on_success():
+    return "ok"
+
+
+def on_error():
+    return "error"

@@ -1,0 +1,5 @@
+def attempt(success, failure):
+    try:
+        return success()
+    finally:
+        failure()

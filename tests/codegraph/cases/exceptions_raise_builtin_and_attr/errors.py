@@ -1,0 +1,3 @@
+class Empty(Exception):
+    def __init__(self):
+        super().__init__("empty")

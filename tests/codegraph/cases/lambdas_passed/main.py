@@ -1,0 +1,9 @@
+def helper():
+    return 1
+
+
+def apply(fn):
+    return fn()
+
+
+apply(lambda: helper())

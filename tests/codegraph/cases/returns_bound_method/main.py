@@ -1,0 +1,9 @@
+class Handler:
+    def handle(self):
+        return 1
+
+    def get(self):
+        return self.handle
+
+
+Handler().get()()

@@ -1,0 +1,8 @@
+def outer():
+    def inner():
+        return 1
+
+    return inner
+
+
+outer()()
