@@ -24,7 +24,7 @@ from kgraph.cli.common import (
 
 def _repo_path(value: str) -> str:
     """A FILE/DIR argument as the graph stores it (the rule parse uses for its root)."""
-    from kgraph.codegraph.paths import graph_path
+    from kgraph.codegraph import graph_path
 
     return graph_path(value)
 

@@ -13,6 +13,7 @@ from kgraph.codegraph.filedeps import files_in_blast_radius, has_graph
 if TYPE_CHECKING:
     from kgraph.codegraph.export import export_callgraph
     from kgraph.codegraph.indexer import ParseReport, parse_repository
+    from kgraph.codegraph.paths import graph_path, graph_root
     from kgraph.codegraph.query import (
         BlastRadius,
         CallerRecord,
@@ -31,6 +32,8 @@ _LAZY = {
     "export_callgraph": "export",
     "ParseReport": "indexer",
     "parse_repository": "indexer",
+    "graph_path": "paths",
+    "graph_root": "paths",
     "BlastRadius": "query",
     "CallerRecord": "query",
     "FileDependent": "query",
@@ -59,6 +62,8 @@ __all__ = [
     "exports",
     "files_in_blast_radius",
     "find_entities",
+    "graph_path",
+    "graph_root",
     "graph_summary",
     "has_graph",
     "is_test_path",
