@@ -20,6 +20,7 @@ from kgraph.codegraph.python_bindings import STORE_METHODS, BindingHandlers
 from kgraph.codegraph.python_nodes import (
     annotation_refs,
     decorator_names,
+    identifiers,
     node_text,
     parameters,
     set_source,
@@ -52,11 +53,11 @@ _OTHERS = {
     "nonlocal": "nonlocal_statement",
     "import": "import_statement",
     "from": "import_from_statement",
-    "forin": "for_in_clause",
-    "for": "for_statement",
     "assign": "assignment",
     "augassign": "augmented_assignment",
     "walrus": "named_expression",
+    "forin": "for_in_clause",
+    "for": "for_statement",
     "as": "as_pattern",
     "typealias": "type_alias_statement",
     "with": "with_item",
@@ -67,6 +68,11 @@ _OTHERS = {
     "call": "call",
 }
 _START = attrgetter("start_byte")
+# Expressions a name assigned from may hold functions (prepass): lambdas and literals.
+_HOLDERS = frozenset(
+    {"lambda", "list", "tuple", "dictionary", "set", "list_comprehension"}
+    | {"set_comprehension", "dictionary_comprehension", "generator_expression"}
+)
 # Decorators that only wrap a method: neither calls nor a change of what the name holds.
 _PLAIN_DECORATORS = frozenset(
     {
@@ -105,6 +111,7 @@ class _PythonSummariser(BindingHandlers):
         self.functions: list[tuple[Node, str]] = []  # (def or lambda node, qualified name)
         self.defaults: list[tuple[str, list[tuple[int, Node]]]] = []  # function -> defaults
         self.iterations: list[tuple[Node, str, str, int]] = []
+        self.called: set[str] = set()  # names the file calls (`name(...)`)
         self.lambda_counts: dict[str, int] = {}
         self.source = b""
 
@@ -114,6 +121,11 @@ class _PythonSummariser(BindingHandlers):
         parser, query, error_query = _language()
         tree = parser.parse(source)
         captures = QueryCursor(query).captures(tree.root_node)
+        source_text = self.source
+        for call in captures.get("call", ()):  # the names called: parameters worth following
+            function = call.child_by_field_name("function")
+            if function is not None and function.type == "identifier":
+                self.called.add(source_text[function.start_byte : function.end_byte].decode())
         definitions = sorted(
             [(n.start_byte, name, n) for name in _DEFINITIONS for n in captures.get(name, ())],
             key=lambda item: item[0],
@@ -127,13 +139,13 @@ class _PythonSummariser(BindingHandlers):
             else:
                 self.on_lambda(node, scope)
         self.on_defaults()  # lambdas in defaults are all named by now
+        self.prepass(captures)
         scope_for = self.spans.scope_for
         for name in _OTHERS:
             # Capture lists come in match-completion order, which varies from run to run:
             # in document order, bindings apply in order and an edge met twice keeps its
             # first line, so the same file always gives the same summary and edges.
             handler = getattr(self, f"on_{name}")
-            self.refs.frozen = name == "call"  # the last: every binding is made
             for node in sorted(captures.get(name, ()), key=_START):
                 handler(node, scope_for(node))
         self.on_iterations()
@@ -151,6 +163,27 @@ class _PythonSummariser(BindingHandlers):
         set_source(b"")
         return self.summary
 
+    def prepass(self, captures: dict[str, list[Node]]) -> None:
+        """Names that may hold functions before the handlers bind them (handlers run by
+        kind, not in document order): names assigned a lambda or a literal, and the
+        variables of loops over literals and names."""
+        names = self.refs.function_names
+        for node in captures.get("assign", ()):
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if (
+                left is not None
+                and left.type == "identifier"
+                and right is not None
+                and right.type in _HOLDERS
+            ):
+                names.add(node_text(left))
+        for name in ("forin", "for"):
+            for node in captures.get(name, ()):
+                right = node.child_by_field_name("right")
+                if right is not None and (right.type in _HOLDERS or right.type == "identifier"):
+                    left = node.child_by_field_name("left")
+                    names.update(identifiers(left) if left is not None else ())
+
     # -- definitions --------------------------------------------------------------------
     def _qname(self, parent: str, name: str) -> str:
         return f"{parent}.{name}" if parent else name
@@ -165,7 +198,7 @@ class _PythonSummariser(BindingHandlers):
         line = node.start_point[0] + 1
         decorators = decorator_names(node)
         is_method = parent_scope["kind"] == "class"
-        add_binding(parent_scope, name, defined(qname, line))
+        self.bind_in(parent_scope, name, defined(qname, line))
         self.spans.enter(node, qname, body.start_byte)
         self.qnames[node.start_byte] = qname
         if qname in self.defs:  # redefinition / property setter: same entity
@@ -220,6 +253,10 @@ class _PythonSummariser(BindingHandlers):
                     add_binding(scope, name, annotated(ref, line))
             else:
                 add_binding(scope, name, parameter(index, line))
+                if name != scope.get("self_name"):
+                    self.refs.parameters.add(name)
+                    if name in self.called:
+                        self.refs.function_names.add(name)
         if specs:
             scope["params"] = [param_entry(name, kind) for name, kind, _a, _d in specs]
             defaults = [(i, d) for i, (_n, _k, _a, d) in enumerate(specs) if d is not None]
@@ -243,7 +280,7 @@ class _PythonSummariser(BindingHandlers):
             return
         qname = self._qname(parent, name)
         line = node.start_point[0] + 1
-        add_binding(self.scopes[parent], name, defined(qname, line))
+        self.bind_in(self.scopes[parent], name, defined(qname, line))
         bases: list[str] = []
         superclasses = node.child_by_field_name("superclasses")
         for child in superclasses.named_children if superclasses is not None else []:
@@ -276,7 +313,7 @@ class _PythonSummariser(BindingHandlers):
             self.defs.setdefault(
                 qname, {"kind": "type", "line": line, "end": node.end_point[0] + 1}
             )
-            add_binding(self.scopes[scope], name, defined(qname, line))
+            self.bind_in(self.scopes[scope], name, defined(qname, line))
 
     def on_decorated(self, node: Node, scope: str) -> None:
         """``@a @b def f``: ``f`` holds ``a(b(f))``; each application is a call."""

@@ -72,6 +72,11 @@ class BindingHandlers:
             node_text(c) for c in node.named_children if c.type == "identifier"
         )
 
+    def bind_in(self, data: Scope, name: str, binding: Binding) -> None:
+        """Bind ``name`` in scope ``data`` (and tell the ref builder what it may hold)."""
+        add_binding(data, name, binding)
+        self.refs.note_binding(name, binding)
+
     def _bind(self, scope: str, name: str, binding: Binding) -> None:
         """Bind ``name`` where Python would: ``global`` -> module, ``nonlocal`` -> enclosing."""
         data = self.scopes[scope]
@@ -82,7 +87,7 @@ class BindingHandlers:
             while parent and self.scopes[parent]["kind"] == "class":
                 parent = self.scopes[parent]["parent"]
             data = self.scopes[parent or ""]
-        add_binding(data, name, binding)
+        self.bind_in(data, name, binding)
 
     # -- imports --------------------------------------------------------------------------
     def on_import(self, node: Node, scope: str) -> None:
@@ -92,11 +97,11 @@ class BindingHandlers:
             if child.type == "aliased_import":
                 dotted = node_text(child.child_by_field_name("name"))
                 alias = node_text(child.child_by_field_name("alias"))
-                add_binding(target, alias, ImportedModule("mod", dotted, line))
+                self.bind_in(target, alias, ImportedModule("mod", dotted, line))
             else:
                 dotted = node_text(child)
                 head = dotted.split(".")[0]
-                add_binding(target, head, ImportedModule("mod", head, line))
+                self.bind_in(target, head, ImportedModule("mod", head, line))
             self.summary["imports"].append(Import(scope, dotted, 0, [], line))
 
     def on_from(self, node: Node, scope: str) -> None:
@@ -121,7 +126,7 @@ class BindingHandlers:
             else:
                 name = alias = node_text(child)
             names.append(name)
-            add_binding(target, alias, ImportedName("from", module, level, name, line))
+            self.bind_in(target, alias, ImportedName("from", module, level, name, line))
         self.summary["imports"].append(Import(scope, module, level, names, line))
 
     # -- assignments ----------------------------------------------------------------------
@@ -206,7 +211,7 @@ class BindingHandlers:
         keys: list[str | int | None] = []
         refs: list[str] = []
         for index, value in enumerate(middle):
-            if self.refs.may_be_function(value, scope):
+            if self.refs.may_be_function(value, scope, stored=True):
                 keys.append(index)
                 refs.append(self.refs.ref(value, scope))
         rest = "<list>"
@@ -256,12 +261,13 @@ class BindingHandlers:
         self, target: Node, source: Node | None, ref: str, scope: str, line: int
     ) -> None:
         """``d[k] = v``: a store into whatever ``d`` holds, when ``v`` may be a function."""
-        if source is None or not self.refs.may_be_function(source, scope):
+        if source is None or not self.refs.may_be_function(source, scope, stored=True):
             return
         holder = self.refs.ref(target.child_by_field_name("value"), scope)
         if holder != UNKNOWN:
             key = constant(target.child_by_field_name("subscript"))
             self.scopes[scope].setdefault("stores", []).append(Store(holder, key, ref, line))
+            self.refs.function_names.add(_head(holder))
 
     def on_method_store(self, call: Node, function: Node, scope: str, line: int) -> None:
         """``x.append(f)``, ``x.extend([f])``, ``x.update({"k": f})``, ``x.setdefault("k",
@@ -292,7 +298,7 @@ class BindingHandlers:
         if holder == UNKNOWN:
             return
         for key, value, suffix in entries:
-            if value is not None and self.refs.may_be_function(value, scope):
+            if value is not None and self.refs.may_be_function(value, scope, stored=True):
                 stored = self.refs.ref(value, scope) + suffix
                 self.scopes[scope].setdefault("stores", []).append(Store(holder, key, stored, line))
 
@@ -356,8 +362,14 @@ class BindingHandlers:
         ``d``, ``enumerate(x)`` of such an ``x``."""
         if node is None:
             return False
+        if node.type == "identifier":  # a parameter (callbacks?), a call's result (a generator?)
+            found = self.refs.bindings_of(node_text(node), scope)
+            if found is not None and any(
+                b[0] == "param" or (b[0] == "val" and str(b[1]).endswith(")")) for b in found[1]
+            ):
+                return True
         if node.type != "call":
-            return self.refs.may_be_function(node, scope)
+            return self.refs.may_be_function(node, scope, stored=True)
         function = node.child_by_field_name("function")
         arguments = node.child_by_field_name("arguments")
         if function is not None and function.type == "attribute":
@@ -450,3 +462,8 @@ def _calls_a_name(node: Node | None, names: list[str]) -> bool:
         return False
     text = node_text(node)
     return any(re.search(rf"\b{re.escape(name)}\s*[(\[]", text) for name in names)
+
+
+def _head(ref: str) -> str:
+    """The first name of a ref (``d['k'].x`` -> ``d``)."""
+    return ref.split(".", 1)[0].split("[", 1)[0].split("(", 1)[0]

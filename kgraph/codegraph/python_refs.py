@@ -18,15 +18,10 @@ from kgraph.codegraph.python_nodes import DOTTED, node_text
 from kgraph.codegraph.refs import key_op
 from kgraph.codegraph.summary import (
     UNKNOWN,
-    Annotated,
     Arguments,
     Assigned,
     Binding,
     Container,
-    Defined,
-    ImportedModule,
-    ImportedName,
-    Parameter,
     Scope,
 )
 
@@ -85,11 +80,14 @@ class RefBuilder:
         self.lambdas: dict[tuple[int, int], str] = {}  # lambda node -> "<lambdaN>"
         self._calls: dict[tuple[int, int], str] = {}  # call node -> its call operation
         self._literals: dict[tuple[int, int], str] = {}  # literal node -> its ref
-        self._methods: set[str] | None = None
-        # Whether a name may hold a function, per (scope, text): kept once ``frozen`` (no
-        # more bindings are added: the call sites are read last).
-        self.memo: dict[tuple[str, str], bool] = {}
-        self.frozen = False
+        # Names that may hold a function anywhere in the file (scopes are not told apart:
+        # a name is cheap to keep, a lookup per argument is not): defs, imports, names
+        # assigned a function, parameters the file calls by that name.
+        self.function_names: set[str] = set()
+        self.parameters: set[str] = set()  # every parameter name but self/cls
+        self.modules: set[str] = set()  # imported names (modules, or what they hold)
+        self.classes: set[str] = set()  # names of the file's classes
+        self.methods: set[str] | None = None
 
     # -- refs -----------------------------------------------------------------------------
     def ref(self, node: Node | None, scope: str) -> str:
@@ -222,14 +220,14 @@ class RefBuilder:
             body = node.child_by_field_name("body")
             if body is not None and body.type == "pair":
                 body = body.child_by_field_name("value")
-            if self.may_be_function(body, scope):
+            if self.may_be_function(body, scope, stored=True):
                 keys, refs = [None], [self.ref(body, scope)]
         elif kind == "dictionary":
             for pair in node.named_children:
                 if pair.type != "pair":
                     continue
                 value = pair.child_by_field_name("value")
-                if self.may_be_function(value, scope):
+                if self.may_be_function(value, scope, stored=True):
                     keys.append(constant(pair.child_by_field_name("key")))
                     refs.append(self.ref(value, scope))
         else:
@@ -238,10 +236,10 @@ class RefBuilder:
                 if item.type == "list_splat":
                     exact = False
                     inner = item.named_children[0] if item.named_children else None
-                    if self.may_be_function(inner, scope):
+                    if self.may_be_function(inner, scope, stored=True):
                         keys.append(None)
                         refs.append(self.ref(inner, scope) + "[*]")
-                elif self.may_be_function(item, scope):
+                elif self.may_be_function(item, scope, stored=True):
                     keys.append(index if exact else None)
                     refs.append(self.ref(item, scope))
         if refs or (kind in ("list", "dictionary", "set") and not node.named_children):
@@ -259,43 +257,64 @@ class RefBuilder:
         return info["kind"] if info is not None else None
 
     # -- what may hold a function ---------------------------------------------------------
-    def may_be_function(self, node: Node | None, scope: str) -> bool:
+    def may_be_function(self, node: Node | None, scope: str, stored: bool = False) -> bool:
+        """Whether the value of ``node`` may be a function (see the module docstring), by
+        names alone: the file's :attr:`function_names`, its imported names and classes,
+        and the names of its functions (``obj.method``). A parameter counts when the file
+        calls that name, or (``stored``) when it is put in a literal or a store."""
         if node is None:
             return False
         kind = node.type
+        if kind == "identifier":
+            text = node_text(node)
+            return text in self.function_names or (stored and text in self.parameters)
         if kind in _NEVER:
             return False
         if kind == "lambda":
             return True
-        if kind == "identifier" or kind == "attribute":
-            text = node_text(node)
-            key = (scope, text)
-            found = self.memo.get(key) if self.frozen else None
-            if found is None:
-                if kind == "identifier":
-                    found = self._name_may_be_function(text, scope, 2)
-                else:
-                    head, _, rest = text.partition(".")
-                    found = (
-                        head.isidentifier()
-                        and DOTTED.fullmatch(text) is not None
-                        and self._attribute_may_be_function(head, rest.split(".", 1)[0], scope)
-                    )
-                if self.frozen:
-                    self.memo[key] = found
-            return found
+        if kind == "attribute":
+            head, _, rest = node_text(node).partition(".")
+            attribute = rest.split(".", 1)[0]
+            if head in self.modules or head in self.classes:
+                return True
+            if self.methods is None:  # every function name of the file (definitions: done)
+                self.methods = {qname.rsplit(".", 1)[-1] for qname in self.defs}
+            return attribute in self.methods  # self.method, obj.method: a bound method
         if kind == "call":
             return "(#" in self.ref(node, scope).rsplit(".", 1)[-1]
         if kind == "subscript":
-            return self.may_be_function(node.child_by_field_name("value"), scope)
+            return self.may_be_function(node.child_by_field_name("value"), scope, stored)
         if kind in ("parenthesized_expression", "await"):
-            return bool(node.named_children) and self.may_be_function(node.named_children[0], scope)
+            inner = node.named_children
+            return bool(inner) and self.may_be_function(inner[0], scope, stored)
         if kind in _SEQUENCES or kind in _COMPREHENSIONS or kind == "dictionary":
             ref = self.literal(node, scope)
             if not ref.startswith("<#"):
                 return False
             return bool(self.scopes[scope]["containers"][int(ref[2:-1])].refs)
         return False
+
+    def note_binding(self, name: str, binding: Binding) -> None:
+        """Keep :attr:`function_names` current as the summariser binds names: defs,
+        imports, and names assigned a function, a literal holding one or a call with
+        arguments that may (``x = wrap(f)``)."""
+        tag = binding[0]
+        if tag in ("def", "from", "mod"):
+            self.function_names.add(name)
+            if tag == "mod":
+                self.modules.add(name)
+            elif tag == "from":
+                self.modules.add(name)  # a module, a class or a function: all have attributes
+            elif self.kind_of(str(binding[1])) == "class":
+                self.classes.add(name)
+        elif tag == "val":
+            ref = str(binding[1])
+            if (
+                ref.startswith("@")
+                or "(#" in ref
+                or (ref.startswith("<#") and not ref.startswith("<#>"))
+            ):
+                self.function_names.add(name)
 
     def bindings_of(self, name: str, scope: str) -> tuple[str, list[Binding]] | None:
         """(scope, bindings) of ``name`` by LEGB from ``scope`` (class bodies skipped from
@@ -312,68 +331,6 @@ class RefBuilder:
             if data["kind"] == "module":
                 return None
             current, first = data["parent"] or "", False
-
-    def _name_may_be_function(self, name: str, scope: str, depth: int) -> bool:
-        found = self.bindings_of(name, scope)
-        if found is None:
-            return name not in _BUILTINS  # a star import, or a global bound later
-        owner, bindings = found
-        for binding in bindings:
-            if isinstance(binding, (Defined, ImportedModule, ImportedName)):
-                return True
-            if isinstance(binding, Parameter):
-                if self.scopes[owner].get("self_name") != name:
-                    return True
-            elif isinstance(binding, Assigned):
-                ref = binding.ref
-                if ref.startswith("@") or "(#" in ref:
-                    return True
-                if ref.startswith("<#") and self._holds_functions(ref, owner, name):
-                    return True
-                head = ref.split(".", 1)[0].split("(", 1)[0].split("[", 1)[0]
-                if (
-                    depth
-                    and head != name
-                    and head.isidentifier()
-                    and self._name_may_be_function(head, owner, depth - 1)
-                ):
-                    return True
-        return False
-
-    def _holds_functions(self, ref: str, owner: str, name: str) -> bool:
-        """A literal with a possible function among its items, or stored into (by name)."""
-        containers = self.scopes[owner].get("containers", [])
-        index = int(ref[2:].split(">", 1)[0])
-        if index < len(containers) and containers[index].refs:
-            return True
-        return any(
-            store.target.split(".", 1)[0].split("[", 1)[0] == name
-            for scope in self.scopes.values()
-            for store in scope.get("stores", ())
-        )
-
-    def _attribute_may_be_function(self, head: str, attribute: str, scope: str) -> bool:
-        """``head.attribute...``: a module's or class's attribute, a method of ``self``, or
-        some object's attribute named like a function of the file (a bound method)."""
-        found = self.bindings_of(head, scope)
-        if found is None:
-            return head not in _BUILTINS
-        owner, bindings = found
-        data = self.scopes[owner]
-        if self._methods is None:  # every function name of the file (definitions are done)
-            self._methods = {qname.rsplit(".", 1)[-1] for qname in self.defs}
-        for binding in bindings:
-            if isinstance(binding, Assigned) and attribute in self._methods:
-                return True  # obj.method of some object: a bound method, maybe
-            if isinstance(binding, (ImportedModule, ImportedName)):
-                return True
-            if isinstance(binding, Defined) and self.kind_of(binding.qname) == "class":
-                return True
-            if isinstance(binding, Parameter) and data.get("self_name") == head:
-                return f"{data['parent'] or ''}.{attribute}" in self.defs
-            if isinstance(binding, Annotated):
-                return False
-        return False
 
 
 def constant(node: Node | None) -> str | int | None:
