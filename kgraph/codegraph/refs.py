@@ -49,6 +49,7 @@ def split_ref(ref: str) -> tuple[Part, ...]:
     return tuple(parts)
 
 
+@lru_cache(maxsize=65536)
 def split_call(ref: str) -> tuple[str, str]:
     """A call ref -> (the callee's ref, the call operation): ``"a.b(#2)"`` -> ``("a.b",
     "(#2)")``; a ref that does not end with a call is its own callee (``""``)."""
@@ -59,8 +60,9 @@ def split_call(ref: str) -> tuple[str, str]:
 
 
 def call_args(op: str) -> int | None:
-    """The arguments index of a call operation (``(#3)`` -> 3), None without arguments."""
-    return int(op[2:-1]) if op.startswith("(#") else None
+    """The arguments index of a call operation (``(#3)`` -> 3), None without arguments
+    (``()``, ``(!)``, ``(*)``: the only shorter ones, told apart by length)."""
+    return int(op[2:-1]) if len(op) > 3 else None
 
 
 def key_op(key: str | int | None) -> str:

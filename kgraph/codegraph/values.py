@@ -87,7 +87,8 @@ _MAX_VALUES = 12
 
 
 def weaken(results: Iterable[Result], confidence: float, method: str) -> list[Result]:
-    return [(v, c, m) if c <= confidence else (v, confidence, method) for v, c, m in results]
+    # Results already as weak are kept as they are (no tuple rebuilt).
+    return [r if r[1] <= confidence else (r[0], confidence, method) for r in results]
 
 
 def unique(results: list[Result]) -> list[Result]:
