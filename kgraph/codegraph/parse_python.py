@@ -67,7 +67,10 @@ _OTHERS = {
     "raise": "raise_statement",
     "call": "call",
 }
-_START = attrgetter("start_byte")
+# Document order; nested nodes starting at one byte (``str(x).replace(y)``: two calls) are
+# ordered by end, the inner one first: sorting by start alone left them in the order
+# tree-sitter completed their matches, which varies from run to run.
+_START = attrgetter("start_byte", "end_byte")
 # Expressions a name assigned from may hold functions (prepass): lambdas and literals.
 _HOLDERS = frozenset(
     {"lambda", "list", "tuple", "dictionary", "set", "list_comprehension"}
@@ -143,8 +146,8 @@ class _PythonSummariser(BindingHandlers):
         scope_for = self.spans.scope_for
         for name in _OTHERS:
             # Capture lists come in match-completion order, which varies from run to run:
-            # in document order, bindings apply in order and an edge met twice keeps its
-            # first line, so the same file always gives the same summary and edges.
+            # in document order (_START), bindings apply in order and an edge met twice
+            # keeps its first line, so the same file always gives the same summary and edges.
             handler = getattr(self, f"on_{name}")
             for node in sorted(captures.get(name, ()), key=_START):
                 handler(node, scope_for(node))

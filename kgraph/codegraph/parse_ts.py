@@ -151,7 +151,9 @@ class ScriptSummariser:
         scope_for = self.spans.scope_for
         for name, handler in handlers.items():
             nodes = captures.get(name, [])
-            nodes.sort(key=attrgetter("start_byte"))  # captures come in completion order
+            # Captures come in completion order, which varies from run to run: in document
+            # order (nested nodes starting at one byte: the inner one first) instead.
+            nodes.sort(key=attrgetter("start_byte", "end_byte"))
             for node in nodes:
                 handler(node, scope_for(node))
         if tree.root_node.has_error:
