@@ -10,7 +10,6 @@ ERROR nodes, which are counted; everything around them is kept.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from operator import attrgetter
 
@@ -90,7 +89,6 @@ _PLAIN_DECORATORS = frozenset(
         "typing.override",
     }
 )
-_DOTTED_ASCII = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
 @lru_cache(maxsize=1)
@@ -119,7 +117,7 @@ class _PythonSummariser(BindingHandlers):
         self.source = b""
 
     def run(self, source: bytes) -> Summary:
-        self.source = source
+        self.source = self.refs.source = source
         set_source(source)
         parser, query, error_query = _language()
         tree = parser.parse(source)
@@ -353,15 +351,7 @@ class _PythonSummariser(BindingHandlers):
         function = node.child_by_field_name("function")
         if function is None:
             return
-        if function.type == "identifier":
-            callee = node_text(function)
-        elif function.type == "attribute":
-            raw = self.source[function.start_byte : function.end_byte]
-            callee = (
-                raw.decode() if _DOTTED_ASCII.fullmatch(raw) else self.refs.ref(function, scope)
-            )
-        else:
-            callee = self.refs.ref(function, scope)
+        callee = self.refs.callee(node, function, scope)
         if callee == UNKNOWN:
             return
         line = node.start_point[0] + 1

@@ -79,6 +79,7 @@ class RefBuilder:
         self.defs = defs
         self.lambdas: dict[tuple[int, int], str] = {}  # lambda node -> "<lambdaN>"
         self._calls: dict[tuple[int, int], str] = {}  # call node -> its call operation
+        self._callees: dict[tuple[int, int], str] = {}  # call node -> its callee's ref
         self._literals: dict[tuple[int, int], str] = {}  # literal node -> its ref
         # Names that may hold a function anywhere in the file (scopes are not told apart:
         # a name is cheap to keep, a lookup per argument is not): defs, imports, names
@@ -88,6 +89,7 @@ class RefBuilder:
         self.modules: set[str] = set()  # imported names (modules, or what they hold)
         self.classes: set[str] = set()  # names of the file's classes
         self.methods: set[str] | None = None
+        self.source = b""  # the file's bytes: names are sliced from it (node_text, inline)
 
     # -- refs -----------------------------------------------------------------------------
     def ref(self, node: Node | None, scope: str) -> str:
@@ -96,9 +98,9 @@ class RefBuilder:
             return UNKNOWN
         kind = node.type
         if kind == "identifier":
-            return node_text(node)
+            return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
         if kind == "attribute":
-            text = node_text(node)
+            text = self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
             if DOTTED.fullmatch(text):  # the common case, without walking the chain
                 return text
             base = self.ref(node.child_by_field_name("object"), scope)
@@ -107,7 +109,7 @@ class RefBuilder:
             return f"{base}.{node_text(node.child_by_field_name('attribute'))}"
         if kind == "call":
             function = node.child_by_field_name("function")
-            callee = self.ref(function, scope)
+            callee = self.callee(node, function, scope)
             if callee == UNKNOWN:
                 return UNKNOWN
             if callee.endswith((".get", ".pop", ".setdefault")):
@@ -129,6 +131,15 @@ class RefBuilder:
         if kind in _SEQUENCES or kind in _COMPREHENSIONS or kind == "dictionary":
             return self.literal(node, scope)
         return _LITERALS.get(kind, UNKNOWN)
+
+    def callee(self, call: Node, function: Node | None, scope: str) -> str:
+        """The ref of what ``call`` calls (its ``function`` node), once per call node: a
+        call nested in an argument or assigned is met again as a call of its own."""
+        span = (call.start_byte, call.end_byte)
+        found = self._callees.get(span)
+        if found is None:
+            found = self._callees[span] = self.ref(function, scope)
+        return found
 
     def _keyed_lookup(self, function: Node | None, call: Node, scope: str) -> str | None:
         """``d.get("k")`` on a name holding a literal of this file: the item ``d['k']``."""
@@ -266,7 +277,7 @@ class RefBuilder:
             return False
         kind = node.type
         if kind == "identifier":
-            text = node_text(node)
+            text = self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
             return text in self.function_names or (stored and text in self.parameters)
         if kind in _NEVER:
             return False
