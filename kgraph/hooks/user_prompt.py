@@ -356,13 +356,4 @@ def run(ctx: HookContext) -> str | None:
         )
     finally:
         conn.close()
-    if result.text is None:
-        return None
-    ctx.publish(result.text, result.ids)
-    if not ctx.options.dry_run:
-        seen.remember(ctx.root, session_id, result.ids)
-        if session_id is not None:
-            from kgraph.capture.queue import enqueue
-
-            enqueue(ctx.root, "injected", session_id=session_id, injected_ids=list(result.ids))
-    return result.text
+    return None if result.text is None else ctx.deliver(result.text, result.ids)
