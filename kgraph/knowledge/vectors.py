@@ -36,8 +36,9 @@ EMBED_BATCH_SIZE = 64
 # The last matrix loaded, kept for the next query of this process while the database is
 # unchanged (see kgraph.db.sqlite.change_token). When anything was written since — in a
 # long-lived process (the MCP server) that is mostly rows other than vectors: session
-# records, graph query logs — the cheaper (id, embedding_hash) scan of the same rows
-# decides whether the matrix still holds. Nothing is cached on disk.
+# records, graph query logs — the vector epoch (migration 0004: SQLite triggers count the
+# writes that can change the matrix) decides whether it still holds. Nothing is cached on
+# disk, and nothing across commits on other databases (no triggers there).
 VECTOR_CACHE_MAX_BYTES = 256 * 1024 * 1024
 VECTOR_SCAN_MMAP_BYTES = 1024 * 1024 * 1024
 
@@ -47,10 +48,19 @@ class _Cached:
     token: Any
     ids: list[str]
     matrix: Any
-    fingerprint: list[tuple[str, str | None]]
+    epoch: int
 
 
 _cache: dict[tuple[Any, ...], _Cached] = {}
+
+
+def _epoch(conn: Connection) -> int:
+    from kgraph.db.models import VectorEpoch, table_of
+
+    epoch = conn.scalar(
+        select(table_of(VectorEpoch).c.epoch).where(table_of(VectorEpoch).c.id == 1)
+    )
+    return int(epoch or 0)
 
 
 def _conditions(
@@ -85,18 +95,9 @@ def _visible_rows(
     return rows
 
 
-def _fingerprint(
-    conn: Connection, model: str, dim: int, types: Sequence[str], include_superseded: bool
-) -> list[tuple[str, str | None]]:
-    """(id, embedding_hash) of the rows ``_scan`` would load, in the same order."""
-    conditions = _conditions(model, dim, types, include_superseded)
-    columns = (ENTITIES.c.id, ENTITIES.c.embedding_hash)
-    return [(r[0], r[1]) for r in _visible_rows(conn, columns, conditions, include_superseded)]
-
-
 def _scan(
     conn: Connection, model: str, dim: int, types: Sequence[str], include_superseded: bool
-) -> tuple[list[str], NDArray[np.float32], list[tuple[str, str | None]]]:
+) -> tuple[list[str], NDArray[np.float32]]:
     import numpy as np
 
     from kgraph.db.sqlite import use_mmap
@@ -104,16 +105,16 @@ def _scan(
     if conn.dialect.name == "sqlite":
         use_mmap(conn, VECTOR_SCAN_MMAP_BYTES)
     conditions = _conditions(model, dim, types, include_superseded)
-    columns = (ENTITIES.c.id, ENTITIES.c.embedding, ENTITIES.c.embedding_hash)
+    columns = (ENTITIES.c.id, ENTITIES.c.embedding)
     rows = _visible_rows(conn, columns, conditions, include_superseded)
     matrix = np.empty((len(rows), dim), dtype=np.float32)
     if not rows:
-        return [], matrix, []
+        return [], matrix
     width = dim * 4
     buffer = memoryview(matrix.data).cast("B")
-    for n, (_id, blob, _hash) in enumerate(rows):
+    for n, (_id, blob) in enumerate(rows):
         buffer[n * width : (n + 1) * width] = blob
-    return [r[0] for r in rows], matrix, [(r[0], r[2]) for r in rows]
+    return [r[0] for r in rows], matrix
 
 
 def load_matrix(
@@ -135,20 +136,20 @@ def load_matrix(
     key = (str(conn.engine.url), model, dim, tuple(types), include_superseded)
     token = change_token(conn) if conn.dialect.name == "sqlite" else None
     cached = _cache.get(key)
-    if (
-        cached is not None
-        and token is not None
-        and cached.token != token
-        and _fingerprint(conn, model, dim, types, include_superseded) == cached.fingerprint
-    ):
-        cached.token = token  # other rows changed; these vectors did not
+    epoch = (
+        _epoch(conn) if token is not None and cached is not None and cached.token != token else None
+    )
+    if cached is not None and epoch is not None and epoch == cached.epoch:
+        cached.token = token  # other rows changed; the vectors did not
     if token is not None and cached is not None and cached.token == token:
         ids, matrix = cached.ids, cached.matrix
     else:
-        ids, matrix, fingerprint = _scan(conn, model, dim, types, include_superseded)
+        # The epoch is read in the scan's own read transaction: the snapshot it describes.
+        epoch = _epoch(conn) if token is not None else None
+        ids, matrix = _scan(conn, model, dim, types, include_superseded)
         _cache.clear()
-        if token is not None and matrix.nbytes <= VECTOR_CACHE_MAX_BYTES:
-            _cache[key] = _Cached(token, ids, matrix, fingerprint)
+        if epoch is not None and matrix.nbytes <= VECTOR_CACHE_MAX_BYTES:
+            _cache[key] = _Cached(token, ids, matrix, epoch)
     if allowed is None or not ids:
         return ids, matrix
     keep = [n for n, entity_id in enumerate(ids) if entity_id in allowed]
