@@ -48,6 +48,8 @@ _PLAIN_ITERABLES = frozenset(
     | {"filter", "iter", "frozenset", "items", "keys", "values", "split", "splitlines"}
 )
 STORE_METHODS = frozenset({"append", "add", "insert", "extend", "update", "setdefault"})
+_WORD = re.compile(r"\w+")
+_CALLED_OR_INDEXED = re.compile(r"\b(\w+)\s*[(\[]")
 
 
 def _value(ref: str, line: int) -> Binding:
@@ -461,6 +463,11 @@ def _calls_a_name(node: Node | None, names: list[str]) -> bool:
     if node is None or not names:
         return False
     text = node_text(node)
+    if all(_WORD.fullmatch(name) for name in names):
+        # One scan for the words followed by ( or [, not a pattern per name: those were
+        # compiled anew once there were more than re's cache holds.
+        found = set(_CALLED_OR_INDEXED.findall(text))
+        return any(name in found for name in names)
     return any(re.search(rf"\b{re.escape(name)}\s*[(\[]", text) for name in names)
 
 
