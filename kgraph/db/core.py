@@ -31,9 +31,16 @@ from urllib.parse import quote
 from sqlalchemy import create_engine
 from sqlalchemy.engine import Connection, Engine
 
-from kgraph.db import migrate, sqlite
+from kgraph.db import migrate, postgres, sqlite
 from kgraph.db.failures import describe_failure, first_line, read_only_message
-from kgraph.db.location import DEFAULT_RELATIVE_PATH, resolve_database_url, sqlite_path
+from kgraph.db.postgres import display_url
+from kgraph.db.location import (
+    DEFAULT_RELATIVE_PATH,
+    is_server_url,
+    project_root,
+    resolve_database_url,
+    sqlite_path,
+)
 from kgraph.db.locks import held_lock
 from kgraph.db.retry import with_retry
 from kgraph.db.schema_version import CORE_TABLES, HEAD_REVISION, KNOWN_REVISIONS
@@ -62,8 +69,15 @@ class Database:
 
     @property
     def where(self) -> str:
-        """The database as a person would name it: its path, or its URL."""
-        return str(self.path) if self.path is not None else self.url
+        """The database as a person would name it: its path, or its URL (no password)."""
+        if self.path is not None:
+            return str(self.path)
+        return display_url(self.url) if is_server_url(self.url) else self.url
+
+    @property
+    def dialect(self) -> str:
+        """"sqlite" or "postgresql"."""
+        return str(self.engine.dialect.name)
 
     def write(self, operation: Callable[[Connection], T]) -> T:
         """Run ``operation(conn)`` in a write transaction, retried whole on a locked database.
@@ -113,16 +127,30 @@ def make_engine(url: str, read_only: str | None = None) -> Engine:
 
     options: dict[str, Any] = {}
     path = sqlite_path(url)
+    schema = None
     if read_only and path is not None:
         query = "immutable=1" if read_only == "immutable" else "mode=ro"
         uri = f"file:{quote(str(path))}?{query}"
         options["creator"] = lambda: sqlite3.connect(uri, uri=True, check_same_thread=False)
+    target = url
+    if is_server_url(url):
+        target, options, schema = postgres.engine_arguments(url)
     try:
-        engine = create_engine(url, **options)
+        engine = create_engine(target, **options)
     except (ArgumentError, NoSuchModuleError, ImportError, ValueError) as exc:
-        raise InvalidValueError(f"cannot use database URL {url!r}: {first_line(exc)}") from exc
+        shown = display_url(url) if is_server_url(url) else url
+        hint = (
+            " (install the driver: pip install 'kgraph[postgres]')"
+            if isinstance(exc, ImportError | NoSuchModuleError) and is_server_url(url)
+            else ""
+        )
+        raise InvalidValueError(
+            f"cannot use database URL {shown!r}: {first_line(exc)}{hint}"
+        ) from exc
     if engine.dialect.name == "sqlite":
         sqlite.configure_sqlite_engine(engine, read_only=bool(read_only))
+    elif engine.dialect.name == "postgresql" and schema is not None:
+        postgres.configure_postgres_engine(engine, schema, sqlite.WRITE_OPTION)
     return engine
 
 
@@ -265,9 +293,13 @@ def open_database(url: str | None = None, cwd: Path | None = None) -> Database:
     with a one-line message when the file cannot be used (see the module docstring).
     """
     url = url or resolve_database_url(cwd=cwd)
+    if is_server_url(url):
+        from kgraph.db.project import with_project
+
+        url = with_project(url, project_root(cwd), os.environ)
     path = sqlite_path(url)
     mode = check_database_path(path) if path is not None else None
-    where = str(path) if path is not None else url
+    where = str(path) if path is not None else display_url(url)
     created = path is not None and not path.exists()
     engine = make_engine(url, read_only=mode)
     try:

@@ -18,11 +18,25 @@ if TYPE_CHECKING:
     from sqlalchemy import Select
 
 FTS_TABLE = "entities_fts"
+# PostgreSQL: ``entities.search_vector`` (generated ``to_tsvector('english', content)``) with
+# a GIN index, created in migration 0001 beside the FTS5 table's SQLite DDL.
+PG_FTS_COLUMN = "search_vector"
+PG_FTS_INDEX = "ix_entities_search_vector"
+PG_FTS_CONFIG = "english"
 
 
-def is_fts_object(name: str | None) -> bool:
-    """True for the FTS5 table and its shadow tables, which Alembic must not compare."""
-    return bool(name) and str(name).startswith(FTS_TABLE)
+def is_fts_object(name: str | None, type_: str = "table") -> bool:
+    """True for what full-text search adds by hand, which Alembic must not compare: the FTS5
+    table and its shadow tables (SQLite), the tsvector column and its index (PostgreSQL)."""
+    if not name:
+        return False
+    if type_ == "table":
+        return str(name).startswith(FTS_TABLE)
+    if type_ == "column":
+        return name == PG_FTS_COLUMN
+    if type_ == "index":
+        return name == PG_FTS_INDEX
+    return False
 
 
 # --- Query helpers (the search code's only FTS5-specific SQL) -----------------------------
