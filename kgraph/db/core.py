@@ -33,7 +33,6 @@ from sqlalchemy.engine import Connection, Engine
 
 from kgraph.db import migrate, postgres, sqlite
 from kgraph.db.failures import describe_failure, first_line, read_only_message
-from kgraph.db.postgres import display_url
 from kgraph.db.location import (
     DEFAULT_RELATIVE_PATH,
     is_server_url,
@@ -42,6 +41,7 @@ from kgraph.db.location import (
     sqlite_path,
 )
 from kgraph.db.locks import held_lock
+from kgraph.db.postgres import display_url
 from kgraph.db.retry import with_retry
 from kgraph.db.schema_version import CORE_TABLES, HEAD_REVISION, KNOWN_REVISIONS
 from kgraph.errors import DatabaseError, InvalidValueError, KgraphError, SchemaTooNewError
@@ -76,7 +76,7 @@ class Database:
 
     @property
     def dialect(self) -> str:
-        """"sqlite" or "postgresql"."""
+        """ "sqlite" or "postgresql"."""
         return str(self.engine.dialect.name)
 
     def write(self, operation: Callable[[Connection], T]) -> T:

@@ -105,9 +105,9 @@ def upgrade_to_head(engine: Engine) -> None:
                     # One transaction: DDL is transactional on PostgreSQL, so a failed
                     # upgrade leaves the schema as it was (no file copy to take or keep).
                     postgres.prepare_schema(conn, schema)
-                    if conn.scalar(text("SELECT to_regclass('alembic_version')")) is not None:
-                        if _revision(conn) == HEAD_REVISION:
-                            return  # another process upgraded it while we waited
+                    exists = conn.scalar(text("SELECT to_regclass('alembic_version')"))
+                    if exists is not None and _revision(conn) == HEAD_REVISION:
+                        return  # another process upgraded it while we waited
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, "head")
         finally:
