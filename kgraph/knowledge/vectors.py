@@ -132,8 +132,11 @@ def load_matrix(
     """
     from kgraph.db.sqlite import change_token
 
-    key = (str(conn.engine.url), model, dim, tuple(types), include_superseded)
-    token = change_token(conn) if conn.dialect.name == "sqlite" else None
+    where = f"{conn.engine.url}#{conn.dialect.default_schema_name}"
+    key = (where, model, dim, tuple(types), include_superseded)
+    # A server has no cheap change counter: every read compares the fingerprint (ids and
+    # vector hashes, ~1/20 of the vectors' bytes) and reuses the matrix when it matches.
+    token = change_token(conn) if conn.dialect.name == "sqlite" else (object(),)
     cached = _cache.get(key)
     if (
         cached is not None
