@@ -11,9 +11,11 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
+    JSON,
     Index,
     Text,
     bindparam,
+    cast,
     delete,
     exists,
     insert,
@@ -56,7 +58,9 @@ def load_summaries(conn: Connection, paths: Sequence[str]) -> dict[str, Summary]
     """Stored summaries, decoded (the column's text: the records are rebuilt as typed
     tuples by :func:`~kgraph.codegraph.summary.decode_summary`)."""
     found: dict[str, Summary] = {}
-    text = type_coerce(FILES.c.summary, Text)
+    text: Any = type_coerce(FILES.c.summary, Text)
+    if conn.dialect.name != "sqlite":  # psycopg would parse the json column
+        text = cast(FILES.c.summary, Text)
     for chunk in _chunks(list(paths)):
         rows = conn.execute(select(FILES.c.path, text).where(FILES.c.path.in_(chunk))).all()
         found.update({path: decode_summary(raw) for path, raw in rows if raw is not None})
@@ -79,7 +83,10 @@ def save_parsed(conn: Connection, parsed: Sequence[dict[str, Any]], when: dateti
     for chunk in _chunks(paths):
         conn.execute(delete(FILES).where(FILES.c.path.in_(chunk)))
     if parsed:
-        statement = insert(FILES).values(summary=bindparam("summary", type_=Text))
+        summary: Any = bindparam("summary", type_=Text)
+        if conn.dialect.name == "postgresql":  # text into a json column: say so
+            summary = cast(summary, JSON)
+        statement = insert(FILES).values(summary=summary)
         conn.execute(statement, [{**row, "parsed_at": when, "stale": True} for row in parsed])
 
 
@@ -111,6 +118,15 @@ _ENCODER = json.JSONEncoder(separators=(",", ":"))  # json.dumps would build one
 
 def _json(value: Any) -> str | None:
     return None if value is None else _ENCODER.encode(value)
+
+
+def _driver_sql(conn: Connection, sql: str) -> str:
+    """``sql`` (``?`` placeholders) in the driver's own paramstyle."""
+    if conn.dialect.name == "sqlite":
+        return sql
+    from kgraph.db.pgreader import to_postgres
+
+    return to_postgres(sql)
 
 
 def graph_is_empty(conn: Connection) -> bool:
@@ -201,9 +217,9 @@ def replace_rows(
     # grouped by file already, and their other indexes are keyed by target: no order helps.
     if entities:
         entities.sort()
-        conn.exec_driver_sql(_ENTITY_SQL, entities)
+        conn.exec_driver_sql(_driver_sql(conn, _ENTITY_SQL), entities)
     if edges:
-        conn.exec_driver_sql(_EDGE_SQL, edges)
+        conn.exec_driver_sql(_driver_sql(conn, _EDGE_SQL), edges)
     if results:
         conn.execute(
             update(FILES)

@@ -40,7 +40,7 @@ from kgraph.db.location import (
     resolve_database_url,
     sqlite_path,
 )
-from kgraph.db.locks import held_lock
+from kgraph.db.locks import Holder, held_lock
 from kgraph.db.postgres import display_url
 from kgraph.db.retry import with_retry
 from kgraph.db.schema_version import CORE_TABLES, HEAD_REVISION, KNOWN_REVISIONS
@@ -113,6 +113,23 @@ class Database:
             if failure is None:
                 raise
             raise failure from exc
+
+    @contextlib.contextmanager
+    def exclusive(
+        self, name: str, on_wait: Callable[[Holder | None], None] | None = None
+    ) -> Iterator[None]:
+        """Hold the lock ``name`` (e.g. "graph": one parse at a time) across processes and,
+        on a server, across machines: a file lock beside a SQLite file
+        (``<file>.<name>.lock``), an advisory lock of the project on PostgreSQL. Blocks while
+        another holds it, calling ``on_wait(holder)`` first (holder None: not known)."""
+        if self.path is None and self.dialect == "postgresql":
+            schema = postgres.project_schema(self.url)
+            wait = None if on_wait is None else (lambda: on_wait(None))
+            with postgres.session_lock(self.engine, schema, name, on_wait=wait):
+                yield
+            return
+        with held_lock(self.path, f".{name}.lock", on_wait=on_wait):
+            yield
 
     def close(self) -> None:
         self.engine.dispose()

@@ -16,7 +16,9 @@ PostgreSQL URL is opened.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from sqlalchemy import event, text
@@ -70,6 +72,30 @@ def configure_postgres_engine(engine: Engine, schema: str, write_option: str) ->
     def _on_begin(conn: Connection) -> None:
         if conn.get_execution_options().get(write_option):
             conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({key})")
+
+
+@contextlib.contextmanager
+def session_lock(
+    engine: Engine, schema: str, name: str, on_wait: Callable[[], None] | None = None
+) -> Iterator[None]:
+    """Hold the server-wide lock ``name`` of the project (e.g. one graph parse at a time)
+    on a connection of its own, for as long as the block runs; ``on_wait`` is called once
+    when another session holds it. The server drops it if this process dies."""
+    key = lock_key(f"{schema}/{name}")
+    with engine.connect() as conn:
+        conn.execute(text("SET lock_timeout = 0"))  # waiting for a long parse is the point
+        conn.commit()
+        if not conn.scalar(text(f"SELECT pg_try_advisory_lock({key})")):
+            if on_wait is not None:
+                on_wait()
+            conn.execute(text(f"SELECT pg_advisory_lock({key})"))
+        conn.commit()
+        try:
+            yield
+        finally:
+            conn.execute(text(f"SELECT pg_advisory_unlock({key})"))
+            conn.execute(text(f"SET lock_timeout = {LOCK_TIMEOUT_MS}"))
+            conn.commit()
 
 
 def prepare_schema(conn: Connection, schema: str) -> None:
