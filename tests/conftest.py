@@ -61,7 +61,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 @pytest.fixture(scope="module")
 def backend(request: pytest.FixtureRequest) -> str:
-    """"sqlite" or "postgresql" (see the module docstring)."""
+    """ "sqlite" or "postgresql" (see the module docstring)."""
     return str(getattr(request, "param", "sqlite"))
 
 

@@ -97,7 +97,10 @@ class PgServer:
         import psycopg
 
         with psycopg.connect(
-            host=str(self.socket_dir), port=_PORT, user=SUPERUSER, dbname=database,
+            host=str(self.socket_dir),
+            port=_PORT,
+            user=SUPERUSER,
+            dbname=database,
             autocommit=True,
         ) as conn:
             conn.execute(statement.encode())
@@ -106,8 +109,11 @@ class PgServer:
         if self.stopped:
             return
         self.stopped = True
-        _run(self, [str(self.bin_dir / "pg_ctl"), "stop", "-D", str(self.data), "-m", "immediate"],
-             check=False)
+        _run(
+            self,
+            [str(self.bin_dir / "pg_ctl"), "stop", "-D", str(self.data), "-m", "immediate"],
+            check=False,
+        )
         shutil.rmtree(self.base, ignore_errors=True)
 
     @property
@@ -139,8 +145,21 @@ def start_server(durable: bool = False) -> PgServer:
         user = pwd.getpwnam(run_as)
         os.chown(base, user.pw_uid, user.pw_gid)
     try:
-        _run(server, [str(bin_dir / "initdb"), "-D", str(server.data), "-U", SUPERUSER,
-                      "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"])
+        _run(
+            server,
+            [
+                str(bin_dir / "initdb"),
+                "-D",
+                str(server.data),
+                "-U",
+                SUPERUSER,
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--locale=C.UTF-8",
+                "--no-sync",
+            ],
+        )
         options = [
             "-c listen_addresses=''",
             f"-c unix_socket_directories='{server.socket_dir}'",
@@ -149,8 +168,21 @@ def start_server(durable: bool = False) -> PgServer:
         ]
         if not durable:
             options += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
-        _run(server, [str(bin_dir / "pg_ctl"), "start", "-D", str(server.data), "-w", "-s",
-                      "-l", str(base / "server.log"), "-o", " ".join(options)])
+        _run(
+            server,
+            [
+                str(bin_dir / "pg_ctl"),
+                "start",
+                "-D",
+                str(server.data),
+                "-w",
+                "-s",
+                "-l",
+                str(base / "server.log"),
+                "-o",
+                " ".join(options),
+            ],
+        )
         atexit.register(server.stop)
         server.sql(f"CREATE DATABASE {DATABASE}", database="postgres")
     except BaseException:

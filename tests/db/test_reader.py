@@ -15,7 +15,7 @@ def test_open_reader_reads_an_up_to_date_database_and_never_writes(db: Database)
     conn = open_store(db.url)  # SQLite's stdlib reader, or psycopg on PostgreSQL
     assert conn is not None
     assert conn.execute("SELECT COUNT(*) FROM entities").fetchone()[0] == 0
-    with pytest.raises(Exception, match="readonly|read-only") as raised:
+    with pytest.raises(Exception, match=r"readonly|read-only") as raised:
         conn.execute("DELETE FROM entities")
     assert isinstance(raised.value, sqlite3.OperationalError) or db.dialect == "postgresql"
     conn.close()
