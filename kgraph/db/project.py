@@ -67,11 +67,12 @@ def origin_url(root: Path) -> str | None:
 def normalise_remote(url: str) -> str:
     """``git@host:org/repo.git``, ``https://user@host/org/repo`` -> ``host/org/repo``."""
     text = url.strip()
-    text = re.sub(r"^[a-z+]+://", "", text)
+    scheme = re.match(r"^[a-z+]+://", text)
+    text = text[scheme.end() :] if scheme else text
     text = text.split("@", 1)[-1]
-    if ":" in text and "/" not in text.split(":", 1)[0]:
+    if not scheme and ":" in text and "/" not in text.split(":", 1)[0]:  # host:org/repo
         host, rest = text.split(":", 1)
-        text = f"{host}/{rest.lstrip('/') if not rest.isdigit() else rest}"
+        text = f"{host}/{rest.lstrip('/')}"
     text = text.rstrip("/")
     if text.endswith(".git"):
         text = text[:-4]
