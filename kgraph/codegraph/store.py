@@ -120,13 +120,19 @@ def _json(value: Any) -> str | None:
     return None if value is None else _ENCODER.encode(value)
 
 
-def _driver_sql(conn: Connection, sql: str) -> str:
-    """``sql`` (``?`` placeholders) in the driver's own paramstyle."""
+def _insert_many(conn: Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:
+    """Insert ``rows`` with ``sql`` (``INSERT INTO t (columns) VALUES (?, ...)``): the
+    driver's executemany on SQLite, ``COPY ... FROM STDIN`` on PostgreSQL (several times
+    faster than one INSERT a row, even pipelined)."""
     if conn.dialect.name == "sqlite":
-        return sql
-    from kgraph.db.pgreader import to_postgres
-
-    return to_postgres(sql)
+        conn.exec_driver_sql(sql, rows)
+        return
+    head = sql.split(" VALUES ", 1)[0].replace("INSERT INTO ", "COPY ", 1)
+    raw = conn.connection.driver_connection
+    assert raw is not None
+    with raw.cursor() as cursor, cursor.copy(f"{head} FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
 
 
 def graph_is_empty(conn: Connection) -> bool:
@@ -217,9 +223,9 @@ def replace_rows(
     # grouped by file already, and their other indexes are keyed by target: no order helps.
     if entities:
         entities.sort()
-        conn.exec_driver_sql(_driver_sql(conn, _ENTITY_SQL), entities)
+        _insert_many(conn, _ENTITY_SQL, entities)
     if edges:
-        conn.exec_driver_sql(_driver_sql(conn, _EDGE_SQL), edges)
+        _insert_many(conn, _EDGE_SQL, edges)
     if results:
         conn.execute(
             update(FILES)
