@@ -3,7 +3,7 @@
 and those files' closest callers.
 
 Used by prompt recall: a prompt that names code is about the files defining it. Runs on a
-DB-API ``sqlite3`` connection over indexed columns (``name``, ``qualified_name``, the
+DB-API connection (``sqlite3``, or psycopg through kgraph.db.pgreader) over indexed columns (``name``, ``qualified_name``, the
 callers index), stdlib only, so the user-prompt hook needs no SQLAlchemy.
 """
 
