@@ -2,7 +2,8 @@
 
 One implementation of "which workflow is this session continuing": the most recently
 updated running/paused workflow of the issue, else of the branch. It runs on a DB-API
-DB-API connection (``sqlite3``, or psycopg through kgraph.db.pgreader), so the session-start hook reads it without SQLAlchemy and
+connection (``sqlite3``, or psycopg through kgraph.db.pgreader), so the session-start hook
+reads it without SQLAlchemy and
 :func:`kgraph.checkpoint.find_workflow_for_branch` runs the same SQL on its transaction's
 driver connection. Stdlib only.
 """

@@ -2,9 +2,10 @@
 
 These read only ``graph_files`` and the ``file_path``/``to_file`` columns of
 ``graph_relationships`` with a few indexed SQL queries per depth level; networkx is never
-imported here. The walks take a DB-API connection (``sqlite3``, or psycopg through kgraph.db.pgreader), so the hooks run them
-without SQLAlchemy and library code runs the very same SQL on its transaction's driver
-connection (:func:`kgraph.db.reader.raw_connection`). Stdlib only at import time.
+imported here. The walks take a DB-API connection (``sqlite3``, or psycopg through
+kgraph.db.pgreader), so the hooks run them without SQLAlchemy and library code runs the
+very same SQL on its transaction's driver connection
+(:func:`kgraph.db.reader.raw_connection`). Stdlib only at import time.
 """
 
 from __future__ import annotations

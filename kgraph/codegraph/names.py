@@ -3,8 +3,9 @@
 and those files' closest callers.
 
 Used by prompt recall: a prompt that names code is about the files defining it. Runs on a
-DB-API connection (``sqlite3``, or psycopg through kgraph.db.pgreader) over indexed columns (``name``, ``qualified_name``, the
-callers index), stdlib only, so the user-prompt hook needs no SQLAlchemy.
+DB-API connection (``sqlite3``, or psycopg through kgraph.db.pgreader) over indexed columns
+(``name``, ``qualified_name``, the callers index), stdlib only, so the user-prompt hook
+needs no SQLAlchemy.
 """
 
 from __future__ import annotations

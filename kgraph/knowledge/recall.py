@@ -1,5 +1,6 @@
 """The knowledge read model the hooks and the library share: typed items and the queries
-that find them, over a DB-API connection (``sqlite3``, or psycopg through kgraph.db.pgreader) (stdlib only).
+that find them, over a DB-API connection (``sqlite3``, or psycopg through
+kgraph.db.pgreader; stdlib only).
 
 Hooks open the connection themselves (:func:`kgraph.db.reader.open_reader`); library code
 passes the driver connection of its SQLAlchemy transaction
