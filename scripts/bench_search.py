@@ -173,6 +173,8 @@ def populate(db_path: Path | str, n: int, seed: int = 7) -> None:
             conn.execute(insert(RELATIONSHIPS), edges)
 
         db.write(write)
+    if db.dialect == "postgresql":  # statistics, as autovacuum leaves a filled table
+        db.write(lambda conn: conn.exec_driver_sql("ANALYZE"))
     db.close()
 
 

@@ -288,6 +288,7 @@ def _resolve(
         freeing.start()
         try:
             db.write(store.ensure_lookup_indexes)
+            db.write(store.refresh_statistics)
         finally:
             freeing.join()
 

@@ -159,6 +159,14 @@ def drop_lookup_indexes(conn: Connection) -> None:
         conn.execute(DropIndex(index, if_exists=True))
 
 
+def refresh_statistics(conn: Connection) -> None:
+    """After a bulk load on PostgreSQL: fresh planner statistics of the graph tables, so the
+    first queries do not run on a plan made for empty tables (autovacuum would get there,
+    a minute later). SQLite plans without them."""
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql("ANALYZE graph_files, graph_entities, graph_relationships")
+
+
 def missing_lookup_indexes(conn: Connection) -> list[Index]:
     """The lookup indexes the database lacks (a bulk load in progress, or one that died)."""
     inspector = inspect(conn)

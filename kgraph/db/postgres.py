@@ -98,6 +98,18 @@ def session_lock(
             conn.commit()
 
 
+def fetch_binary(conn: Connection, statement: Any) -> list[tuple[Any, ...]]:
+    """kgraph.db.sqlite.fetch_raw on PostgreSQL: the Core ``statement`` on a psycopg cursor
+    that takes results in binary (bytea arrives as bytes, not hex text to decode: the
+    vector scan reads ~1.5 KB an item), as plain tuples."""
+    compiled = statement.compile(dialect=conn.dialect, compile_kwargs={"render_postcompile": True})
+    raw = conn.connection.driver_connection
+    assert raw is not None
+    with raw.cursor(binary=True) as cursor:
+        cursor.execute(str(compiled), compiled.construct_params())
+        return list(cursor.fetchall())
+
+
 def prepare_schema(conn: Connection, schema: str) -> None:
     """Inside the migration transaction: wait for any other process migrating this project,
     then create its schema if it is new."""

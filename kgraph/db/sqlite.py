@@ -111,10 +111,12 @@ def fetch_raw(conn: Connection, statement: Any) -> list[tuple[Any, ...]]:
 
     Skips SQLAlchemy's row objects and result processors (~2x faster for bulk reads of
     10k+ rows such as the vector scan); use only for columns whose raw driver values are
-    what the caller wants (text, numbers, bytes). Other databases go through SQLAlchemy.
+    what the caller wants (text, numbers, bytes). PostgreSQL: kgraph.db.postgres.fetch_binary.
     """
     if conn.dialect.name != "sqlite":
-        return [tuple(row) for row in conn.execute(statement)]
+        from kgraph.db.postgres import fetch_binary
+
+        return fetch_binary(conn, statement)
     compiled = statement.compile(dialect=conn.dialect, compile_kwargs={"render_postcompile": True})
     params = compiled.construct_params()
     positional = tuple(params[name] for name in (compiled.positiontup or ()))

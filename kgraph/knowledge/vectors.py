@@ -34,7 +34,8 @@ EMBED_BATCH_SIZE = 64
 
 
 # The last matrix loaded, kept for the next query of this process while the database is
-# unchanged (see kgraph.db.sqlite.change_token). When anything was written since — in a
+# unchanged (see kgraph.db.sqlite.change_token; on a server, _server_token). When anything
+# was written since — in a
 # long-lived process (the MCP server) that is mostly rows other than vectors: session
 # records, graph query logs — the cheaper (id, embedding_hash) scan of the same rows
 # decides whether the matrix still holds. Nothing is cached on disk.
@@ -116,6 +117,24 @@ def _scan(
     return [r[0] for r in rows], matrix, [(r[0], r[2]) for r in rows]
 
 
+def _server_token(
+    conn: Connection, model: str, dim: int, types: Sequence[str], include_superseded: bool
+) -> tuple[Any, ...]:
+    """A server database has no change counter like SQLite's ``data_version``: the count and
+    an order-free sum of 64-bit hashes of (id, embedding_hash) of the rows a scan would load,
+    computed by the server (one row back instead of an id and hash per item)."""
+    from sqlalchemy import func, literal
+
+    conditions = _conditions(model, dim, types, include_superseded)
+    if not include_superseded:
+        superseded = select(RELATIONSHIPS.c.to_id).where(RELATIONSHIPS.c.type == "SUPERSEDES")
+        conditions.append(ENTITIES.c.id.not_in(superseded))
+    row_key = ENTITIES.c.id.concat(":").concat(func.coalesce(ENTITIES.c.embedding_hash, ""))
+    digest = func.sum(func.hashtextextended(row_key, literal(0)))
+    row = conn.execute(select(func.count(), digest).where(*conditions)).one()
+    return tuple(row)
+
+
 def load_matrix(
     conn: Connection,
     model: str,
@@ -134,13 +153,14 @@ def load_matrix(
 
     where = f"{conn.engine.url}#{conn.dialect.default_schema_name}"
     key = (where, model, dim, tuple(types), include_superseded)
-    # A server has no cheap change counter: every read compares the fingerprint (ids and
-    # vector hashes, ~1/20 of the vectors' bytes) and reuses the matrix when it matches.
-    token = change_token(conn) if conn.dialect.name == "sqlite" else (object(),)
+    sqlite = conn.dialect.name == "sqlite"
+    token = (
+        change_token(conn) if sqlite else _server_token(conn, model, dim, types, include_superseded)
+    )
     cached = _cache.get(key)
     if (
-        cached is not None
-        and token is not None
+        sqlite
+        and cached is not None
         and cached.token != token
         and _fingerprint(conn, model, dim, types, include_superseded) == cached.fingerprint
     ):
