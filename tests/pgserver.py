@@ -139,7 +139,9 @@ def start_server(durable: bool = False) -> PgServer:
     if bin_dir is None:
         raise RuntimeError(why_unavailable() or "no PostgreSQL server")
     run_as = "postgres" if os.geteuid() == 0 else None
-    base = Path(tempfile.mkdtemp(prefix="kgraph-pg-"))
+    # Under root the server's user must reach its folder: /tmp, whatever TMPDIR says (a
+    # temp dir inside a private folder would not do); also keeps the socket path short.
+    base = Path(tempfile.mkdtemp(prefix="kgraph-pg-", dir="/tmp" if run_as else None))
     server = PgServer(base=base, bin_dir=bin_dir, run_as=run_as)
     if run_as is not None:
         user = pwd.getpwnam(run_as)
