@@ -3,10 +3,11 @@
 No test touches the user's home, the real ~/.claude, or this repository's .claude/.
 
 Backends: in the suites of BACKEND_SUITES every test that uses a database (``db``,
-``db_url``, ``module_db``, the hooks' ``project_db``) runs twice, on SQLite and on a real
-PostgreSQL server the session starts (tests/pgserver.py; each test gets a project nobody
-used, i.e. an empty schema). ``@pytest.mark.sqlite_only`` keeps a test about the SQLite file
-itself on SQLite. ``pytest --backend sqlite`` (or ``postgresql``) runs one backend only.
+``db_url``, ``module_db``, the hooks' ``project_db``, the API's and MCP's ``sample``) runs
+twice, on SQLite and on a real PostgreSQL server the session starts (tests/pgserver.py;
+each test gets a project nobody used, i.e. an empty schema). ``@pytest.mark.sqlite_only``
+keeps a test about the SQLite file itself on SQLite. ``pytest --backend sqlite`` (or
+``postgresql``) runs one backend only.
 Without a server binary the PostgreSQL runs are skipped, saying why.
 """
 
@@ -29,7 +30,7 @@ SHARED_DIR = PROJECT_ROOT.parent / "shared"
 TRANSCRIPTS_DIR = SHARED_DIR / "transcripts"
 TESTS_DIR = Path(__file__).resolve().parent
 BACKENDS = ("sqlite", "postgresql")
-BACKEND_SUITES = frozenset({"knowledge", "checkpoint", "codegraph", "hooks", "db"})
+BACKEND_SUITES = frozenset({"knowledge", "checkpoint", "codegraph", "hooks", "db", "api", "mcp"})
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
