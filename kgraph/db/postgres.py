@@ -39,6 +39,9 @@ def project_schema(url: str) -> str:
 def engine_arguments(url: str) -> tuple[str, dict[str, Any], str]:
     """(URL for SQLAlchemy, create_engine keyword arguments, schema) for a PostgreSQL URL."""
     plain, project = split_project(url)
+    for bare in ("postgresql://", "postgres://"):  # SQLAlchemy's default driver is psycopg2
+        if plain.startswith(bare):
+            plain = "postgresql+psycopg://" + plain[len(bare) :]
     schema = schema_name(project or DEFAULT_PROJECT)
     query = make_url(plain).query
     connect_args: dict[str, Any] = {}

@@ -116,6 +116,15 @@ def test_a_0001_project_with_a_code_graph_upgrades_in_place(pg_server: PgServer)
     open_database(url).close()  # again: nothing to do
 
 
+def test_a_plain_postgresql_url_uses_psycopg(pg_server: PgServer) -> None:
+    url = pg_server.fresh_url().replace("postgresql+psycopg://", "postgresql://")
+    db = open_database(url)
+    try:
+        assert db.engine.dialect.driver == "psycopg"
+    finally:
+        db.close()
+
+
 def test_a_project_newer_than_this_kgraph_is_refused(pg_server: PgServer) -> None:
     url = pg_server.fresh_url()
     db = open_database(url)
