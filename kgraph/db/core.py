@@ -63,9 +63,18 @@ class Database:
     path: Path | None
     read_only: bool = False
     _write_engine: Engine = field(init=False, repr=False)
+    _read_engine: Engine = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._write_engine = self.engine.execution_options(**{sqlite.WRITE_OPTION: True})
+        # A read sees one snapshot throughout, as SQLite's read transaction does (PostgreSQL's
+        # default, READ COMMITTED, takes one per statement). Writes stay READ COMMITTED:
+        # they serialise on the project's lock and must see what committed before it.
+        self._read_engine = (
+            self.engine.execution_options(isolation_level="REPEATABLE READ")
+            if self.engine.dialect.name == "postgresql"
+            else self.engine
+        )
 
     @property
     def where(self) -> str:
@@ -98,7 +107,7 @@ class Database:
         """Run ``operation(conn)`` in a read transaction (retried on a locked database)."""
 
         def attempt() -> T:
-            with self.engine.begin() as conn:
+            with self._read_engine.begin() as conn:
                 return operation(conn)
 
         return self._translated(attempt)
