@@ -1,9 +1,11 @@
-"""Cold-parse two checkouts of kgraph against each other, interleaved.
+"""Parse with two checkouts of kgraph against each other, interleaved: cold and 2-file edits.
 
 This shared VM's speed drifts by a third from one minute to the next, so two benchmark runs
 minutes apart cannot tell a 10 % change from noise. This script alternates the two
-checkouts run by run (a fresh process each: one cold parse of the source into a new
-database) and reports each one's median wall and CPU time, and their ratio.
+checkouts run by run (a fresh process each, on a scratch copy of the source: one cold parse
+into a new database, then the two edits of ``scripts/bench_codegraph.py`` — a body edit of
+two heavily imported files, then an interface edit of the same two — each followed by an
+incremental parse) and reports each one's median wall and CPU time, and their ratios.
 
     git worktree add /tmp/kgraph-before <commit>
     python scripts/ab_codegraph.py /tmp/kgraph-before . --rounds 8
@@ -25,26 +27,44 @@ DEFAULT_SOURCE = Path(__file__).parent / ".cache" / "src" / "sqlalchemy-2.0.36"
 
 # Runs in the child, with the checkout first on sys.path: one cold parse, timed inside.
 _CHILD = """
-import json, os, sys, tempfile, time
+import json, os, shutil, sys, tempfile, time
 from pathlib import Path
 from kgraph.codegraph.indexer import parse_repository
 from kgraph.db import open_database
-source = Path(sys.argv[1])
-with tempfile.TemporaryDirectory() as folder:
-    db = open_database(f"sqlite:///{folder}/graph.db")
+source, edited = Path(sys.argv[1]), json.loads(sys.argv[2])
+
+def timed(work, db):
     before, started = os.times(), time.perf_counter()
-    report = parse_repository(db, source, root=source)
+    report = parse_repository(db, work, root=work)
     wall, after = time.perf_counter() - started, os.times()
+    return wall, sum(after[:4]) - sum(before[:4]), report
+
+def edit(work, text):
+    for path in edited:
+        with (work / path).open("a") as handle:
+            handle.write(text)
+
+with tempfile.TemporaryDirectory() as folder:
+    work = Path(folder) / "src"
+    shutil.copytree(source, work)
+    db = open_database(f"sqlite:///{folder}/graph.db")
+    wall, cpu, report = timed(work, db)
+    edit(work, "\\n# benchmark edit\\n")
+    body_wall, _, _ = timed(work, db)
+    edit(work, "\\n\\ndef _benchmark_added():\\n    return 1\\n")
+    interface_wall, _, _ = timed(work, db)
     db.close()
-cpu = sum(after[:4]) - sum(before[:4])
-print(json.dumps({"wall": wall, "cpu": cpu, "files": report.scanned}))
+print(json.dumps({"wall": wall, "cpu": cpu, "files": report.scanned,
+                  "body": body_wall, "interface": interface_wall}))
 """
+# Heavily imported files of sqlalchemy: the expensive case for an interface edit.
+DEFAULT_EDITED = ["lib/sqlalchemy/orm/session.py", "lib/sqlalchemy/sql/elements.py"]
 
 
-def run_once(checkout: Path, source: Path) -> dict[str, float]:
+def run_once(checkout: Path, source: Path, edited: list[str]) -> dict[str, float]:
     env = {**os.environ, "PYTHONPATH": str(checkout.resolve())}
     done = subprocess.run(
-        [sys.executable, "-c", _CHILD, str(source)],
+        [sys.executable, "-c", _CHILD, str(source), json.dumps(edited)],
         env=env,
         check=True,
         capture_output=True,
@@ -66,6 +86,13 @@ def main() -> None:
         help="folder to parse (default: sqlalchemy 2.0.36's sources)",
     )
     parser.add_argument("--rounds", type=int, default=8, help="runs of each (default 8)")
+    parser.add_argument(
+        "--edit",
+        nargs=2,
+        default=DEFAULT_EDITED,
+        metavar="FILE",
+        help="the two files edited, relative to the source (default: sqlalchemy's)",
+    )
     args = parser.parse_args()
     for checkout in (args.before, args.after):
         if not (checkout / "kgraph" / "codegraph" / "indexer.py").is_file():
@@ -75,7 +102,7 @@ def main() -> None:
     runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
     for round_number in range(1, args.rounds + 1):
         for name in ("before", "after"):
-            runs[name].append(run_once(getattr(args, name), args.source))
+            runs[name].append(run_once(getattr(args, name), args.source, args.edit))
         print(
             f"round {round_number}/{args.rounds}: "
             + ", ".join(f"{n} {runs[n][-1]['wall']:.2f} s" for n in runs),
@@ -86,13 +113,20 @@ def main() -> None:
             "wall_median_s": round(statistics.median(r["wall"] for r in rs), 3),
             "cpu_median_s": round(statistics.median(r["cpu"] for r in rs), 2),
             "wall_runs_s": sorted(round(r["wall"], 2) for r in rs),
+            "body_edit_median_s": round(statistics.median(r["body"] for r in rs), 3),
+            "interface_edit_median_s": round(statistics.median(r["interface"] for r in rs), 3),
             "files": int(rs[0]["files"]),
         }
         for name, rs in runs.items()
     }
     summary["after_over_before"] = {
-        "wall": round(summary["after"]["wall_median_s"] / summary["before"]["wall_median_s"], 3),
-        "cpu": round(summary["after"]["cpu_median_s"] / summary["before"]["cpu_median_s"], 3),
+        key: round(summary["after"][field] / summary["before"][field], 3)
+        for key, field in (
+            ("wall", "wall_median_s"),
+            ("cpu", "cpu_median_s"),
+            ("body_edit", "body_edit_median_s"),
+            ("interface_edit", "interface_edit_median_s"),
+        )
     }
     print(json.dumps(summary, indent=2))
 

@@ -44,8 +44,9 @@ from kgraph.hooks import SCOPES, has_kgraph_hooks, install_hooks, install_plugin
     "--mcp/--no-mcp",
     "with_mcp",
     default=True,
-    help="Also register the MCP server (`kgraph mcp`) in .mcp.json (default: when the mcp "
-    "package is installed).",
+    help="Also register the MCP server (`kgraph mcp`) in .mcp.json and approve it in the "
+    "settings file (default: when the mcp package is installed). A local install keeps "
+    ".mcp.json out of git (.git/info/exclude).",
 )
 @json_option
 def install_command(
@@ -85,7 +86,7 @@ def install_command(
         files = install_plugin(
             plugin_dir, uninstall=uninstall, dry_run=dry_run, exec_form=exec_form
         )
-        files += _register_mcp(plugin_dir, uninstall, dry_run, with_mcp, plugin=True)
+        files += _register_in_plugin(plugin_dir, uninstall, dry_run, with_mcp)
         if as_json:
             print_json(
                 {
@@ -107,21 +108,24 @@ def install_command(
                 f"Enable it with: claude --plugin-dir {plugin_dir}  (or add it to a marketplace)"
             )
         return
-    result = install_hooks(scope, uninstall=uninstall, dry_run=dry_run, exec_form=exec_form)
     from kgraph.db import project_root
 
-    mcp_files = (
-        _register_mcp(project_root(None), uninstall, dry_run, with_mcp, plugin=False)
-        if scope == "project"
-        else []
+    register = scope != "user" and _mcp_wanted(uninstall, with_mcp)
+    result = install_hooks(
+        scope,
+        uninstall=uninstall,
+        dry_run=dry_run,
+        exec_form=exec_form,
+        mcp_server="kgraph" if register else None,
+    )
+    mcp = (
+        _register_for_scope(project_root(None), scope, uninstall, dry_run, quiet=as_json)
+        if register
+        else None
     )
     if as_json:
-        print_json({**result.to_dict(), "mcp": [str(f) for f in mcp_files]})
+        print_json({**result.to_dict(), "mcp": mcp})
         return
-    for path in mcp_files:
-        click.echo(
-            f"{'Removed kgraph from' if uninstall else 'Registered the MCP server in'} {path}"
-        )
     if dry_run:
         click.echo(f"{result.path} would {'change' if result.changed else 'stay unchanged'}:")
         click.echo(json.dumps(result.settings.get("hooks", {}), indent=2))
@@ -146,13 +150,46 @@ def install_command(
         click.echo("Check the wiring with: kgraph doctor")
 
 
-def _register_mcp(
-    directory: Path, uninstall: bool, dry_run: bool, wanted: bool, *, plugin: bool
-) -> list[Path]:
-    """Register (or remove) the MCP server in ``directory/.mcp.json``; the files changed.
+def _mcp_wanted(uninstall: bool, wanted: bool) -> bool:
+    """Whether to (un)register the MCP server: always on uninstall; on install when asked
+    and the mcp package is there (Claude Code would fail to start the server without it)."""
+    from kgraph.hooks import sdk_available
 
-    Skipped without the mcp package (Claude Code would fail to start the server). In a
-    plugin, a Claude Code that runs ``mcp_tool`` hooks gets the recall tool as its
+    if uninstall:
+        return True
+    if wanted and not sdk_available():
+        click.echo("MCP server not registered: pip install 'kgraph[mcp]' first.", err=True)
+    return wanted and sdk_available()
+
+
+def _register_for_scope(
+    root: Path, scope: str, uninstall: bool, dry_run: bool, *, quiet: bool
+) -> dict[str, str | None]:
+    """(Un)register the server in the project's .mcp.json; says what changed (unless
+    ``quiet``: --json prints it instead) and returns it."""
+    from kgraph.hooks import register_for_scope
+
+    done = register_for_scope(root, scope, uninstall=uninstall, dry_run=dry_run)
+    changed = done.registration is not None and done.registration.changed
+    path = str(done.registration.path) if changed and done.registration else None
+    if path and not (dry_run or quiet):
+        verb = "Removed kgraph from" if uninstall else "Registered the MCP server in"
+        click.echo(f"{verb} {path}")
+        if done.exclude is not None and scope == "local" and not uninstall:
+            click.echo(
+                f"Kept .mcp.json (it names this machine's kgraph) out of git: {done.exclude}"
+            )
+    if done.note:
+        click.echo(done.note, err=True)
+    return {"path": path, "exclude": str(done.exclude) if done.exclude else None, "note": done.note}
+
+
+def _register_in_plugin(
+    directory: Path, uninstall: bool, dry_run: bool, wanted: bool
+) -> list[Path]:
+    """Register (or remove) the MCP server in a plugin's ``.mcp.json``; the files changed.
+
+    A Claude Code that runs ``mcp_tool`` hooks gets the recall tool as the plugin's
     UserPromptSubmit hook; older ones keep the command hook.
     """
     from kgraph.hooks import (
@@ -160,17 +197,14 @@ def _register_mcp(
         claude_code_version,
         recall_hook_handler,
         register_server,
-        sdk_available,
         use_recall_hook,
     )
 
-    if not uninstall and not (wanted and sdk_available()):
-        if wanted:
-            click.echo("MCP server not registered: pip install 'kgraph[mcp]' first.", err=True)
+    if not _mcp_wanted(uninstall, wanted):
         return []
     result = register_server(directory, uninstall=uninstall, dry_run=dry_run)
     changed = [result.path] if result.changed else []
-    if plugin and not uninstall and not dry_run:
+    if not uninstall and not dry_run:
         version = claude_code_version()
         if version is not None and version >= MCP_TOOL_HOOKS_SINCE:
             use_recall_hook(directory / "hooks" / "hooks.json", recall_hook_handler())

@@ -17,6 +17,8 @@ Imports nothing heavy: the capture hooks call :func:`ignore_state_dir`.
 from __future__ import annotations
 
 import os
+import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 BEGIN = "# >>> kgraph: local files, never committed (`kgraph install` keeps this block)"
@@ -58,23 +60,62 @@ def ignore_state_dir(directory: Path) -> None:
         pass
 
 
+# The block kgraph keeps in the clone's own exclude file (.git/info/exclude, never committed):
+# a local install's .mcp.json names this machine's kgraph, and installs back the file up.
+LOCAL_BEGIN = "# >>> kgraph: files naming this machine's kgraph (`kgraph install` keeps this block)"
+
+
 def claude_dir_block() -> str:
     return "\n".join((BEGIN, *CLAUDE_DIR_RULES, END)) + "\n"
 
 
-def merged_gitignore(current: str) -> str:
-    """``current`` (a .gitignore's text) with kgraph's block added or replaced in place."""
+def merged_gitignore(
+    current: str, rules: Sequence[str] = CLAUDE_DIR_RULES, begin: str = BEGIN
+) -> str:
+    """``current`` (an ignore file's text) with kgraph's block (``begin`` .. END) holding
+    ``rules`` added or replaced in place; no rules removes the block."""
     lines = current.splitlines()
-    block = claude_dir_block().splitlines()
-    if BEGIN in lines and END in lines[lines.index(BEGIN) :]:
-        start = lines.index(BEGIN)
+    block = [begin, *rules, END] if rules else []
+    if begin in lines and END in lines[lines.index(begin) :]:
+        start = lines.index(begin)
         end = lines.index(END, start)
         lines[start : end + 1] = block
-    else:
+        if not block and start > 0 and start == len(lines) and not lines[start - 1].strip():
+            lines.pop()  # the blank line kgraph put before its block
+    elif block:
         if lines and lines[-1].strip():
             lines.append("")
         lines += block
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def exclude_locally(root: Path, rules: Sequence[str]) -> Path | None:
+    """Set kgraph's block in the clone's own exclude file (``git rev-parse --git-path
+    info/exclude``: ignored like .gitignore, but never committed) to ``rules`` (none: remove
+    it). Returns the file when it changed; None outside a git work tree."""
+    try:
+        found = subprocess.run(
+            ["git", "rev-parse", "--git-path", "info/exclude"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=5,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if found.returncode != 0 or not found.stdout.strip():
+        return None
+    path = root / found.stdout.strip()  # relative to ``root``, or absolute
+    try:
+        current = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        current = ""
+    wanted = merged_gitignore(current, rules, LOCAL_BEGIN)
+    if wanted == current:
+        return None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _write_atomic(path, wanted)
+    return path
 
 
 def ignore_claude_dir(claude_dir: Path) -> Path | None:

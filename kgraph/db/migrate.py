@@ -71,8 +71,9 @@ def alembic_config(engine: Engine) -> Config:
     from alembic.config import Config
 
     cfg = Config()
-    cfg.set_main_option("script_location", str(migrations_dir()))
-    # ConfigParser interpolates "%": a URL-quoted socket path must be escaped.
+    # Options go through configparser interpolation: a literal % (a folder named "50%", a
+    # URL-encoded password) must be written %%.
+    cfg.set_main_option("script_location", str(migrations_dir()).replace("%", "%%"))
     url = engine.url.render_as_string(hide_password=False)
     cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     return cfg

@@ -214,6 +214,21 @@ def merge_hooks(
     return result
 
 
+def approve_mcp_server(settings: dict[str, Any], name: str, on: bool) -> dict[str, Any]:
+    """``settings`` with ``name`` added to (or removed from) ``enabledMcpjsonServers``, the
+    .mcp.json servers Claude Code starts without asking; other entries kept."""
+    result = copy.deepcopy(settings)
+    current = result.get("enabledMcpjsonServers", [])
+    names = [n for n in current if n != name] if isinstance(current, list) else []
+    if on:
+        names.append(name)
+    if names:
+        result["enabledMcpjsonServers"] = names
+    else:
+        result.pop("enabledMcpjsonServers", None)
+    return result
+
+
 def remove_hooks(settings: dict[str, Any], path: Path | str = "settings") -> dict[str, Any]:
     """``settings`` without any kgraph handler (empty groups/events left by that removed)."""
     result = copy.deepcopy(settings)
@@ -265,6 +280,7 @@ def install(
     dry_run: bool = False,
     exec_form: bool = False,
     command: list[str] | None = None,
+    mcp_server: str | None = None,
 ) -> InstallResult:
     """Install (or remove) kgraph's hooks in the settings file of ``scope``.
 
@@ -272,6 +288,7 @@ def install(
     path to kgraph out of the settings a team commits. A project install also adds kgraph's
     block to ``.claude/.gitignore`` (see kgraph.db.gitignore), so ``git add -A`` never
     picks up the database, its side files, the state folder or the settings backups.
+    ``mcp_server``: the .mcp.json server to approve beside the hooks (removed on uninstall).
     """
     from kgraph.db.gitignore import ignore_claude_dir
     from kgraph.db.location import project_root
@@ -283,6 +300,8 @@ def install(
         updated = remove_hooks(current, path)
     else:
         updated = merge_hooks(current, hooks_config(command, exec_form), path)
+    if mcp_server is not None:
+        updated = approve_mcp_server(updated, mcp_server, not uninstall)
     changed = updated != current
     backup = None
     if changed and not dry_run:

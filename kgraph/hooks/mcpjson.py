@@ -4,6 +4,11 @@ Like the hooks, the server entry calls this kgraph by absolute path (``kgraph mc
 merge keeps every other server and key, replaces kgraph's own entry (``mcpServers.kgraph``)
 in place, so registering twice changes nothing, and backs the file up before changing it.
 
+That path is one machine's. A project install commits it for the team (like the hooks in
+settings.json); the default, local install writes ``.mcp.json`` too but keeps it, and its
+backups, out of git through the clone's own exclude file — unless the team already commits
+a ``.mcp.json``, which a local install leaves alone (and says how to register it instead).
+
 In a plugin the UserPromptSubmit hook can call the server's ``recall`` tool directly (a
 hook of type ``mcp_tool``, Claude Code 2.1.118+) instead of starting a process per prompt;
 with an older or unknown Claude Code the command hook stays (the fallback).
@@ -14,6 +19,7 @@ from __future__ import annotations
 import copy
 import importlib.util
 import re
+import shlex
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -122,6 +128,67 @@ def registered_command(root: Path) -> list[str] | None:
         return None
     args = entry.get("args", [])
     return [entry["command"], *(a for a in args if isinstance(a, str))]
+
+
+# What a local install keeps out of git (.git/info/exclude); a project install commits
+# .mcp.json itself and keeps out only the backups.
+LOCAL_RULES = (f"/{MCP_JSON}", f"/{MCP_JSON}.bak-*")
+PROJECT_RULES = (f"/{MCP_JSON}.bak-*",)
+
+
+@dataclass(frozen=True)
+class ScopeRegistration:
+    """An install's registration: the file's change, the exclude file it wrote, or
+    (``registration`` None) why .mcp.json was left alone."""
+
+    registration: McpRegistration | None
+    exclude: Path | None = None
+    note: str | None = None
+
+
+def is_tracked(root: Path, name: str) -> bool:
+    """True when git tracks ``root/name`` (False outside a repository)."""
+    try:
+        done = subprocess.run(
+            ["git", "ls-files", "--error-unmatch", "--", name],
+            cwd=root,
+            capture_output=True,
+            timeout=5,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
+def register_for_scope(
+    root: Path,
+    scope: str,
+    *,
+    uninstall: bool = False,
+    dry_run: bool = False,
+    command: list[str] | None = None,
+) -> ScopeRegistration:
+    """Register kgraph in ``root/.mcp.json`` for a ``project`` or ``local`` install (see
+    the module docstring); the exclude file is kept in step."""
+    from kgraph.db.gitignore import exclude_locally
+
+    local = scope == "local"
+    if local and is_tracked(root, MCP_JSON):  # the team's file: a project install's business
+        if uninstall:
+            return ScopeRegistration(None)
+        entry = shlex.join([*(command or kgraph_command()), "mcp"])
+        return ScopeRegistration(
+            None,
+            note=f"{MCP_JSON} is committed, so a local install leaves it alone (kgraph's "
+            "entry names this machine's path). Share it with the team: kgraph install "
+            f"--scope project; or for you alone: claude mcp add --scope local kgraph -- {entry}",
+        )
+    result = register_server(root, uninstall=uninstall, dry_run=dry_run, command=command)
+    exclude = None
+    if not dry_run:
+        rules = () if uninstall else (LOCAL_RULES if local else PROJECT_RULES)
+        exclude = exclude_locally(root, rules)
+    return ScopeRegistration(result, exclude)
 
 
 def claude_code_version(executable: str = "claude") -> tuple[int, ...] | None:

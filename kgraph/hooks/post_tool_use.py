@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 
 from kgraph.codegraph.filedeps import dependencies_of, graph_present
 from kgraph.db.reader import ReadConnection
@@ -134,20 +133,4 @@ def run(ctx: HookContext) -> str | None:
         )
     finally:
         conn.close()
-    if result.text is None:
-        return None
-    ctx.publish(result.text, result.ids)
-    if not ctx.options.dry_run:
-        seen.remember(ctx.root, session_id, result.ids)
-        _queue_injected(ctx.root, session_id, result.ids)
-    return result.text
-
-
-def _queue_injected(root: Path, session_id: str | None, ids: tuple[str, ...]) -> None:
-    """Let the worker add the ids to the session's record (metrics); no worker is started
-    here, the next capture hook's worker drains the queue."""
-    if session_id is None or not ids:
-        return
-    from kgraph.capture.queue import enqueue
-
-    enqueue(root, "injected", session_id=session_id, injected_ids=list(ids))
+    return None if result.text is None else ctx.deliver(result.text, result.ids)

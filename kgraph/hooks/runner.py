@@ -81,6 +81,23 @@ class HookContext:
         with self._lock:
             self.output, self.output_ids = text, ids
 
+    def deliver(self, text: str, ids: tuple[str, ...]) -> str:
+        """Publish ``text`` (items ``ids``) and, unless a dry run, remember the ids as shown
+        this session (no hook repeats them) and queue them for the session's record (the
+        next capture worker adds them; none is started here). Returns ``text``."""
+        self.publish(text, ids)
+        session_id = self.payload.session_id
+        if self.options.dry_run:
+            return text
+        from kgraph.hooks import seen
+
+        seen.remember(self.root, session_id, ids)
+        if session_id is not None and ids:
+            from kgraph.capture.queue import enqueue
+
+            enqueue(self.root, "injected", session_id=session_id, injected_ids=list(ids))
+        return text
+
     def published(self) -> tuple[str | None, tuple[str, ...]]:
         with self._lock:
             return self.output, self.output_ids

@@ -209,18 +209,24 @@ def select_lexical(
     ids = recall.lexical_ids(conn, " ".join(terms[:MAX_QUERY_TERMS]))
     stems = set(weights)
     need = required_overlap(len(stems))
-    items = recall.load_items(conn, [i for i in ids if i not in exclude])
-    chosen: list[Ranked] = []
+    # Words first, on the texts alone: only the items that pass are loaded whole.
+    texts = recall.item_texts(conn, [i for i in ids if i not in exclude])
+    passed: list[tuple[str, float, int]] = []  # (id, value, shared words), BM25 order
     for item_id in ids:
-        item = items.get(item_id)
-        if item is None:
+        text = texts.get(item_id)
+        if text is None:
             continue
-        shared = stems & {stem(w) for w in significant_terms(item.content)}
+        shared = stems & {stem(w) for w in significant_terms(text)}
         value = sum(weights[s] for s in shared)
         if len(shared) >= need and value >= MIN_LEXICAL:
-            words = f"{len(shared)} telling word{'s' if len(shared) != 1 else ''} in common"
-            chosen.append(Ranked(item, value, words))
-    chosen.sort(key=lambda r: -r.score)  # stable: BM25 order among equals
+            passed.append((item_id, value, len(shared)))
+    passed.sort(key=lambda p: -p[1])  # stable: BM25 order among equals
+    items = recall.load_items(conn, [item_id for item_id, _, _ in passed])
+    chosen = [
+        Ranked(items[item_id], value, f"{count} telling word{'s' if count != 1 else ''} in common")
+        for item_id, value, count in passed
+        if item_id in items
+    ]
     return chosen[:LEXICAL_CANDIDATES]
 
 
@@ -350,13 +356,4 @@ def run(ctx: HookContext) -> str | None:
         )
     finally:
         conn.close()
-    if result.text is None:
-        return None
-    ctx.publish(result.text, result.ids)
-    if not ctx.options.dry_run:
-        seen.remember(ctx.root, session_id, result.ids)
-        if session_id is not None:
-            from kgraph.capture.queue import enqueue
-
-            enqueue(ctx.root, "injected", session_id=session_id, injected_ids=list(result.ids))
-    return result.text
+    return None if result.text is None else ctx.deliver(result.text, result.ids)

@@ -180,12 +180,14 @@ def load_items(conn: Connection, ids: Sequence[str]) -> dict[str, KnowledgeItem]
             superseded_by[to_id].append(from_id)
     names: dict[str, tuple[str, str]] = {}
     for part in chunks(sorted({t for ts in targets.values() for t in ts})):
+        # The type is checked here, not in SQL: see kgraph.knowledge.recall (plan choice).
         for target_id, target_type, name in conn.execute(
             select(ENTITIES.c.id, ENTITIES.c.type, ENTITIES.c.content).where(
-                ENTITIES.c.id.in_(part), ENTITIES.c.type.in_(("CodeArea", "File"))
+                ENTITIES.c.id.in_(part)
             )
         ).all():
-            names[target_id] = (target_type, name)
+            if target_type in ("CodeArea", "File"):
+                names[target_id] = (target_type, name)
     for from_id, target_ids in targets.items():
         for target_type, name in sorted(names[t] for t in target_ids if t in names):
             (areas if target_type == "CodeArea" else files)[from_id].append(name)

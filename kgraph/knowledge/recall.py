@@ -35,6 +35,7 @@ __all__ = [
     "area_frequencies",
     "file_frequencies",
     "item_count",
+    "item_texts",
     "items_about",
     "items_of_issue",
     "lexical_ids",
@@ -47,6 +48,11 @@ TARGET_EDGES = ("ABOUT", "IN_FILE", "APPLIES_TO")
 FILE_EDGES = ("IN_FILE", "APPLIES_TO")
 AREA_EDGES = ("ABOUT", "APPLIES_TO")
 LEXICAL_POOL = 300
+# Lookups by id check the type in Python, not in SQL: given ``type IN (...)`` too, SQLite's
+# planner (without statistics) prefers the (type, hidden_at) index to the primary key and
+# scans every item of the type — 11 ms instead of 0.4 ms for 300 ids among 10,000 learnings.
+_KNOWLEDGE = frozenset(KNOWLEDGE_TYPES)
+_STRUCTURAL = frozenset({"CodeArea", "File"})
 _TYPES = ",".join(f"'{t}'" for t in KNOWLEDGE_TYPES)
 
 
@@ -106,12 +112,15 @@ def load_items(conn: ReadConnection, ids: Iterable[str]) -> dict[str, RecallItem
     superseded: set[str] = set()
     for part in chunked(wanted):
         params = tuple(part)
-        rows += conn.execute(
-            "SELECT id, type, content, confidence, issue_number, updated_at, seen_count "
-            f"FROM entities WHERE id IN ({marks(len(part))}) AND type IN ({_TYPES}) "
-            "AND hidden_at IS NULL",
-            params,
-        ).fetchall()
+        rows += [
+            row
+            for row in conn.execute(
+                "SELECT id, type, content, confidence, issue_number, updated_at, seen_count "
+                f"FROM entities WHERE id IN ({marks(len(part))}) AND hidden_at IS NULL",
+                params,
+            )
+            if row[1] in _KNOWLEDGE
+        ]
         superseded.update(
             r[0]
             for r in conn.execute(
@@ -132,11 +141,11 @@ def load_items(conn: ReadConnection, ids: Iterable[str]) -> dict[str, RecallItem
     names: dict[str, tuple[str, str]] = {}
     for part in chunked(sorted({t for ts in targets.values() for t in ts})):
         for target_id, target_type, name in conn.execute(
-            f"SELECT id, type, content FROM entities WHERE id IN ({marks(len(part))}) "
-            "AND type IN ('CodeArea', 'File')",
+            f"SELECT id, type, content FROM entities WHERE id IN ({marks(len(part))})",
             tuple(part),
         ):
-            names[target_id] = (target_type, name)
+            if target_type in _STRUCTURAL:
+                names[target_id] = (target_type, name)
     items: dict[str, RecallItem] = {}
     for row in rows:
         item_id = str(row[0])
@@ -153,6 +162,21 @@ def load_items(conn: ReadConnection, ids: Iterable[str]) -> dict[str, RecallItem
             seen_count=int(row[6] or 1),  # type: ignore[call-overload]
         )
     return items
+
+
+def item_texts(conn: ReadConnection, ids: Iterable[str]) -> dict[str, str]:
+    """Id -> text of the knowledge items among ``ids`` that are not hidden: the one column
+    a word filter needs, before :func:`load_items` builds the survivors whole."""
+    texts: dict[str, str] = {}
+    for part in chunked(list(dict.fromkeys(ids))):
+        for item_id, type_, content in conn.execute(
+            f"SELECT id, type, content FROM entities WHERE id IN ({marks(len(part))}) "
+            "AND hidden_at IS NULL",
+            tuple(part),
+        ):
+            if type_ in _KNOWLEDGE:
+                texts[str(item_id)] = str(content)
+    return texts
 
 
 def items_about(

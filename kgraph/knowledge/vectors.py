@@ -34,11 +34,12 @@ EMBED_BATCH_SIZE = 64
 
 
 # The last matrix loaded, kept for the next query of this process while the database is
-# unchanged (see kgraph.db.sqlite.change_token; on a server, _server_token). When anything
-# was written since — in a
+# unchanged (see kgraph.db.sqlite.change_token). When anything was written since — in a
 # long-lived process (the MCP server) that is mostly rows other than vectors: session
-# records, graph query logs — the cheaper (id, embedding_hash) scan of the same rows
-# decides whether the matrix still holds. Nothing is cached on disk.
+# records, graph query logs — the vector epoch (migration 0004: triggers count the writes
+# that can change the matrix) decides whether it still holds. On PostgreSQL, which has no
+# cheap change counter, the epoch alone is the token, read in the scan's own snapshot
+# (reads are REPEATABLE READ there). Nothing is cached on disk.
 VECTOR_CACHE_MAX_BYTES = 256 * 1024 * 1024
 VECTOR_SCAN_MMAP_BYTES = 1024 * 1024 * 1024
 
@@ -48,10 +49,19 @@ class _Cached:
     token: Any
     ids: list[str]
     matrix: Any
-    fingerprint: list[tuple[str, str | None]]
+    epoch: int
 
 
 _cache: dict[tuple[Any, ...], _Cached] = {}
+
+
+def _epoch(conn: Connection) -> int:
+    from kgraph.db.models import VectorEpoch, table_of
+
+    epoch = conn.scalar(
+        select(table_of(VectorEpoch).c.epoch).where(table_of(VectorEpoch).c.id == 1)
+    )
+    return int(epoch or 0)
 
 
 def _conditions(
@@ -86,18 +96,9 @@ def _visible_rows(
     return rows
 
 
-def _fingerprint(
-    conn: Connection, model: str, dim: int, types: Sequence[str], include_superseded: bool
-) -> list[tuple[str, str | None]]:
-    """(id, embedding_hash) of the rows ``_scan`` would load, in the same order."""
-    conditions = _conditions(model, dim, types, include_superseded)
-    columns = (ENTITIES.c.id, ENTITIES.c.embedding_hash)
-    return [(r[0], r[1]) for r in _visible_rows(conn, columns, conditions, include_superseded)]
-
-
 def _scan(
     conn: Connection, model: str, dim: int, types: Sequence[str], include_superseded: bool
-) -> tuple[list[str], NDArray[np.float32], list[tuple[str, str | None]]]:
+) -> tuple[list[str], NDArray[np.float32]]:
     import numpy as np
 
     from kgraph.db.sqlite import use_mmap
@@ -105,34 +106,16 @@ def _scan(
     if conn.dialect.name == "sqlite":
         use_mmap(conn, VECTOR_SCAN_MMAP_BYTES)
     conditions = _conditions(model, dim, types, include_superseded)
-    columns = (ENTITIES.c.id, ENTITIES.c.embedding, ENTITIES.c.embedding_hash)
+    columns = (ENTITIES.c.id, ENTITIES.c.embedding)
     rows = _visible_rows(conn, columns, conditions, include_superseded)
     matrix = np.empty((len(rows), dim), dtype=np.float32)
     if not rows:
-        return [], matrix, []
+        return [], matrix
     width = dim * 4
     buffer = memoryview(matrix.data).cast("B")
-    for n, (_id, blob, _hash) in enumerate(rows):
+    for n, (_id, blob) in enumerate(rows):
         buffer[n * width : (n + 1) * width] = blob
-    return [r[0] for r in rows], matrix, [(r[0], r[2]) for r in rows]
-
-
-def _server_token(
-    conn: Connection, model: str, dim: int, types: Sequence[str], include_superseded: bool
-) -> tuple[Any, ...]:
-    """A server database has no change counter like SQLite's ``data_version``: the count and
-    an order-free sum of 64-bit hashes of (id, embedding_hash) of the rows a scan would load,
-    computed by the server (one row back instead of an id and hash per item)."""
-    from sqlalchemy import func, literal
-
-    conditions = _conditions(model, dim, types, include_superseded)
-    if not include_superseded:
-        superseded = select(RELATIONSHIPS.c.to_id).where(RELATIONSHIPS.c.type == "SUPERSEDES")
-        conditions.append(ENTITIES.c.id.not_in(superseded))
-    row_key = ENTITIES.c.id.concat(":").concat(func.coalesce(ENTITIES.c.embedding_hash, ""))
-    digest = func.sum(func.hashtextextended(row_key, literal(0)))
-    row = conn.execute(select(func.count(), digest).where(*conditions)).one()
-    return tuple(row)
+    return [r[0] for r in rows], matrix
 
 
 def load_matrix(
@@ -154,24 +137,20 @@ def load_matrix(
     where = f"{conn.engine.url}#{conn.dialect.default_schema_name}"
     key = (where, model, dim, tuple(types), include_superseded)
     sqlite = conn.dialect.name == "sqlite"
-    token = (
-        change_token(conn) if sqlite else _server_token(conn, model, dim, types, include_superseded)
-    )
+    token = change_token(conn) if sqlite else ("epoch", _epoch(conn))
     cached = _cache.get(key)
-    if (
-        sqlite
-        and cached is not None
-        and cached.token != token
-        and _fingerprint(conn, model, dim, types, include_superseded) == cached.fingerprint
-    ):
-        cached.token = token  # other rows changed; these vectors did not
-    if token is not None and cached is not None and cached.token == token:
+    epoch = _epoch(conn) if sqlite and cached is not None and cached.token != token else None
+    if cached is not None and epoch is not None and epoch == cached.epoch:
+        cached.token = token  # other rows changed; the vectors did not
+    if cached is not None and cached.token == token:
         ids, matrix = cached.ids, cached.matrix
     else:
-        ids, matrix, fingerprint = _scan(conn, model, dim, types, include_superseded)
+        # The epoch is read in the scan's own read transaction: the snapshot it describes.
+        epoch = _epoch(conn) if sqlite else token[1]
+        ids, matrix = _scan(conn, model, dim, types, include_superseded)
         _cache.clear()
-        if token is not None and matrix.nbytes <= VECTOR_CACHE_MAX_BYTES:
-            _cache[key] = _Cached(token, ids, matrix, fingerprint)
+        if matrix.nbytes <= VECTOR_CACHE_MAX_BYTES:
+            _cache[key] = _Cached(token, ids, matrix, epoch)
     if allowed is None or not ids:
         return ids, matrix
     keep = [n for n, entity_id in enumerate(ids) if entity_id in allowed]

@@ -175,3 +175,16 @@ def test_a_0001_database_with_a_code_graph_upgrades_in_place(tmp_path: Path) -> 
     assert not any(name.startswith("sqlite_autoindex") for name in indexes)
     assert indexes["ix_graph_relationships_to_file"].endswith("WHERE to_file IS NOT NULL")
     assert version == HEAD_REVISION
+
+
+def test_a_database_in_a_folder_with_a_percent_sign_is_created_and_upgraded(
+    tmp_path: Path,
+) -> None:
+    # Alembic's options go through configparser interpolation, where "%" is special.
+    path = tmp_path / "50% done" / "kgraph.db"
+    path.parent.mkdir()
+    open_database(f"sqlite:///{path}").close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == (
+            HEAD_REVISION,
+        )

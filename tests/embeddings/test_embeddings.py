@@ -97,3 +97,33 @@ def test_real_model_embeds_offline_with_its_dimension() -> None:
     assert embedder.model_name == "sentence-transformers/all-MiniLM-L6-v2"
     assert vectors.shape == (2, embedder.dim) and vectors.dtype == np.float32
     np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, rtol=1e-4)
+
+
+class _ThreadsSeen:
+    """Stands in for a SentenceTransformer: records torch's thread count at each encode."""
+
+    def __init__(self) -> None:
+        self.threads: list[int] = []
+
+    def encode(self, texts: list[str], **_: object) -> list[list[float]]:
+        import torch
+
+        self.threads.append(torch.get_num_threads())
+        return [[1.0, 0.0] for _ in texts]
+
+
+def test_a_query_is_encoded_on_one_thread_and_a_batch_on_all() -> None:
+    torch = pytest.importorskip("torch")
+    from kgraph.embeddings.sentence import SINGLE_THREAD_TEXTS, SentenceTransformerEmbedder
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        model = _ThreadsSeen()
+        embedder = SentenceTransformerEmbedder(model, "m", 2)
+        embedder.embed(["where do retries live?"])
+        embedder.embed([f"text {i}" for i in range(SINGLE_THREAD_TEXTS + 1)])
+        assert model.threads == [1, 2]
+        assert torch.get_num_threads() == 2  # restored after the query
+    finally:
+        torch.set_num_threads(before)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -55,22 +57,85 @@ def test_uninstalling_the_only_server_removes_the_file(tmp_path: Path) -> None:
     assert not (tmp_path / ".mcp.json").exists()
 
 
-def test_install_registers_the_server_for_the_project(
+def _status(repo: Path) -> str:
+    return subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+
+def _settings(repo: Path, name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((repo / ".claude" / name).read_text())
+    return data
+
+
+def test_a_local_install_writes_mcp_json_approves_it_and_keeps_it_out_of_git(
     tmp_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_repo)
     runner = CliRunner()
-    # .mcp.json is shared with the team, like settings.json: only a project-scope install
-    # writes this machine's path there (the default, local, keeps it out of git).
-    assert runner.invoke(cli, ["install"]).exit_code == 0
-    assert not (tmp_repo / ".mcp.json").exists()
-    result = runner.invoke(cli, ["install", "--scope", "project"])
+    result = runner.invoke(cli, ["install"])
     assert result.exit_code == 0, result.output
     entry = json.loads((tmp_repo / ".mcp.json").read_text())["mcpServers"]["kgraph"]
     assert entry["args"][-1] == "mcp" and Path(entry["command"]).is_absolute()
     assert f"Registered the MCP server in {tmp_repo / '.mcp.json'}" in result.output
-    again = runner.invoke(cli, ["install", "--scope", "project"])
-    assert "Registered" not in again.output
+    assert _settings(tmp_repo, "settings.local.json")["enabledMcpjsonServers"] == ["kgraph"]
+    # This machine's path stays out of git: the one file to commit is .claude/.gitignore,
+    # and the rule for .mcp.json lives in the clone's own exclude file.
+    assert _status(tmp_repo) == "?? .claude/.gitignore\n"
+    assert "/.mcp.json" in (tmp_repo / ".git" / "info" / "exclude").read_text()
+    again = runner.invoke(cli, ["install"])
+    assert "Registered" not in again.output  # idempotent
+    assert runner.invoke(cli, ["install", "--uninstall"]).exit_code == 0
+    assert not (tmp_repo / ".mcp.json").exists()
+    assert "kgraph" not in (tmp_repo / ".git" / "info" / "exclude").read_text()
+    assert "enabledMcpjsonServers" not in _settings(tmp_repo, "settings.local.json")
+
+
+def test_a_local_install_leaves_a_committed_mcp_json_alone(
+    tmp_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    team = {"mcpServers": {"other": OTHER}}
+    (tmp_repo / ".mcp.json").write_text(json.dumps(team))
+    subprocess.run(["git", "add", ".mcp.json"], cwd=tmp_repo, check=True)
+    subprocess.run(["git", "commit", "-qm", "team servers"], cwd=tmp_repo, check=True)
+    monkeypatch.chdir(tmp_repo)
+    runner = CliRunner()
+    result = runner.invoke(cli, ["install"])
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_repo / ".mcp.json").read_text()) == team
+    assert ".mcp.json is committed" in result.output
+    assert "claude mcp add --scope local kgraph -- " in result.output
+    # A project install is the team's choice: it adds kgraph beside the other server.
+    assert runner.invoke(cli, ["install", "--scope", "project"]).exit_code == 0
+    servers = json.loads((tmp_repo / ".mcp.json").read_text())["mcpServers"]
+    assert set(servers) == {"other", "kgraph"}
+    # ... and a local uninstall does not take it out of the team's file.
+    assert runner.invoke(cli, ["install", "--uninstall"]).exit_code == 0
+    assert "kgraph" in json.loads((tmp_repo / ".mcp.json").read_text())["mcpServers"]
+    # The team's files to commit show; the backups of .mcp.json do not.
+    assert _status(tmp_repo).splitlines() == [
+        " M .mcp.json",
+        "?? .claude/.gitignore",
+        "?? .claude/settings.json",
+    ]
+    assert list(tmp_repo.glob(".mcp.json.bak-*"))
+
+
+def test_a_project_install_commits_mcp_json_and_approves_it_in_settings_json(
+    tmp_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_repo)
+    runner = CliRunner()
+    result = runner.invoke(cli, ["install", "--scope", "project", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["mcp"]["path"] == str(tmp_repo / ".mcp.json")
+    assert _settings(tmp_repo, "settings.json")["enabledMcpjsonServers"] == ["kgraph"]
+    assert "?? .mcp.json" in _status(tmp_repo)  # for the team to commit
     runner.invoke(cli, ["install", "--scope", "project", "--uninstall"])
     assert not (tmp_repo / ".mcp.json").exists()
 
@@ -81,7 +146,9 @@ def test_install_without_the_sdk_or_with_no_mcp_leaves_mcp_json_alone(
     monkeypatch.chdir(tmp_repo)
     runner = CliRunner()
     assert runner.invoke(cli, ["install", "--scope", "project", "--no-mcp"]).exit_code == 0
+    assert runner.invoke(cli, ["install", "--no-mcp"]).exit_code == 0
     assert not (tmp_repo / ".mcp.json").exists()
+    assert "enabledMcpjsonServers" not in _settings(tmp_repo, "settings.local.json")
     monkeypatch.setattr(mcpjson, "sdk_available", lambda: False)
     result = runner.invoke(cli, ["install", "--scope", "project"])
     assert "pip install 'kgraph[mcp]'" in result.output

@@ -115,3 +115,63 @@ def test_cache_survives_writes_to_other_rows_and_not_vector_changes(
     set_hidden(db, second, True)
     assert matrix().shape[0] == 1  # type: ignore[attr-defined]
     assert nearest(db, fake.embed(["tokens expire"])[0], fake.model_name)[0][0] == first
+
+
+def test_cache_follows_another_process_through_the_vector_epoch(
+    db: Database, fake: Embedder
+) -> None:
+    """The MCP server's case: another connection (a hook, the capture worker) commits.
+    Writes that cannot change the matrix keep it; every kind that can replaces it."""
+    from sqlalchemy import text
+
+    from kgraph.db import open_database
+    from kgraph.knowledge import supersede, unsupersede
+    from kgraph.knowledge.vectors import load_matrix
+
+    def loaded() -> tuple[list[str], object]:
+        return db.read(lambda conn: load_matrix(conn, fake.model_name, fake.dim))
+
+    def epoch() -> int:
+        return int(db.read(lambda c: c.execute(text("SELECT epoch FROM vector_epoch")).scalar()))
+
+    first = add_item(db, "tokens expire after an hour", embedder=fake).entity_id
+    second = add_item(db, "sessions are pinned to a worker", embedder=fake).entity_id
+    ids, cached = loaded()
+    assert sorted(ids) == sorted([first, second])
+    other = open_database(db.url)  # the same database (file, or project on the server)
+    try:
+        before = epoch()
+        add_item(other, "a learning without a vector")
+        other.write(
+            lambda c: c.execute(
+                text(
+                    "INSERT INTO graph_queries (query_type, result_count, duration_ms, "
+                    "created_at) VALUES ('what_calls', 1, 1.0, '2026-11-25 00:00:00')"
+                )
+            )
+        )
+        assert epoch() == before
+        assert loaded()[1] is cached  # the other process wrote, the vectors did not move
+        supersede(other, second, first)
+        assert loaded()[0] == [first]
+        unsupersede(other, second)
+        assert sorted(loaded()[0]) == sorted([first, second])
+        set_hidden(other, first, True)
+        assert loaded()[0] == [second]
+        set_hidden(other, first, False)
+        _, kept = loaded()
+        other.write(
+            lambda c: c.execute(
+                text("UPDATE entities SET embedding = :v WHERE id = :id"),
+                {"v": np.zeros(fake.dim, dtype=np.float32).tobytes(), "id": second},
+            )
+        )
+        ids, changed = loaded()
+        assert changed is not kept
+        assert not np.asarray(changed)[ids.index(second)].any()  # the re-embedded row
+        other.write(
+            lambda c: c.execute(text("DELETE FROM entities WHERE id = :id"), {"id": second})
+        )
+        assert loaded()[0] == [first]
+    finally:
+        other.close()

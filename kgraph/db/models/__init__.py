@@ -10,7 +10,7 @@ from kgraph.db.models.checkpoint import (
     Workflow,
 )
 from kgraph.db.models.codegraph import GraphEntity, GraphFile, GraphRelationship
-from kgraph.db.models.knowledge import Entity, Relationship
+from kgraph.db.models.knowledge import Entity, Relationship, VectorEpoch
 from kgraph.db.models.sessions import ContextMetric, GraphQuery, Session
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "MilestoneWorkflow",
     "Relationship",
     "Session",
+    "VectorEpoch",
     "Workflow",
     "isoformat",
     "table_of",

@@ -76,3 +76,14 @@ class Relationship(Base):
         UniqueConstraint("from_id", "to_id", "type"),
         Index(None, "to_id", "type"),
     )
+
+
+class VectorEpoch(Base):
+    """One row whose ``epoch`` SQLite triggers move whenever the stored vectors may have
+    changed (migration 0004): a process caching the vector matrix reads it instead of
+    re-reading every vector's hash after another process commits."""
+
+    __tablename__ = "vector_epoch"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    epoch: Mapped[int] = mapped_column(Integer)
