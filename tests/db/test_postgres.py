@@ -214,3 +214,27 @@ def test_an_unreachable_server_is_one_line_and_hooks_fail_open(
     )
     if result.stdout:  # nothing to brief, or the one-time notice about the database
         assert "cannot reach the kgraph database server" in result.stdout
+
+
+def test_a_server_password_never_reaches_a_command_line(
+    tmp_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The capture worker gets a server URL through its environment: any user of the
+    machine can list command lines."""
+    from kgraph.capture import spawn
+
+    started: list[tuple[list[str], dict[str, str]]] = []
+
+    class Recorder:
+        pid = 4242
+
+        def __init__(self, argv: list[str], **kwargs: object) -> None:
+            started.append((argv, dict(kwargs["env"])))  # type: ignore[call-overload]
+
+    monkeypatch.delenv("KGRAPH_HOOK_NO_SPAWN", raising=False)
+    monkeypatch.setattr(spawn.subprocess, "Popen", Recorder)
+    url = "postgresql+psycopg://kgraph:s3cret@db.internal/kgraph?project=team"
+    assert spawn.spawn_worker(tmp_repo, url) == 4242
+    ((argv, env),) = started
+    assert not any("s3cret" in arg for arg in argv)
+    assert env["KGRAPH_DB"] == url
