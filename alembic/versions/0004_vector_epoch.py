@@ -8,8 +8,9 @@ can change the matrix — an item with a vector added, deleted, re-embedded, hid
 retyped; a SUPERSEDES edge added or removed — and one row says whether anything moved.
 
 PostgreSQL gets the same triggers (row triggers with the same conditions, calling one
-PL/pgSQL function); there the epoch is the whole cache token, read in the same snapshot as
-the vectors (it has no change counter like SQLite's data_version).
+PL/pgSQL function that moves the epoch once per transaction); there the epoch is the whole
+cache token, read in the same snapshot as the vectors (it has no change counter like
+SQLite's data_version).
 
 Revision ID: 0004
 Revises: 0003
@@ -45,9 +46,18 @@ TRIGGERS = {
 }
 
 
+# Once per transaction: updating one row thousands of times in one transaction (a bulk
+# import) costs PostgreSQL quadratic time walking that row's versions, and one step per
+# commit is all a reader can see anyway. The marker is a transaction-local setting, reset
+# at commit and rollback (and with a rolled-back savepoint, as the UPDATE is).
 PG_FUNCTION = (
     "CREATE FUNCTION vector_epoch_bump() RETURNS trigger LANGUAGE plpgsql AS $$ "
-    "BEGIN UPDATE vector_epoch SET epoch = epoch + 1 WHERE id = 1; RETURN NULL; END $$"
+    "BEGIN "
+    "IF current_setting('kgraph.vector_epoch_bumped', true) IS DISTINCT FROM 'on' THEN "
+    "UPDATE vector_epoch SET epoch = epoch + 1 WHERE id = 1; "
+    "PERFORM set_config('kgraph.vector_epoch_bumped', 'on', true); "
+    "END IF; "
+    "RETURN NULL; END $$"
 )
 
 
