@@ -27,8 +27,9 @@ target_metadata = Base.metadata
 def include_object(
     obj: Any, name: str | None, type_: str, reflected: bool, compare_to: Any
 ) -> bool:
-    # The FTS5 virtual table and its shadow tables are created by hand in migrations.
-    return not (type_ == "table" and is_fts_object(name))
+    # The FTS5 virtual table and its shadow tables (SQLite), the tsvector column and its
+    # index (PostgreSQL) are created by hand in migrations.
+    return not is_fts_object(name, type_)
 
 
 def run_migrations(connection: Any) -> None:

@@ -77,12 +77,13 @@ def vocabulary(rng: random.Random, size: int = 2000) -> list[str]:
     return sorted(words) + common * 5
 
 
-def populate(db_path: Path, n: int, seed: int = 7) -> None:
-    """Fill the database at ``db_path`` with ``n`` learnings (vectors included)."""
+def populate(db_path: Path | str, n: int, seed: int = 7) -> None:
+    """Fill the database at ``db_path`` (a file, or a URL) with ``n`` learnings (vectors
+    included)."""
     rng = random.Random(seed)
     nrng = np.random.default_rng(seed)
     words = vocabulary(rng)
-    db = open_database(f"sqlite:///{db_path}")
+    db = open_database(db_path if isinstance(db_path, str) else f"sqlite:///{db_path}")
     now = datetime.now(UTC)
     structural = []
     for name in AREAS:
@@ -172,6 +173,8 @@ def populate(db_path: Path, n: int, seed: int = 7) -> None:
             conn.execute(insert(RELATIONSHIPS), edges)
 
         db.write(write)
+    if db.dialect == "postgresql":  # statistics, as autovacuum leaves a filled table
+        db.write(lambda conn: conn.exec_driver_sql("ANALYZE"))
     db.close()
 
 

@@ -1,6 +1,14 @@
 """Shared fixtures: every test works in temp directories with a temp database.
 
 No test touches the user's home, the real ~/.claude, or this repository's .claude/.
+
+Backends: in the suites of BACKEND_SUITES every test that uses a database (``db``,
+``db_url``, ``module_db``, the hooks' ``project_db``, the API's and MCP's ``sample``) runs
+twice, on SQLite and on a real PostgreSQL server the session starts (tests/pgserver.py;
+each test gets a project nobody used, i.e. an empty schema). ``@pytest.mark.sqlite_only``
+keeps a test about the SQLite file itself on SQLite. ``pytest --backend sqlite`` (or
+``postgresql``) runs one backend only.
+Without a server binary the PostgreSQL runs are skipped, saying why.
 """
 
 from __future__ import annotations
@@ -15,10 +23,62 @@ from pathlib import Path
 import pytest
 
 from kgraph.db import Database, open_database
+from tests import pgserver
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DIR = PROJECT_ROOT.parent / "shared"
 TRANSCRIPTS_DIR = SHARED_DIR / "transcripts"
+TESTS_DIR = Path(__file__).resolve().parent
+BACKENDS = ("sqlite", "postgresql")
+BACKEND_SUITES = frozenset({"knowledge", "checkpoint", "codegraph", "hooks", "db", "api", "mcp"})
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--backend",
+        choices=(*BACKENDS, "both"),
+        default="both",
+        help="database backend(s) of the backend-parametrised suites",
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "backend" not in metafunc.fixturenames:
+        return
+    try:
+        suite = Path(str(metafunc.definition.path)).relative_to(TESTS_DIR).parts[0]
+    except ValueError:
+        return
+    if suite not in BACKEND_SUITES or metafunc.definition.get_closest_marker("sqlite_only"):
+        return
+    chosen = metafunc.config.getoption("--backend")
+    backends = BACKENDS if chosen == "both" else (chosen,)
+    metafunc.parametrize("backend", backends, indirect=True, scope="module")
+
+
+@pytest.fixture(scope="module")
+def backend(request: pytest.FixtureRequest) -> str:
+    """ "sqlite" or "postgresql" (see the module docstring)."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[pgserver.PgServer]:
+    """A PostgreSQL server for the whole run (one per xdist worker)."""
+    reason = pgserver.why_unavailable()
+    if reason is not None:
+        pytest.skip(reason)
+    server = pgserver.start_server()
+    yield server
+    server.stop()
+
+
+def backend_url(request: pytest.FixtureRequest, backend: str, sqlite_file: Path) -> str:
+    """A URL of an empty database on ``backend`` (``sqlite_file`` for SQLite)."""
+    if backend == "postgresql":
+        server: pgserver.PgServer = request.getfixturevalue("pg_server")
+        return server.fresh_url()
+    return f"sqlite:///{sqlite_file}"
 
 
 @pytest.fixture(autouse=True)
@@ -42,8 +102,14 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def db(db_path: Path) -> Iterator[Database]:
-    database = open_database(f"sqlite:///{db_path}")
+def db_url(request: pytest.FixtureRequest, backend: str, db_path: Path) -> str:
+    """The URL of the test's database: ``db_path`` on SQLite, a fresh project on PostgreSQL."""
+    return backend_url(request, backend, db_path)
+
+
+@pytest.fixture
+def db(db_url: str) -> Iterator[Database]:
+    database = open_database(db_url)
     yield database
     database.close()
 
@@ -86,7 +152,7 @@ class CliResult:
 
 
 @pytest.fixture
-def run_kgraph(db_path: Path) -> Callable[..., CliResult]:
+def run_kgraph(db_path: Path, db_url: str) -> Callable[..., CliResult]:
     """Run the real ``kgraph`` CLI in a subprocess against the temp database.
 
     ``run_kgraph(*args, cwd=None, input=None, env=None)``.
@@ -101,7 +167,7 @@ def run_kgraph(db_path: Path) -> Callable[..., CliResult]:
     ) -> CliResult:
         full_env = dict(os.environ)
         if use_db:
-            full_env["KGRAPH_DB"] = str(db_path)
+            full_env["KGRAPH_DB"] = str(db_path) if db_url.startswith("sqlite") else db_url
         full_env.update(env or {})
         proc = subprocess.run(
             [sys.executable, "-m", "kgraph.cli.main", *args],

@@ -31,6 +31,17 @@ FTS_CREATE = (
         INSERT INTO entities_fts(entity_id, content) VALUES (new.id, new.content);
     END""",
 )
+# PostgreSQL: a generated tsvector column with a GIN index instead of the FTS5 table (English
+# stemming, like FTS5's porter tokenizer); kept out of the models (kgraph.db.fts).
+PG_FTS_CREATE = (
+    "ALTER TABLE entities ADD COLUMN search_vector tsvector "
+    "GENERATED ALWAYS AS (to_tsvector('english', content)) STORED",
+    "CREATE INDEX ix_entities_search_vector ON entities USING gin (search_vector)",
+)
+PG_FTS_DROP = (
+    "DROP INDEX IF EXISTS ix_entities_search_vector",
+    "ALTER TABLE entities DROP COLUMN IF EXISTS search_vector",
+)
 FTS_DROP = (
     "DROP TRIGGER IF EXISTS entities_fts_au",
     "DROP TRIGGER IF EXISTS entities_fts_ad",
@@ -352,12 +363,14 @@ def upgrade() -> None:
         )
 
     # Full-text search over entities (not modelled: a virtual table and triggers).
-    for statement in FTS_CREATE:
+    is_sqlite = op.get_bind().dialect.name == "sqlite"
+    for statement in FTS_CREATE if is_sqlite else PG_FTS_CREATE:
         op.execute(statement)
 
 
 def downgrade() -> None:
-    for statement in FTS_DROP:
+    is_sqlite = op.get_bind().dialect.name == "sqlite"
+    for statement in FTS_DROP if is_sqlite else PG_FTS_DROP:
         op.execute(statement)
 
     with op.batch_alter_table("relationships", schema=None) as batch_op:

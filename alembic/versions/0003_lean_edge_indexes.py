@@ -8,6 +8,7 @@ edges into the repository have a target file (sqlalchemy's graph: 148 -> 121 MB)
 SQLite cannot drop a constraint in place: batch mode copies the table (1.6 s for sqlalchemy's
 182,000 edges; the backup kgraph takes before upgrading keeps the old file). The pages the
 old table and index held stay in the file as free pages, which later writes reuse.
+PostgreSQL drops the constraint in place.
 
 Revision ID: 0003
 Revises: 0002
@@ -30,8 +31,11 @@ TO_FILE = "ix_graph_relationships_to_file"
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("graph_relationships", recreate="always") as batch_op:
-        batch_op.drop_constraint(UNIQUE, type_="unique")
+    if op.get_bind().dialect.name == "sqlite":
+        with op.batch_alter_table("graph_relationships", recreate="always") as batch_op:
+            batch_op.drop_constraint(UNIQUE, type_="unique")
+    else:
+        op.drop_constraint(UNIQUE, "graph_relationships", type_="unique")
     # IF EXISTS / IF NOT EXISTS: a cold parse interrupted before it rebuilt its lookup
     # indexes leaves them missing (kgraph rebuilds them on the next parse).
     op.drop_index(TO_FILE, table_name="graph_relationships", if_exists=True)
@@ -42,11 +46,17 @@ def upgrade() -> None:
         unique=False,
         if_not_exists=True,
         sqlite_where=sa.text("to_file IS NOT NULL"),
+        postgresql_where=sa.text("to_file IS NOT NULL"),
     )
 
 
 def downgrade() -> None:
     op.drop_index(TO_FILE, table_name="graph_relationships", if_exists=True)
     op.create_index(TO_FILE, "graph_relationships", ["to_file"], unique=False, if_not_exists=True)
-    with op.batch_alter_table("graph_relationships", recreate="always") as batch_op:
-        batch_op.create_unique_constraint(UNIQUE, ["from_entity", "to_entity", "type"])
+    if op.get_bind().dialect.name == "sqlite":
+        with op.batch_alter_table("graph_relationships", recreate="always") as batch_op:
+            batch_op.create_unique_constraint(UNIQUE, ["from_entity", "to_entity", "type"])
+    else:
+        op.create_unique_constraint(
+            UNIQUE, "graph_relationships", ["from_entity", "to_entity", "type"]
+        )

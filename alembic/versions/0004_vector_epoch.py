@@ -7,8 +7,10 @@ scan, 20-30 ms per search at 10,000 items. Now SQLite's own triggers count the w
 can change the matrix — an item with a vector added, deleted, re-embedded, hidden or
 retyped; a SUPERSEDES edge added or removed — and one row says whether anything moved.
 
-The triggers are SQLite's: elsewhere (PostgreSQL) the vectors are not cached across
-commits, and the table is only created.
+PostgreSQL gets the same triggers (row triggers with the same conditions, calling one
+PL/pgSQL function that moves the epoch once per transaction); there the epoch is the whole
+cache token, read in the same snapshot as the vectors (it has no change counter like
+SQLite's data_version).
 
 Revision ID: 0004
 Revises: 0003
@@ -44,6 +46,35 @@ TRIGGERS = {
 }
 
 
+# Once per transaction: updating one row thousands of times in one transaction (a bulk
+# import) costs PostgreSQL quadratic time walking that row's versions, and one step per
+# commit is all a reader can see anyway. The marker is a transaction-local setting, reset
+# at commit and rollback (and with a rolled-back savepoint, as the UPDATE is).
+PG_FUNCTION = (
+    "CREATE FUNCTION vector_epoch_bump() RETURNS trigger LANGUAGE plpgsql AS $$ "
+    "BEGIN "
+    "IF current_setting('kgraph.vector_epoch_bumped', true) IS DISTINCT FROM 'on' THEN "
+    "UPDATE vector_epoch SET epoch = epoch + 1 WHERE id = 1; "
+    "PERFORM set_config('kgraph.vector_epoch_bumped', 'on', true); "
+    "END IF; "
+    "RETURN NULL; END $$"
+)
+
+
+def _pg_trigger(name: str, when: str) -> str:
+    """A SQLite trigger head of TRIGGERS as a PostgreSQL row trigger."""
+    timing, _, condition = when.partition(" WHEN ")
+    condition = condition.replace("new.", "NEW.").replace("old.", "OLD.")
+    return (
+        f"CREATE TRIGGER {name} {timing} FOR EACH ROW WHEN ({condition}) "
+        "EXECUTE FUNCTION vector_epoch_bump()"
+    )
+
+
+def _table_of(when: str) -> str:
+    return when.split(" ON ", 1)[1].split(" ", 1)[0]
+
+
 def upgrade() -> None:
     op.create_table(
         "vector_epoch",
@@ -52,13 +83,23 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id", name=op.f("pk_vector_epoch")),
     )
     op.execute("INSERT INTO vector_epoch (id, epoch) VALUES (1, 0)")
-    if op.get_bind().dialect.name == "sqlite":
+    dialect = op.get_bind().dialect.name
+    if dialect == "sqlite":
         for name, when in TRIGGERS.items():
             op.execute(f"CREATE TRIGGER {name} {when} {BUMP}")
+    elif dialect == "postgresql":
+        op.execute(PG_FUNCTION)
+        for name, when in TRIGGERS.items():
+            op.execute(_pg_trigger(name, when))
 
 
 def downgrade() -> None:
-    if op.get_bind().dialect.name == "sqlite":
+    dialect = op.get_bind().dialect.name
+    if dialect == "sqlite":
         for name in TRIGGERS:
             op.execute(f"DROP TRIGGER IF EXISTS {name}")
+    elif dialect == "postgresql":
+        for name, when in TRIGGERS.items():
+            op.execute(f"DROP TRIGGER IF EXISTS {name} ON {_table_of(when)}")
+        op.execute("DROP FUNCTION IF EXISTS vector_epoch_bump()")
     op.drop_table("vector_epoch")

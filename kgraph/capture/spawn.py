@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from kgraph.capture.state import ensure_state_dir
+from kgraph.db.location import DB_ENV_VAR, is_server_url
 
 WORKER_OUT = "worker.out"
 WORKER_OUT_MAX_BYTES = 1_000_000
@@ -46,6 +47,11 @@ def spawn_worker(root: Path, db_url: str | None = None) -> int | None:
         pass
     env = dict(os.environ)
     env["KGRAPH_WORKER"] = "1"
+    if db_url and is_server_url(db_url):
+        # A server URL may hold a password: the environment, not the command line that
+        # any user of the machine can list.
+        env[DB_ENV_VAR] = db_url
+        db_url = None
     with out.open("ab") as log:
         log.write(f"--- worker started {time.strftime('%Y-%m-%dT%H:%M:%S')}\n".encode())
         log.flush()

@@ -2,20 +2,20 @@
 
 One implementation of "which workflow is this session continuing": the most recently
 updated running/paused workflow of the issue, else of the branch. It runs on a DB-API
-``sqlite3`` connection, so the session-start hook reads it without SQLAlchemy and
+connection (``sqlite3``, or psycopg through kgraph.db.pgreader), so the session-start hook
+reads it without SQLAlchemy and
 :func:`kgraph.checkpoint.find_workflow_for_branch` runs the same SQL on its transaction's
 driver connection. Stdlib only.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
 from kgraph.checkpoint.common import ACTIVE_STATUSES
-from kgraph.db.reader import parse_time
+from kgraph.db.reader import ReadConnection, parse_time
 
 __all__ = ["ActionBrief", "CommitBrief", "WorkflowBrief", "active_workflow", "active_workflow_id"]
 
@@ -51,7 +51,7 @@ class WorkflowBrief:
 
 
 def active_workflow_id(
-    conn: sqlite3.Connection, issue_number: int | None = None, branch: str | None = None
+    conn: ReadConnection, issue_number: int | None = None, branch: str | None = None
 ) -> str | None:
     """The id of the latest running/paused workflow of ``issue_number``, else of ``branch``."""
     for column, value in (("issue_number", issue_number), ("branch", branch)):
@@ -68,7 +68,7 @@ def active_workflow_id(
 
 
 def active_workflow(
-    conn: sqlite3.Connection, issue_number: int | None = None, branch: str | None = None
+    conn: ReadConnection, issue_number: int | None = None, branch: str | None = None
 ) -> WorkflowBrief | None:
     """:func:`active_workflow_id`'s workflow with its last actions and commits."""
     workflow_id = active_workflow_id(conn, issue_number, branch)

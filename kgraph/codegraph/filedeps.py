@@ -2,18 +2,18 @@
 
 These read only ``graph_files`` and the ``file_path``/``to_file`` columns of
 ``graph_relationships`` with a few indexed SQL queries per depth level; networkx is never
-imported here. The walks take a DB-API ``sqlite3`` connection, so the hooks run them
-without SQLAlchemy and library code runs the very same SQL on its transaction's driver
-connection (:func:`kgraph.db.reader.raw_connection`). Stdlib only at import time.
+imported here. The walks take a DB-API connection (``sqlite3``, or psycopg through
+kgraph.db.pgreader), so the hooks run them without SQLAlchemy and library code runs the
+very same SQL on its transaction's driver connection
+(:func:`kgraph.db.reader.raw_connection`). Stdlib only at import time.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from kgraph.db.reader import chunked, marks, raw_connection
+from kgraph.db.reader import ReadConnection, chunked, marks, raw_connection
 
 if TYPE_CHECKING:
     from kgraph.db import Database
@@ -33,7 +33,7 @@ DEPENDENCY_TYPES: tuple[str, ...] = ("calls", "imports", "extends", "implements"
 _TYPE_LIST = ",".join(f"'{t}'" for t in DEPENDENCY_TYPES)
 
 
-def graph_present(conn: sqlite3.Connection) -> bool:
+def graph_present(conn: ReadConnection) -> bool:
     """True when any file has been parsed into the code graph (one indexed row lookup)."""
     return conn.execute("SELECT 1 FROM graph_files LIMIT 1").fetchone() is not None
 
@@ -44,7 +44,7 @@ def has_graph(db: Database) -> bool:
 
 
 def dependents_by_level(
-    conn: sqlite3.Connection, files: Sequence[str], depth: int, include_unresolved: bool = False
+    conn: ReadConnection, files: Sequence[str], depth: int, include_unresolved: bool = False
 ) -> dict[str, tuple[int, str]]:
     """Files depending (transitively, up to ``depth``) on ``files``: path -> (depth, via file).
 
@@ -77,7 +77,7 @@ def dependents_by_level(
     return found
 
 
-def dependencies_of(conn: sqlite3.Connection, file: str, limit: int = 5) -> list[tuple[str, int]]:
+def dependencies_of(conn: ReadConnection, file: str, limit: int = 5) -> list[tuple[str, int]]:
     """The files ``file`` depends on most closely: (path, number of edges into it), most
     edges first (ties by path); its own file excluded."""
     path = normalise_path(file)

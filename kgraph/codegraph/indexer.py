@@ -38,7 +38,7 @@ from kgraph.codegraph.summary import Summary, content_hash, decode_summary
 from kgraph.codegraph.walk import SourceFile, iter_source_files, language_of
 from kgraph.codegraph.workers import Progress, ResolveState, parse_all, resolve_all
 from kgraph.db import Database
-from kgraph.db.locks import Holder, held_lock
+from kgraph.db.locks import Holder
 from kgraph.db.models import utcnow
 from kgraph.errors import InvalidValueError
 
@@ -98,7 +98,7 @@ def parse_repository(
         if progress:
             progress("wait", 0, 0)
 
-    with held_lock(db.path, ".graph.lock", on_wait=waiting):
+    with db.exclusive("graph", on_wait=waiting):
         return _parse_repository(db, path, root, jobs, force, progress, started)
 
 
@@ -288,6 +288,7 @@ def _resolve(
         freeing.start()
         try:
             db.write(store.ensure_lookup_indexes)
+            db.write(store.refresh_statistics)
         finally:
             freeing.join()
 

@@ -3,18 +3,18 @@
 and those files' closest callers.
 
 Used by prompt recall: a prompt that names code is about the files defining it. Runs on a
-DB-API ``sqlite3`` connection over indexed columns (``name``, ``qualified_name``, the
-callers index), stdlib only, so the user-prompt hook needs no SQLAlchemy.
+DB-API connection (``sqlite3``, or psycopg through kgraph.db.pgreader) over indexed columns
+(``name``, ``qualified_name``, the callers index), stdlib only, so the user-prompt hook
+needs no SQLAlchemy.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from kgraph.codegraph.filedeps import DEPENDENCY_TYPES, normalise_path
-from kgraph.db.reader import chunked, marks
+from kgraph.db.reader import ReadConnection, chunked, marks
 
 __all__ = ["Resolved", "caller_files", "files_matching_path", "module_files", "resolve_names"]
 
@@ -32,7 +32,7 @@ class Resolved:
     files: tuple[str, ...]
 
 
-def files_matching_path(conn: sqlite3.Connection, text: str, limit: int = 3) -> list[str]:
+def files_matching_path(conn: ReadConnection, text: str, limit: int = 3) -> list[str]:
     """Parsed files whose path is ``text`` or ends with ``/text`` (at most ``limit``;
     none when more match: the fragment is ambiguous)."""
     path = normalise_path(text.strip().strip("`'\""))
@@ -49,7 +49,7 @@ def files_matching_path(conn: sqlite3.Connection, text: str, limit: int = 3) -> 
     return [str(r[0]) for r in rows] if 0 < len(rows) <= limit else []
 
 
-def _defining(conn: sqlite3.Connection, column: str, value: str) -> list[tuple[str, str]]:
+def _defining(conn: ReadConnection, column: str, value: str) -> list[tuple[str, str]]:
     return [
         (str(i), str(f))
         for i, f in conn.execute(
@@ -58,7 +58,7 @@ def _defining(conn: sqlite3.Connection, column: str, value: str) -> list[tuple[s
     ]
 
 
-def _known(conn: sqlite3.Connection, head: str) -> bool:
+def _known(conn: ReadConnection, head: str) -> bool:
     """True when ``head`` names something of the project: a package or module, a class or a
     function."""
     for column in ("name", "qualified_name"):
@@ -77,7 +77,7 @@ def _known(conn: sqlite3.Connection, head: str) -> bool:
     )
 
 
-def _resolve_one(conn: sqlite3.Connection, name: str) -> Resolved | None:
+def _resolve_one(conn: ReadConnection, name: str) -> Resolved | None:
     parts = [p for p in name.split(".") if p]
     if not parts:
         return None
@@ -101,7 +101,7 @@ def _resolve_one(conn: sqlite3.Connection, name: str) -> Resolved | None:
     return None
 
 
-def resolve_names(conn: sqlite3.Connection, names: Iterable[str]) -> list[Resolved]:
+def resolve_names(conn: ReadConnection, names: Iterable[str]) -> list[Resolved]:
     """Each name that resolves to at most MAX_DEFINING_FILES files, in the given order."""
     out: list[Resolved] = []
     for name in dict.fromkeys(names):
@@ -112,7 +112,7 @@ def resolve_names(conn: sqlite3.Connection, names: Iterable[str]) -> list[Resolv
 
 
 def caller_files(
-    conn: sqlite3.Connection, entity_ids: Iterable[str], limit: int = 3
+    conn: ReadConnection, entity_ids: Iterable[str], limit: int = 3
 ) -> list[tuple[str, int]]:
     """Files with the most resolved edges into ``entity_ids`` (a class counts its
     constructor): (path, edges), most first, the defining files excluded."""
@@ -143,7 +143,7 @@ def _module_key(path: str) -> str | None:
 
 
 def module_files(
-    conn: sqlite3.Connection, words: Iterable[str], key: Callable[[str], str] = str.lower
+    conn: ReadConnection, words: Iterable[str], key: Callable[[str], str] = str.lower
 ) -> dict[str, list[str]]:
     """Word -> the parsed source files whose module name it is (``multipart`` ->
     ``httpx/_multipart.py``), compared through ``key`` (e.g. a stemmer) on both sides;

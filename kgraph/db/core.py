@@ -31,10 +31,17 @@ from urllib.parse import quote
 from sqlalchemy import create_engine
 from sqlalchemy.engine import Connection, Engine
 
-from kgraph.db import migrate, sqlite
+from kgraph.db import migrate, postgres, sqlite
 from kgraph.db.failures import describe_failure, first_line, read_only_message
-from kgraph.db.location import DEFAULT_RELATIVE_PATH, resolve_database_url, sqlite_path
-from kgraph.db.locks import held_lock
+from kgraph.db.location import (
+    DEFAULT_RELATIVE_PATH,
+    is_server_url,
+    project_root,
+    resolve_database_url,
+    sqlite_path,
+)
+from kgraph.db.locks import Holder, held_lock
+from kgraph.db.postgres import display_url
 from kgraph.db.retry import with_retry
 from kgraph.db.schema_version import CORE_TABLES, HEAD_REVISION, KNOWN_REVISIONS
 from kgraph.errors import DatabaseError, InvalidValueError, KgraphError, SchemaTooNewError
@@ -56,14 +63,30 @@ class Database:
     path: Path | None
     read_only: bool = False
     _write_engine: Engine = field(init=False, repr=False)
+    _read_engine: Engine = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._write_engine = self.engine.execution_options(**{sqlite.WRITE_OPTION: True})
+        # A read sees one snapshot throughout, as SQLite's read transaction does (PostgreSQL's
+        # default, READ COMMITTED, takes one per statement). Writes stay READ COMMITTED:
+        # they serialise on the project's lock and must see what committed before it.
+        self._read_engine = (
+            self.engine.execution_options(isolation_level="REPEATABLE READ")
+            if self.engine.dialect.name == "postgresql"
+            else self.engine
+        )
 
     @property
     def where(self) -> str:
-        """The database as a person would name it: its path, or its URL."""
-        return str(self.path) if self.path is not None else self.url
+        """The database as a person would name it: its path, or its URL (no password)."""
+        if self.path is not None:
+            return str(self.path)
+        return display_url(self.url) if is_server_url(self.url) else self.url
+
+    @property
+    def dialect(self) -> str:
+        """ "sqlite" or "postgresql"."""
+        return str(self.engine.dialect.name)
 
     def write(self, operation: Callable[[Connection], T]) -> T:
         """Run ``operation(conn)`` in a write transaction, retried whole on a locked database.
@@ -84,7 +107,7 @@ class Database:
         """Run ``operation(conn)`` in a read transaction (retried on a locked database)."""
 
         def attempt() -> T:
-            with self.engine.begin() as conn:
+            with self._read_engine.begin() as conn:
                 return operation(conn)
 
         return self._translated(attempt)
@@ -100,6 +123,23 @@ class Database:
                 raise
             raise failure from exc
 
+    @contextlib.contextmanager
+    def exclusive(
+        self, name: str, on_wait: Callable[[Holder | None], None] | None = None
+    ) -> Iterator[None]:
+        """Hold the lock ``name`` (e.g. "graph": one parse at a time) across processes and,
+        on a server, across machines: a file lock beside a SQLite file
+        (``<file>.<name>.lock``), an advisory lock of the project on PostgreSQL. Blocks while
+        another holds it, calling ``on_wait(holder)`` first (holder None: not known)."""
+        if self.path is None and self.dialect == "postgresql":
+            schema = postgres.project_schema(self.url)
+            wait = None if on_wait is None else (lambda: on_wait(None))
+            with postgres.session_lock(self.engine, schema, name, on_wait=wait):
+                yield
+            return
+        with held_lock(self.path, f".{name}.lock", on_wait=on_wait):
+            yield
+
     def close(self) -> None:
         self.engine.dispose()
 
@@ -113,16 +153,30 @@ def make_engine(url: str, read_only: str | None = None) -> Engine:
 
     options: dict[str, Any] = {}
     path = sqlite_path(url)
+    schema = None
     if read_only and path is not None:
         query = "immutable=1" if read_only == "immutable" else "mode=ro"
         uri = f"file:{quote(str(path))}?{query}"
         options["creator"] = lambda: sqlite3.connect(uri, uri=True, check_same_thread=False)
+    target = url
+    if is_server_url(url):
+        target, options, schema = postgres.engine_arguments(url)
     try:
-        engine = create_engine(url, **options)
+        engine = create_engine(target, **options)
     except (ArgumentError, NoSuchModuleError, ImportError, ValueError) as exc:
-        raise InvalidValueError(f"cannot use database URL {url!r}: {first_line(exc)}") from exc
+        shown = display_url(url) if is_server_url(url) else url
+        hint = (
+            " (install the driver: pip install 'kgraph[postgres]')"
+            if isinstance(exc, ImportError | NoSuchModuleError) and is_server_url(url)
+            else ""
+        )
+        raise InvalidValueError(
+            f"cannot use database URL {shown!r}: {first_line(exc)}{hint}"
+        ) from exc
     if engine.dialect.name == "sqlite":
         sqlite.configure_sqlite_engine(engine, read_only=bool(read_only))
+    elif engine.dialect.name == "postgresql" and schema is not None:
+        postgres.configure_postgres_engine(engine, schema, sqlite.WRITE_OPTION)
     return engine
 
 
@@ -265,9 +319,13 @@ def open_database(url: str | None = None, cwd: Path | None = None) -> Database:
     with a one-line message when the file cannot be used (see the module docstring).
     """
     url = url or resolve_database_url(cwd=cwd)
+    if is_server_url(url):
+        from kgraph.db.project import with_project
+
+        url = with_project(url, project_root(cwd), os.environ)
     path = sqlite_path(url)
     mode = check_database_path(path) if path is not None else None
-    where = str(path) if path is not None else url
+    where = str(path) if path is not None else display_url(url)
     created = path is not None and not path.exists()
     engine = make_engine(url, read_only=mode)
     try:

@@ -44,10 +44,13 @@ def read_only_message(where: str) -> str:
     )
 
 
-def _is_database_error(exc: BaseException) -> bool:
-    """A driver error, raw or wrapped by SQLAlchemy (checked without importing SQLAlchemy:
-    the hooks read through plain sqlite3 and must not pay for it)."""
+def is_driver_error(exc: BaseException) -> bool:
+    """A driver error (sqlite3, psycopg), raw or wrapped by SQLAlchemy (checked without
+    importing SQLAlchemy or psycopg: the hooks must not pay for either)."""
     if isinstance(exc, sqlite3.Error):
+        return True
+    psycopg = sys.modules.get("psycopg")
+    if psycopg is not None and isinstance(exc, psycopg.Error):
         return True
     sa_exc = sys.modules.get("sqlalchemy.exc")
     return sa_exc is not None and isinstance(exc, sa_exc.DBAPIError)
@@ -65,7 +68,7 @@ def describe_failure(exc: BaseException, where: str) -> KgraphError | None:
     orig = getattr(exc, "orig", None)
     if isinstance(orig, UnicodeDecodeError | OverflowError):
         return describe_failure(orig, where)
-    if not _is_database_error(exc):
+    if not is_driver_error(exc):
         return None
     message = first_line(exc)
     low = message.lower()

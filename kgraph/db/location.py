@@ -3,6 +3,10 @@
 Order: explicit ``--db`` value, then ``KGRAPH_DB``, then ``<git root of cwd>/.claude/
 execution-state.db``, then ``./.claude/execution-state.db`` outside git. A value that looks
 like a SQLAlchemy URL (``scheme://...``) is used as is; anything else is a file path.
+
+A server database (PostgreSQL) is shared by several projects: its URL carries the project
+(``?project=NAME``; kgraph.db.project says how a clone names its project when the URL does
+not), so every process of one clone, hooks and workers included, reads the same project.
 """
 
 from __future__ import annotations
@@ -50,9 +54,18 @@ def resolve_database_url(
     value = db or env.get(DB_ENV_VAR) or None
     if value:
         if is_url(value):
+            if is_server_url(value):
+                from kgraph.db.project import with_project
+
+                return with_project(value, project_root(cwd), env)
             return value
         return path_to_url(Path(value).expanduser().resolve())
     return path_to_url(project_root(cwd) / DEFAULT_RELATIVE_PATH)
+
+
+def is_server_url(url: str) -> bool:
+    """True for a URL of a database server shared by projects (PostgreSQL)."""
+    return url.startswith(("postgresql:", "postgresql+", "postgres:"))
 
 
 def sqlite_path(url: str) -> Path | None:

@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sqlalchemy import text
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import OperationalError, ProgrammingError
 
-from kgraph.db import sqlite
+from kgraph.db import postgres, sqlite
 from kgraph.db.schema_version import HEAD_REVISION
 from kgraph.errors import DatabaseError, SchemaTooNewError
 
@@ -40,11 +40,19 @@ def current_revision(engine: Engine) -> str | None:
     """The revision recorded in the database, or None for a database without one."""
     try:
         with engine.connect() as conn:
-            row = conn.execute(text("SELECT version_num FROM alembic_version")).first()
+            return _revision(conn)
     except OperationalError as exc:
         if "no such table" in str(exc).lower():
             return None
         raise  # the caller words it (kgraph.db.failures), naming the file
+    except ProgrammingError as exc:
+        if postgres.is_missing_table_error(exc):
+            return None
+        raise
+
+
+def _revision(conn: Connection) -> str | None:
+    row = conn.execute(text("SELECT version_num FROM alembic_version")).first()
     return None if row is None else str(row[0])
 
 
@@ -88,11 +96,19 @@ def upgrade_to_head(engine: Engine) -> None:
             f"the database is at schema {revision}, newer than this kgraph knows; upgrade kgraph"
         )
     is_sqlite = engine.dialect.name == "sqlite"
+    schema = engine.dialect.default_schema_name
     with engine.connect() as conn:
         if is_sqlite:
             sqlite.set_foreign_keys(conn, False)
         try:
             with conn.begin():
+                if engine.dialect.name == "postgresql" and schema:
+                    # One transaction: DDL is transactional on PostgreSQL, so a failed
+                    # upgrade leaves the schema as it was (no file copy to take or keep).
+                    postgres.prepare_schema(conn, schema)
+                    exists = conn.scalar(text("SELECT to_regclass('alembic_version')"))
+                    if exists is not None and _revision(conn) == HEAD_REVISION:
+                        return  # another process upgraded it while we waited
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, "head")
         finally:

@@ -8,6 +8,9 @@ one here (:func:`open_reader`), library code passes the driver connection under 
 SQLAlchemy transaction (:func:`raw_connection`). Both run the same SQL, so there is one
 implementation of each query.
 
+On PostgreSQL the same SQL runs through a psycopg connection wrapped to look the same
+(kgraph.db.pgreader); :data:`ReadConnection` is what the read model accepts.
+
 Only the standard library is imported here.
 """
 
@@ -18,13 +21,16 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from kgraph.db.schema_version import HEAD_REVISION
 
 __all__ = [
     "CHUNK",
+    "ReadConnection",
+    "ReadCursor",
     "chunked",
+    "is_postgres",
     "marks",
     "open_reader",
     "parse_time",
@@ -36,6 +42,28 @@ CHUNK = 900
 # A reader waits this long for a lock (only a WAL recovery or an exclusive writer holds one).
 BUSY_TIMEOUT_S = 0.5
 T = TypeVar("T")
+
+
+class ReadCursor(Protocol):
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+class ReadConnection(Protocol):
+    """What the read model runs its SQL on: a ``sqlite3.Connection``, or a psycopg one
+    wrapped by kgraph.db.pgreader (``?`` placeholders either way)."""
+
+    def execute(self, sql: str, parameters: Any = ..., /) -> ReadCursor: ...
+
+    def close(self) -> None: ...
+
+
+def is_postgres(conn: ReadConnection) -> bool:
+    """True when ``conn`` reads a PostgreSQL server (full-text search differs)."""
+    return getattr(conn, "dialect", None) == "postgresql"
 
 
 def open_reader(path: Path) -> sqlite3.Connection | None:
@@ -97,11 +125,15 @@ def _uri_path(path: str) -> str:
     return path.replace("%", "%25").replace("?", "%3f").replace("#", "%23")
 
 
-def raw_connection(conn: Any) -> sqlite3.Connection:
-    """The DB-API connection under a SQLAlchemy ``Connection`` (inside its transaction)."""
+def raw_connection(conn: Any) -> ReadConnection:
+    """The DB-API connection under a SQLAlchemy ``Connection`` (inside its transaction), as
+    the read model takes it."""
     driver = conn.connection.driver_connection
-    assert isinstance(driver, sqlite3.Connection)
-    return driver
+    if isinstance(driver, sqlite3.Connection):
+        return driver
+    from kgraph.db.pgreader import PgReadConnection
+
+    return PgReadConnection(driver)
 
 
 def chunked(values: Sequence[T], size: int = CHUNK) -> Iterator[Sequence[T]]:

@@ -111,8 +111,12 @@ def fetch_raw(conn: Connection, statement: Any) -> list[tuple[Any, ...]]:
 
     Skips SQLAlchemy's row objects and result processors (~2x faster for bulk reads of
     10k+ rows such as the vector scan); use only for columns whose raw driver values are
-    what the caller wants (text, numbers, bytes).
+    what the caller wants (text, numbers, bytes). PostgreSQL: kgraph.db.postgres.fetch_binary.
     """
+    if conn.dialect.name != "sqlite":
+        from kgraph.db.postgres import fetch_binary
+
+        return fetch_binary(conn, statement)
     compiled = statement.compile(dialect=conn.dialect, compile_kwargs={"render_postcompile": True})
     params = compiled.construct_params()
     positional = tuple(params[name] for name in (compiled.positiontup or ()))
@@ -120,7 +124,12 @@ def fetch_raw(conn: Connection, statement: Any) -> list[tuple[Any, ...]]:
 
 
 def fetch_raw_sql(conn: Connection, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-    """Run ``sql`` (``?`` placeholders) on the transaction's DBAPI connection; plain tuples."""
+    """Run ``sql`` (``?`` placeholders) on the transaction's DBAPI connection; plain tuples.
+    On PostgreSQL the SQL is translated as the read model's is (kgraph.db.pgreader)."""
+    if conn.dialect.name != "sqlite":
+        from kgraph.db.reader import raw_connection
+
+        return [tuple(row) for row in raw_connection(conn).execute(sql, tuple(params))]
     raw = conn.connection.driver_connection
     assert raw is not None
     return list(raw.execute(sql, tuple(params)).fetchall())

@@ -170,8 +170,9 @@ def check_database(root: Path, db_url: str | None = None, *, full: bool = False)
     from kgraph.db.core import check_database_path, make_engine
     from kgraph.db.failures import describe_failure
     from kgraph.db.models import Entity, Session
+    from kgraph.db.postgres import display_url
 
-    where = str(path) if path is not None else url
+    where = str(path) if path is not None else display_url(url)
     try:
         mode = check_database_path(path) if path is not None else None
         engine = make_engine(url, read_only=mode)
@@ -187,9 +188,15 @@ def check_database(root: Path, db_url: str | None = None, *, full: bool = False)
                 f"{where}: schema {revision or 'none'}, this kgraph uses {HEAD_REVISION}"
                 + (" (upgraded on next use)" if status == "warn" else " (upgrade kgraph)"),
             )
-        pragma = "integrity_check" if full else "quick_check"
+        server = engine.dialect.name != "sqlite"
+        pragma = "server" if server else "integrity_check" if full else "quick_check"
         with engine.connect() as conn:
-            problems = [str(r[0]) for r in conn.execute(text(f"PRAGMA {pragma}(20)"))]
+            # A server checks its own pages; SQLite's file is checked here.
+            problems = (
+                ["ok"]
+                if server
+                else [str(r[0]) for r in conn.execute(text(f"PRAGMA {pragma}(20)"))]
+            )
             if problems != ["ok"]:
                 return Check(
                     "database",
@@ -202,7 +209,9 @@ def check_database(root: Path, db_url: str | None = None, *, full: bool = False)
         return Check(
             "database",
             "ok",
-            f"{where}: schema {revision}, {pragma} ok, {items} entities, {sessions} sessions",
+            f"{where}: schema {revision}, "
+            + ("" if server else f"{pragma} ok, ")
+            + f"{items} entities, {sessions} sessions",
         )
     except Exception as exc:
         failure = describe_failure(exc, where)

@@ -13,11 +13,11 @@ SQLAlchemy, ~0.1 s for the whole process.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from kgraph.codegraph.filedeps import dependencies_of, graph_present
+from kgraph.db.reader import ReadConnection
 from kgraph.hooks import seen
 from kgraph.hooks.briefing import Block, fit
 from kgraph.hooks.readmodel import focus_for, gather, open_store
@@ -47,7 +47,7 @@ class FileRecall:
 
 
 def _dependency_items(
-    conn: sqlite3.Connection,
+    conn: ReadConnection,
     path: str,
     settings: EvidenceSettings,
     exclude: set[str],
@@ -67,7 +67,7 @@ def _dependency_items(
 
 
 def file_recall(
-    conn: sqlite3.Connection,
+    conn: ReadConnection,
     path: str,
     *,
     settings: EvidenceSettings,

@@ -12,12 +12,11 @@ one set of queries (:mod:`kgraph.knowledge.recall`, :mod:`kgraph.codegraph.filed
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
 
-from kgraph.db.location import sqlite_path
-from kgraph.db.reader import open_reader
+from kgraph.db.location import is_server_url, sqlite_path
+from kgraph.db.reader import ReadConnection, open_reader
 from kgraph.knowledge import recall
 from kgraph.knowledge.areas import relative_path
 from kgraph.knowledge.evidence import EvidenceSettings, is_weak_file, name_weights, weigh
@@ -30,15 +29,20 @@ __all__ = ["focus_for", "gather", "open_store", "recent_session_files"]
 RECENT_SESSIONS = 5
 
 
-def open_store(db_url: str) -> sqlite3.Connection | None:
+def open_store(db_url: str) -> ReadConnection | None:
     """A read-only connection to the project database, or None when there is none usable
-    (not a SQLite file, missing, or at another schema: the worker or a CLI command migrates)."""
+    (missing, or at another schema: the worker or a CLI command migrates). A PostgreSQL
+    URL is read through psycopg, without SQLAlchemy (kgraph.db.pgreader)."""
+    if is_server_url(db_url):
+        from kgraph.db.pgreader import open_pg_reader
+
+        return open_pg_reader(db_url)
     path = sqlite_path(db_url)
     return None if path is None else open_reader(path)
 
 
 def focus_for(
-    conn: sqlite3.Connection,
+    conn: ReadConnection,
     settings: EvidenceSettings,
     *,
     files: Mapping[str, float],
@@ -70,7 +74,7 @@ def focus_for(
     )
 
 
-def gather(conn: sqlite3.Connection, focus: Focus) -> list[RecallItem]:
+def gather(conn: ReadConnection, focus: Focus) -> list[RecallItem]:
     """Candidate items for ``focus``: those about its files, dependents and areas whose
     evidence could reach MIN_EVIDENCE at all (a hub file's hundreds of items are never
     loaded), and those of its issue."""
@@ -88,7 +92,7 @@ def gather(conn: sqlite3.Connection, focus: Focus) -> list[RecallItem]:
 
 
 def recent_session_files(
-    conn: sqlite3.Connection,
+    conn: ReadConnection,
     root: Path,
     exclude_session: str | None = None,
     sessions: int = RECENT_SESSIONS,

@@ -24,7 +24,6 @@ import importlib
 import json
 import logging
 import os
-import sqlite3
 import threading
 import time
 import traceback
@@ -291,12 +290,15 @@ def _log_failure(
         ):
             log.error("%s failed: %s", event, exc)
             return
-        if isinstance(exc, sqlite3.Error) and ctx is not None:  # a read through plain sqlite3
+        from kgraph.db.failures import is_driver_error
+
+        if is_driver_error(exc) and ctx is not None:  # a read through sqlite3 or psycopg
             from kgraph.db.failures import describe_failure
             from kgraph.db.location import sqlite_path
 
             path = sqlite_path(ctx.db_url)
-            exc = describe_failure(exc, str(path) if path else ctx.db_url) or exc
+            where = str(path) if path else ctx.db_url.split("@", 1)[-1]  # no password
+            exc = describe_failure(exc, where) or exc
         if isinstance(exc, KgraphError):
             log.error("%s failed: %s", event, exc)
             if isinstance(exc, DatabaseError) and ctx is not None and not ctx.options.dry_run:

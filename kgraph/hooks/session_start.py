@@ -20,7 +20,6 @@ go to the queue for the detached worker. The hook itself never writes the databa
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from kgraph.capture.spawn import spawn_worker
 from kgraph.capture.state import ensure_state_dir, state_dir
 from kgraph.checkpoint.lookup import WorkflowBrief, active_workflow
 from kgraph.codegraph.filedeps import dependents_by_level, graph_present
+from kgraph.db.reader import ReadConnection
 from kgraph.hooks import seen
 from kgraph.hooks.briefing import Block, fit, render_checkpoint
 from kgraph.hooks.gitinfo import (
@@ -155,7 +155,7 @@ def per_file(ranked: Sequence[Ranked], most: int) -> list[Ranked]:
 
 
 def _dependents(
-    conn: sqlite3.Connection, files: Sequence[str], depth: int
+    conn: ReadConnection, files: Sequence[str], depth: int
 ) -> dict[str, tuple[int, str]]:
     if not files or depth <= 0 or not graph_present(conn):
         return {}
@@ -211,7 +211,7 @@ def _title(
 
 
 def session_briefing(
-    conn: sqlite3.Connection,
+    conn: ReadConnection,
     root: Path,
     signals: SessionSignals,
     *,

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import re
-import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -31,6 +30,7 @@ from kgraph.codegraph.names import (
     module_files,
     resolve_names,
 )
+from kgraph.db.reader import ReadConnection
 from kgraph.hooks import seen
 from kgraph.hooks.briefing import Block, fit
 from kgraph.hooks.readmodel import focus_for, gather, open_store
@@ -184,7 +184,7 @@ def required_overlap(term_count: int) -> int:
     return 1 if term_count <= 1 else 2
 
 
-def term_weights(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str, float]:
+def term_weights(conn: ReadConnection, terms: Sequence[str]) -> dict[str, float]:
     """Stem -> how telling a shared word is: its rarity among the stored texts (a word in
     most items, "support" or "bump", says little; :func:`kgraph.knowledge.evidence.rarity`)."""
     words = {t: stem(t) for t in terms[:MAX_QUERY_TERMS] if t.isascii()}
@@ -198,7 +198,7 @@ def term_weights(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str, fl
 
 
 def select_lexical(
-    conn: sqlite3.Connection,
+    conn: ReadConnection,
     terms: Sequence[str],
     weights: Mapping[str, float],
     exclude: set[str],
@@ -231,7 +231,7 @@ def select_lexical(
 
 
 def _code_ranked(
-    conn: sqlite3.Connection,
+    conn: ReadConnection,
     names: Sequence[str],
     paths: Sequence[str],
     words: Mapping[str, float],
@@ -294,7 +294,7 @@ class PromptRecall:
 
 
 def prompt_ranked(
-    conn: sqlite3.Connection,
+    conn: ReadConnection,
     prompt: str,
     *,
     settings: EvidenceSettings,
@@ -319,7 +319,7 @@ def prompt_ranked(
 
 
 def prompt_recall(
-    conn: sqlite3.Connection,
+    conn: ReadConnection,
     prompt: str,
     *,
     settings: EvidenceSettings,

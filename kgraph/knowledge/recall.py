@@ -1,5 +1,6 @@
 """The knowledge read model the hooks and the library share: typed items and the queries
-that find them, over a DB-API ``sqlite3`` connection (stdlib only).
+that find them, over a DB-API connection (``sqlite3``, or psycopg through
+kgraph.db.pgreader; stdlib only).
 
 Hooks open the connection themselves (:func:`kgraph.db.reader.open_reader`); library code
 passes the driver connection of its SQLAlchemy transaction
@@ -16,8 +17,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from kgraph.db.fts import match_expression
-from kgraph.db.reader import chunked, marks, parse_time
+from kgraph.db.fts import (
+    PG_COUNT,
+    PG_LEXICAL,
+    SQLITE_COUNT,
+    SQLITE_LEXICAL,
+    match_expression,
+    prefix_tsquery,
+    tsquery_expression,
+)
+from kgraph.db.reader import ReadConnection, chunked, is_postgres, marks, parse_time
 from kgraph.knowledge.areas import normalise_path
 from kgraph.knowledge.model import KNOWLEDGE_TYPES, content_hash
 
@@ -66,7 +75,7 @@ def _edge_list(types: Sequence[str]) -> str:
     return ",".join(f"'{t}'" for t in types)
 
 
-def _structural(conn: sqlite3.Connection, type_: str, names: Iterable[str]) -> dict[str, str]:
+def _structural(conn: ReadConnection, type_: str, names: Iterable[str]) -> dict[str, str]:
     """Entity id -> name of the File/CodeArea entities named ``names`` (by content hash)."""
     by_hash = {content_hash(n, type_): n for n in names if n}
     found: dict[str, str] = {}
@@ -82,7 +91,7 @@ def _structural(conn: sqlite3.Connection, type_: str, names: Iterable[str]) -> d
 
 
 def _linked(
-    conn: sqlite3.Connection, target_ids: Sequence[str], edges: Sequence[str]
+    conn: ReadConnection, target_ids: Sequence[str], edges: Sequence[str]
 ) -> dict[str, set[str]]:
     """from_id -> the ``target_ids`` it is linked to by ``edges``."""
     out: dict[str, set[str]] = {}
@@ -96,7 +105,7 @@ def _linked(
     return out
 
 
-def load_items(conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, RecallItem]:
+def load_items(conn: ReadConnection, ids: Iterable[str]) -> dict[str, RecallItem]:
     """The visible items among ``ids``, with the names of their areas and files."""
     wanted = list(dict.fromkeys(ids))
     rows: list[tuple[object, ...]] = []
@@ -155,7 +164,7 @@ def load_items(conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, Recall
     return items
 
 
-def item_texts(conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, str]:
+def item_texts(conn: ReadConnection, ids: Iterable[str]) -> dict[str, str]:
     """Id -> text of the knowledge items among ``ids`` that are not hidden: the one column
     a word filter needs, before :func:`load_items` builds the survivors whole."""
     texts: dict[str, str] = {}
@@ -171,7 +180,7 @@ def item_texts(conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, str]:
 
 
 def items_about(
-    conn: sqlite3.Connection, files: Iterable[str] = (), areas: Iterable[str] = ()
+    conn: ReadConnection, files: Iterable[str] = (), areas: Iterable[str] = ()
 ) -> list[RecallItem]:
     """Visible items linked to any of ``files`` (IN_FILE/APPLIES_TO) or ``areas``
     (ABOUT/APPLIES_TO), in id order."""
@@ -183,13 +192,13 @@ def items_about(
     return [found[i] for i in sorted(found)]
 
 
-def items_of_issue(conn: sqlite3.Connection, issue: int) -> list[RecallItem]:
+def items_of_issue(conn: ReadConnection, issue: int) -> list[RecallItem]:
     ids = [r[0] for r in conn.execute("SELECT id FROM entities WHERE issue_number = ?", (issue,))]
     found = load_items(conn, ids)
     return [found[i] for i in sorted(found)]
 
 
-def item_count(conn: sqlite3.Connection) -> int:
+def item_count(conn: ReadConnection) -> int:
     """How many visible-or-hidden knowledge items are stored (the base of frequencies)."""
     row = conn.execute(
         f"SELECT COUNT(*) FROM entities WHERE type IN ({_TYPES}) AND hidden_at IS NULL"
@@ -198,7 +207,7 @@ def item_count(conn: sqlite3.Connection) -> int:
 
 
 def _frequencies(
-    conn: sqlite3.Connection, type_: str, names: Iterable[str], edges: Sequence[str]
+    conn: ReadConnection, type_: str, names: Iterable[str], edges: Sequence[str]
 ) -> dict[str, int]:
     ids = _structural(conn, type_, names)
     counts: dict[str, int] = dict.fromkeys(ids.values(), 0)
@@ -212,42 +221,42 @@ def _frequencies(
     return counts
 
 
-def file_frequencies(conn: sqlite3.Connection, files: Iterable[str]) -> dict[str, int]:
+def file_frequencies(conn: ReadConnection, files: Iterable[str]) -> dict[str, int]:
     """File path -> how many items are linked to it (0 for a file no item names)."""
     return _frequencies(conn, "File", (normalise_path(f) for f in files), FILE_EDGES)
 
 
-def area_frequencies(conn: sqlite3.Connection, areas: Iterable[str]) -> dict[str, int]:
+def area_frequencies(conn: ReadConnection, areas: Iterable[str]) -> dict[str, int]:
     """Area name -> how many items (and File entities) are about it."""
     return _frequencies(conn, "CodeArea", areas, AREA_EDGES)
 
 
-def lexical_ids(conn: sqlite3.Connection, text: str, limit: int = LEXICAL_POOL) -> list[str]:
+def lexical_ids(conn: ReadConnection, text: str, limit: int = LEXICAL_POOL) -> list[str]:
     """Ids of items whose text matches the words of ``text``, best BM25 first (FTS5)."""
-    match = match_expression(text)
+    postgres = is_postgres(conn)
+    match = tsquery_expression(text) if postgres else match_expression(text)
     if match is None:
         return []
     try:
-        rows = conn.execute(
-            "SELECT entity_id FROM entities_fts WHERE entities_fts MATCH ? "
-            "ORDER BY bm25(entities_fts) LIMIT ?",
-            (match, limit),
-        ).fetchall()
+        rows = conn.execute(PG_LEXICAL if postgres else SQLITE_LEXICAL, (match, limit)).fetchall()
     except sqlite3.OperationalError:  # an FTS5 syntax corner case: no lexical match
         return []
     return [str(r[0]) for r in rows]
 
 
-def term_frequencies(conn: sqlite3.Connection, terms: Mapping[str, str]) -> dict[str, int]:
+def term_frequencies(conn: ReadConnection, terms: Mapping[str, str]) -> dict[str, int]:
     """Word -> how many stored texts contain it or a word starting with its stem
     (``terms`` maps each word to its stem; both plain ``[A-Za-z0-9_]`` text)."""
     counts: dict[str, int] = {}
+    postgres = is_postgres(conn)
     for word, stem in terms.items():
+        if postgres:
+            row = conn.execute(PG_COUNT, (prefix_tsquery(word, stem),)).fetchone()
+            counts[word] = int(row[0]) if row else 0
+            continue
         query = f'"{word}" OR "{stem}"*' if stem and stem != word else f'"{word}"'
         try:
-            row = conn.execute(
-                "SELECT COUNT(*) FROM entities_fts WHERE entities_fts MATCH ?", (query,)
-            ).fetchone()
+            row = conn.execute(SQLITE_COUNT, (query,)).fetchone()
         except sqlite3.OperationalError:
             continue
         counts[word] = int(row[0]) if row else 0
@@ -255,7 +264,7 @@ def term_frequencies(conn: sqlite3.Connection, terms: Mapping[str, str]) -> dict
 
 
 def project_rules(
-    conn: sqlite3.Connection, *, min_seen: int = 2, min_confidence: float = 0.8, limit: int = 20
+    conn: ReadConnection, *, min_seen: int = 2, min_confidence: float = 0.8, limit: int = 20
 ) -> list[RecallItem]:
     """Patterns and Mistakes stored more than once (seen in several sessions) with high
     confidence: what holds project-wide, whatever the session touches."""

@@ -27,7 +27,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from kgraph.db import Database
-from kgraph.db.fts import match_expression, ranked_matches
+from kgraph.db.fts import ranked_matches
 from kgraph.errors import InvalidValueError
 from kgraph.knowledge.model import parse_types
 from kgraph.knowledge.query import (
@@ -85,10 +85,9 @@ def _lexical(conn: Connection, query: str, filters: list[Any], narrow: bool) -> 
     joined and filtered: ranks beyond that add nothing to the fusion, and filtering every
     match of a common word costs ~10 ms per 1k matches.
     """
-    match = match_expression(query)
-    if match is None:
+    ranked = ranked_matches(query, conn.dialect.name)
+    if ranked is None:
         return []
-    ranked = ranked_matches(match)
     if not narrow:
         ranked = ranked.order_by("bm25").limit(LEXICAL_POOL)
     matches = ranked.subquery()

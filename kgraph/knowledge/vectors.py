@@ -36,9 +36,10 @@ EMBED_BATCH_SIZE = 64
 # The last matrix loaded, kept for the next query of this process while the database is
 # unchanged (see kgraph.db.sqlite.change_token). When anything was written since — in a
 # long-lived process (the MCP server) that is mostly rows other than vectors: session
-# records, graph query logs — the vector epoch (migration 0004: SQLite triggers count the
-# writes that can change the matrix) decides whether it still holds. Nothing is cached on
-# disk, and nothing across commits on other databases (no triggers there).
+# records, graph query logs — the vector epoch (migration 0004: triggers count the writes
+# that can change the matrix) decides whether it still holds. On PostgreSQL, which has no
+# cheap change counter, the epoch alone is the token, read in the scan's own snapshot
+# (reads are REPEATABLE READ there). Nothing is cached on disk.
 VECTOR_CACHE_MAX_BYTES = 256 * 1024 * 1024
 VECTOR_SCAN_MMAP_BYTES = 1024 * 1024 * 1024
 
@@ -133,22 +134,22 @@ def load_matrix(
     """
     from kgraph.db.sqlite import change_token
 
-    key = (str(conn.engine.url), model, dim, tuple(types), include_superseded)
-    token = change_token(conn) if conn.dialect.name == "sqlite" else None
+    where = f"{conn.engine.url}#{conn.dialect.default_schema_name}"
+    key = (where, model, dim, tuple(types), include_superseded)
+    sqlite = conn.dialect.name == "sqlite"
+    token = change_token(conn) if sqlite else ("epoch", _epoch(conn))
     cached = _cache.get(key)
-    epoch = (
-        _epoch(conn) if token is not None and cached is not None and cached.token != token else None
-    )
+    epoch = _epoch(conn) if sqlite and cached is not None and cached.token != token else None
     if cached is not None and epoch is not None and epoch == cached.epoch:
         cached.token = token  # other rows changed; the vectors did not
-    if token is not None and cached is not None and cached.token == token:
+    if cached is not None and cached.token == token:
         ids, matrix = cached.ids, cached.matrix
     else:
         # The epoch is read in the scan's own read transaction: the snapshot it describes.
-        epoch = _epoch(conn) if token is not None else None
+        epoch = _epoch(conn) if sqlite else token[1]
         ids, matrix = _scan(conn, model, dim, types, include_superseded)
         _cache.clear()
-        if epoch is not None and matrix.nbytes <= VECTOR_CACHE_MAX_BYTES:
+        if matrix.nbytes <= VECTOR_CACHE_MAX_BYTES:
             _cache[key] = _Cached(token, ids, matrix, epoch)
     if allowed is None or not ids:
         return ids, matrix

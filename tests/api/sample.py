@@ -89,7 +89,10 @@ def fill(kg: Project, extra_items: int = 0) -> dict[str, str]:
     return ids
 
 
-def open_sample(base: Path, extra_items: int = 0) -> tuple[Project, dict[str, str]]:
+def open_sample(
+    base: Path, extra_items: int = 0, url: str | None = None
+) -> tuple[Project, dict[str, str]]:
+    """The sample project, in its repo's own SQLite file or at ``url`` (a server)."""
     repo = make_repo(base)
-    kg = kgraph.open(repo, embedder="fake")
+    kg = kgraph.open(url or repo, embedder="fake", cwd=repo)
     return kg, fill(kg, extra_items)

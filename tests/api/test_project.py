@@ -88,6 +88,7 @@ def test_query_and_related(sample: tuple[Project, dict[str, str]]) -> None:
     assert ids["repo.save"] in {r.item.id for r in near}
 
 
+@pytest.mark.sqlite_only  # a server has no data_version: refresh() always says "maybe"
 def test_refresh_notices_other_writers_and_a_replaced_file(
     sample: tuple[Project, dict[str, str]],
 ) -> None:
@@ -116,6 +117,7 @@ def test_refresh_notices_other_writers_and_a_replaced_file(
     ]
 
 
+@pytest.mark.sqlite_only  # writes the file (a server's newer schema: tests/db/test_postgres.py)
 def test_a_schema_written_by_a_newer_kgraph_is_an_error(
     sample: tuple[Project, dict[str, str]],
 ) -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from kgraph.codegraph.indexer import ParseReport, parse_repository
 from kgraph.db import Database, open_database
+from tests.conftest import backend_url
 
 HERE = Path(__file__).resolve().parent
 CASES_DIR = HERE / "cases"
@@ -26,9 +27,13 @@ def write_tree(root: Path, files: dict[str, str]) -> Path:
 
 
 @pytest.fixture(scope="module")
-def module_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
+def module_db(
+    request: pytest.FixtureRequest, backend: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Database]:
     """A database shared by the tests of one module."""
-    database = open_database(f"sqlite:///{tmp_path_factory.mktemp('graphdb') / 'g.db'}")
+    database = open_database(
+        backend_url(request, backend, tmp_path_factory.mktemp("graphdb") / "g.db")
+    )
     yield database
     database.close()
 

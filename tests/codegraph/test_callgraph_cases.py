@@ -28,6 +28,7 @@ from kgraph.codegraph.export import export_callgraph
 from kgraph.codegraph.indexer import parse_repository
 from kgraph.db import Database, open_database
 from tests.codegraph.conftest import CASES_DIR, HERE
+from tests.conftest import backend_url
 
 CASES = sorted(p.name for p in CASES_DIR.iterdir() if (p / "callgraph.json").is_file())
 KNOWN_LIMITATIONS = {
@@ -47,8 +48,12 @@ def _expected(case: str) -> set[Edge]:
 
 
 @pytest.fixture(scope="module")
-def cases_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
-    database = open_database(f"sqlite:///{tmp_path_factory.mktemp('cases') / 'cases.db'}")
+def cases_db(
+    request: pytest.FixtureRequest, backend: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Database]:
+    database = open_database(
+        backend_url(request, backend, tmp_path_factory.mktemp("cases") / "cases.db")
+    )
     report = parse_repository(database, CASES_DIR, root=CASES_DIR, jobs=1)
     assert report.scanned >= 40
     yield database

@@ -1,13 +1,13 @@
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 
 import pytest
 
 from kgraph.codegraph.names import caller_files, files_matching_path, module_files, resolve_names
 from kgraph.db import Database
-from kgraph.db.reader import open_reader
+from kgraph.db.reader import ReadConnection
+from kgraph.hooks.readmodel import open_store
 from tests.hooks.graph_rows import add_entities, add_graph
 
 ENTITIES = [
@@ -21,18 +21,17 @@ ENTITIES = [
 
 
 @pytest.fixture
-def conn(db: Database) -> Iterator[sqlite3.Connection]:
+def conn(db: Database) -> Iterator[ReadConnection]:
     files = sorted({e[4] for e in ENTITIES} | {"pkg/web.py", "tests/test_ops.py"})
     add_graph(db, files, [("pkg/web.py", "pkg/ops.py")])
     add_entities(db, ENTITIES)
-    assert db.path is not None
-    connection = open_reader(db.path)
+    connection = open_store(db.url)  # SQLite's stdlib reader, or psycopg on PostgreSQL
     assert connection is not None
     yield connection
     connection.close()
 
 
-def test_names_resolve_to_their_defining_files(conn: sqlite3.Connection) -> None:
+def test_names_resolve_to_their_defining_files(conn: ReadConnection) -> None:
     found = {
         r.name: r.files
         for r in resolve_names(
@@ -47,12 +46,12 @@ def test_names_resolve_to_their_defining_files(conn: sqlite3.Connection) -> None
     }
 
 
-def test_common_and_foreign_names_resolve_to_nothing(conn: sqlite3.Connection) -> None:
+def test_common_and_foreign_names_resolve_to_nothing(conn: ReadConnection) -> None:
     assert resolve_names(conn, ["run_all", "re.compile", "nothing_here"]) == []
     assert [r.files for r in resolve_names(conn, ["compile"])] == [("pkg/codegen.py",)]
 
 
-def test_paths_and_module_words(conn: sqlite3.Connection) -> None:
+def test_paths_and_module_words(conn: ReadConnection) -> None:
     assert files_matching_path(conn, "pkg/ops.py") == ["pkg/ops.py"]
     assert files_matching_path(conn, "ops.py") == ["pkg/ops.py"]
     assert files_matching_path(conn, "nope.py") == []
@@ -62,6 +61,6 @@ def test_paths_and_module_words(conn: sqlite3.Connection) -> None:
     }
 
 
-def test_callers_are_the_files_with_most_edges_into_the_names(conn: sqlite3.Connection) -> None:
+def test_callers_are_the_files_with_most_edges_into_the_names(conn: ReadConnection) -> None:
     assert caller_files(conn, ["pkg/ops.py::DropIndexOp"]) == []
     assert caller_files(conn, ["pkg/ops.py::<module>"]) == [("pkg/web.py", 1)]

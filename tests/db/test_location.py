@@ -16,9 +16,18 @@ def test_environment_used_when_no_option(tmp_path: Path) -> None:
 
 
 def test_sqlalchemy_url_passes_through() -> None:
-    url = "postgresql+psycopg://u:p@localhost/kgraph"
+    url = "mysql://u:p@localhost/kgraph"
     assert resolve_database_url(url, environ={}) == url
     assert sqlite_path(url) is None
+
+
+def test_a_server_url_gets_the_project_of_the_clone(tmp_path: Path) -> None:
+    url = "postgresql+psycopg://u:p@localhost/kgraph"
+    team = resolve_database_url(url, cwd=tmp_path, environ={"KGRAPH_PROJECT": "team/app"})
+    assert team == url + "?project=team%2Fapp"
+    assert sqlite_path(team) is None
+    own = url + "?sslmode=require&project=mine"
+    assert resolve_database_url(own, environ={"KGRAPH_PROJECT": "other"}) == own
 
 
 def test_git_root_default(tmp_repo: Path) -> None:

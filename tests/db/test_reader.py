@@ -8,14 +8,16 @@ import pytest
 
 from kgraph.db import Database
 from kgraph.db.reader import open_reader, parse_time
+from kgraph.hooks.readmodel import open_store
 
 
 def test_open_reader_reads_an_up_to_date_database_and_never_writes(db: Database) -> None:
-    assert db.path is not None
-    conn = open_reader(db.path)
+    conn = open_store(db.url)  # SQLite's stdlib reader, or psycopg on PostgreSQL
     assert conn is not None
-    with pytest.raises(sqlite3.OperationalError):
+    assert conn.execute("SELECT COUNT(*) FROM entities").fetchone()[0] == 0
+    with pytest.raises(Exception, match=r"readonly|read-only") as raised:
         conn.execute("DELETE FROM entities")
+    assert isinstance(raised.value, sqlite3.OperationalError) or db.dialect == "postgresql"
     conn.close()
 
 

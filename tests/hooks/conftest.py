@@ -11,6 +11,7 @@ import pytest
 
 from kgraph.db import Database, open_database
 from kgraph.hooks.runner import HookOptions, HookResult, run_hook
+from tests.conftest import backend_url
 
 
 @pytest.fixture(autouse=True)
@@ -22,10 +23,16 @@ def _no_spawn(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def project_db(tmp_repo: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Database]:
-    """The database at the repo's default location (what the hooks resolve)."""
+def project_db(
+    request: pytest.FixtureRequest, backend: str, tmp_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Database]:
+    """The database at the repo's default location (what the hooks resolve); on PostgreSQL
+    a fresh project on the test server, named to the hooks by KGRAPH_DB."""
     monkeypatch.delenv("KGRAPH_DB", raising=False)
-    database = open_database(f"sqlite:///{tmp_repo / '.claude' / 'execution-state.db'}")
+    url = backend_url(request, backend, tmp_repo / ".claude" / "execution-state.db")
+    if backend == "postgresql":
+        monkeypatch.setenv("KGRAPH_DB", url)
+    database = open_database(url)
     yield database
     database.close()
 

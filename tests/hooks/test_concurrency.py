@@ -21,10 +21,11 @@ def _real_workers(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_ten_hooks_at_once_interleaving_starts_and_captures(
-    tmp_repo: Path, db_path: Path, tmp_path: Path, git: Callable[..., str]
+    tmp_repo: Path, db_url: str, tmp_path: Path, git: Callable[..., str]
 ) -> None:
-    env = hook_env(db_path)
-    open_database(f"sqlite:///{db_path}").close()
+    env = hook_env()
+    env["KGRAPH_DB"] = db_url
+    open_database(db_url).close()
     (tmp_repo / "README.md").write_text("changed\n")
     processes = []
     for n in range(10):
@@ -52,7 +53,7 @@ def test_ten_hooks_at_once_interleaving_starts_and_captures(
             out == b"" or json.loads(out)["hookSpecificOutput"]["hookEventName"] == "SessionStart"
         )
     wait_for_workers(tmp_repo)
-    db = open_database(f"sqlite:///{db_path}")
+    db = open_database(db_url)
     sessions = {s.session_id: s for s in list_sessions(db)}
     assert set(sessions) == {f"sess-{n}" for n in range(10)}
     head = git(tmp_repo, "rev-parse", "HEAD").strip()

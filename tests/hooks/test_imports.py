@@ -12,6 +12,7 @@ import pytest
 
 from kgraph.db import open_database
 from kgraph.knowledge.store import add_item
+from tests.conftest import backend_url
 
 HEAVY = ("torch", "sentence_transformers", "alembic", "networkx", "mcp")
 DRIVER = """
@@ -50,8 +51,13 @@ def modules_after(
 
 
 @pytest.fixture
-def repo_with_knowledge(tmp_repo: Path) -> Path:
-    db = open_database(f"sqlite:///{tmp_repo / '.claude' / 'execution-state.db'}")
+def repo_with_knowledge(
+    request: pytest.FixtureRequest, backend: str, tmp_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    url = backend_url(request, backend, tmp_repo / ".claude" / "execution-state.db")
+    if backend == "postgresql":
+        monkeypatch.setenv("KGRAPH_DB", url)
+    db = open_database(url)
     add_item(db, "The README is rendered on PyPI as markdown", files=["README.md"])
     add_item(db, "Payment webhook retries three times on timeout")
     db.close()
@@ -73,7 +79,9 @@ def test_injecting_hooks_read_the_database_without_sqlalchemy(
     }
     out = tmp_path / "stdout.txt"
     loaded = modules_after(event, payload, repo_with_knowledge, tmp_path, out)
-    assert "sqlite3" in loaded  # the database was really read
+    # the database was really read: through sqlite3, or through psycopg alone on a server
+    assert ("psycopg" in loaded) == (os.environ.get("KGRAPH_DB", "").startswith("postgresql"))
+    assert "sqlite3" in loaded
     assert "kgraph-context" in out.read_text()  # and something injected
     assert not loaded.intersection((*HEAVY, "sqlalchemy", "numpy"))
 

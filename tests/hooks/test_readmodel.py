@@ -19,10 +19,10 @@ from kgraph import checkpoint
 from kgraph.capture.sessions import update_session
 from kgraph.capture.settings import HookSettings
 from kgraph.db import Database, open_database
-from kgraph.db.reader import open_reader, raw_connection
+from kgraph.db.reader import ReadConnection, open_reader, raw_connection
 from kgraph.hooks.gitinfo import CommitFiles, RecentWork
 from kgraph.hooks.post_tool_use import file_recall
-from kgraph.hooks.readmodel import recent_session_files
+from kgraph.hooks.readmodel import open_store, recent_session_files
 from kgraph.hooks.session_start import SessionSignals, session_briefing
 from kgraph.knowledge.evidence import EvidenceSettings
 from kgraph.knowledge.store import add_item, set_hidden, supersede
@@ -54,8 +54,7 @@ def test_recent_session_files_are_relative_newest_first_without_the_session(
     update_session(db, "old", edited([str(tmp_path / "a.py"), "/elsewhere/x.py"]))
     update_session(db, "new", edited(["b.py", "a.py"]))
     update_session(db, "me", edited(["mine.py"]))
-    assert db.path is not None
-    conn = open_reader(db.path)
+    conn = open_store(db.url)
     assert conn is not None
     # the same started_at order as inserted: "me" is newest but excluded
     found = dict(recent_session_files(conn, tmp_path, exclude_session="me"))
@@ -193,9 +192,8 @@ def test_the_fast_path_and_the_database_path_agree(
 
 
 @pytest.fixture
-def conn(db: Database) -> Iterator[sqlite3.Connection]:
-    assert db.path is not None
-    connection = open_reader(db.path)
+def conn(db: Database) -> Iterator[ReadConnection]:
+    connection = open_store(db.url)
     assert connection is not None
     yield connection
     connection.close()

@@ -187,6 +187,7 @@ def test_dry_run_writes_nothing(hook: Callable[..., HookResult], tmp_repo: Path)
 def test_bad_settings_fall_back_to_defaults(
     bad: str, hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
 ) -> None:
+    (tmp_repo / ".claude").mkdir(exist_ok=True)
     (tmp_repo / ".claude" / "kgraph.toml").write_text(bad)
     (tmp_repo / "README.md").write_text("changed\n")
     item = add_item(project_db, "The README is rendered on PyPI as markdown", files=["README.md"])

@@ -187,6 +187,7 @@ def _db_bytes(db_path: Path) -> bytes:
     return b"".join(p.read_bytes() for p in parts if p.exists())
 
 
+@pytest.mark.sqlite_only  # reads the database file's bytes
 def test_planted_secrets_never_reach_the_database_file(
     run_kgraph: Run, repo: Path, db_path: Path, tmp_path: Path
 ) -> None:

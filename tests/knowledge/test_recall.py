@@ -2,28 +2,27 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 
 import pytest
 
 from kgraph.db import Database
-from kgraph.db.reader import open_reader, raw_connection
+from kgraph.db.reader import ReadConnection, raw_connection
+from kgraph.hooks.readmodel import open_store
 from kgraph.knowledge import recall
 from kgraph.knowledge.store import add_item, set_hidden, supersede
 
 
 @pytest.fixture
-def conn(db: Database) -> Iterator[sqlite3.Connection]:
-    assert db.path is not None
-    connection = open_reader(db.path)
+def conn(db: Database) -> Iterator[ReadConnection]:
+    connection = open_store(db.url)  # SQLite's stdlib reader, or psycopg on PostgreSQL
     assert connection is not None
     yield connection
     connection.close()
 
 
 def test_items_about_files_and_areas_leave_out_hidden_and_superseded(
-    db: Database, conn: sqlite3.Connection
+    db: Database, conn: ReadConnection
 ) -> None:
     keep = add_item(db, "The lexer keeps a stack of open tags", files=["mako/lexer.py"])
     old = add_item(db, "The lexer used regexes for every tag once", files=["mako/lexer.py"])
@@ -41,7 +40,7 @@ def test_items_about_files_and_areas_leave_out_hidden_and_superseded(
     assert [i.type for i in by_area] == ["Pattern"]
 
 
-def test_frequencies_count_items_per_file(db: Database, conn: sqlite3.Connection) -> None:
+def test_frequencies_count_items_per_file(db: Database, conn: ReadConnection) -> None:
     for i in range(3):
         add_item(db, f"Changelog entry number {i} about a fix", files=["CHANGES", f"src/m{i}.py"])
     counts = recall.file_frequencies(conn, ["CHANGES", "src/m0.py", "never.py"])
@@ -49,7 +48,7 @@ def test_frequencies_count_items_per_file(db: Database, conn: sqlite3.Connection
     assert recall.item_count(conn) == 3
 
 
-def test_lexical_ids_rank_by_bm25(db: Database, conn: sqlite3.Connection) -> None:
+def test_lexical_ids_rank_by_bm25(db: Database, conn: ReadConnection) -> None:
     best = add_item(db, "Connection retries back off in the transport retries loop").entity_id
     other = add_item(db, "The connection pool size is configurable").entity_id
     assert recall.lexical_ids(conn, "connection retries") == [best, other]
@@ -57,7 +56,7 @@ def test_lexical_ids_rank_by_bm25(db: Database, conn: sqlite3.Connection) -> Non
 
 
 def test_project_rules_are_repeated_confident_patterns_and_mistakes(
-    db: Database, conn: sqlite3.Connection
+    db: Database, conn: ReadConnection
 ) -> None:
     rule = "Never call the network from the template layer"
     for _ in range(3):
@@ -70,7 +69,7 @@ def test_project_rules_are_repeated_confident_patterns_and_mistakes(
 
 
 def test_the_same_queries_run_under_a_sqlalchemy_transaction(
-    db: Database, conn: sqlite3.Connection
+    db: Database, conn: ReadConnection
 ) -> None:
     add_item(db, "Template lookups cache compiled modules", files=["mako/lookup.py"])
     direct = recall.items_about(conn, ["mako/lookup.py"])

@@ -149,6 +149,7 @@ def test_link_errors(db: Database) -> None:
     ],
 )
 def test_invalid_items_are_rejected(db: Database, kwargs: dict[str, object], message: str) -> None:
+    kwargs = dict(kwargs)  # the parameters are shared by both backends' runs
     content = kwargs.pop("content")
     with pytest.raises(InvalidValueError, match=message):
         add_item(db, content, **kwargs)  # type: ignore[arg-type]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -119,7 +118,7 @@ def test_cache_survives_writes_to_other_rows_and_not_vector_changes(
 
 
 def test_cache_follows_another_process_through_the_vector_epoch(
-    db: Database, db_path: Path, fake: Embedder
+    db: Database, fake: Embedder
 ) -> None:
     """The MCP server's case: another connection (a hook, the capture worker) commits.
     Writes that cannot change the matrix keep it; every kind that can replaces it."""
@@ -139,7 +138,7 @@ def test_cache_follows_another_process_through_the_vector_epoch(
     second = add_item(db, "sessions are pinned to a worker", embedder=fake).entity_id
     ids, cached = loaded()
     assert sorted(ids) == sorted([first, second])
-    other = open_database(f"sqlite:///{db_path}")
+    other = open_database(db.url)  # the same database (file, or project on the server)
     try:
         before = epoch()
         add_item(other, "a learning without a vector")

@@ -20,8 +20,11 @@ T = TypeVar("T")
 
 
 @pytest.fixture
-def sample(tmp_path: Path) -> Iterator[tuple[Project, dict[str, str]]]:
-    kg, ids = open_sample(tmp_path)
+def sample(
+    request: pytest.FixtureRequest, backend: str, tmp_path: Path
+) -> Iterator[tuple[Project, dict[str, str]]]:
+    url = request.getfixturevalue("pg_server").fresh_url() if backend == "postgresql" else None
+    kg, ids = open_sample(tmp_path, url=url)
     yield kg, ids
     kg.close()
 

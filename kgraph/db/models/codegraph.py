@@ -93,5 +93,10 @@ class GraphRelationship(Base):
         ),
         Index(None, "file_path"),
         # Only edges into the repository have a target file; the rest need no entry.
-        Index(None, "to_file", sqlite_where=text("to_file IS NOT NULL")),
+        Index(
+            None,
+            "to_file",
+            sqlite_where=text("to_file IS NOT NULL"),
+            postgresql_where=text("to_file IS NOT NULL"),
+        ),
     )

@@ -1,0 +1,243 @@
+"""kgraph on PostgreSQL beside kgraph on SQLite, measured in the same run.
+
+    python scripts/bench_postgres.py                       # everything, defaults below
+    python scripts/bench_postgres.py --sizes 10000 --skip-parse --runs 5
+
+Starts a throwaway PostgreSQL server (tests/pgserver.py: Debian's initdb/pg_ctl, a unix
+socket in a temp dir, fsync ON like a real server) and, for each measurement, runs the same
+work on a fresh SQLite file and on a fresh project on that server:
+
+- **search** at ``--sizes`` items (default 10,000 and 100,000; scripts/bench_search.py's
+  synthetic learnings with 384-d vectors): in-process median of the hybrid search (warm:
+  the vector matrix cached between queries), of the same with the cache cleared before
+  each query (what a new process pays), and of the lexical-only search;
+- **cold code-graph parse** of sqlalchemy 2.0.36 (scripts/bench_codegraph.py fetches the
+  sdist once into scripts/.cache/): median wall seconds of ``--parse-repeat`` parses;
+- **session-start**: whole-process ``kgraph hook session-start`` on a repository with 3
+  changed files and a database of ``--learnings`` items and ``--edges`` graph edges
+  (scripts/bench_hooks.py's data), median of ``--runs``; beside ``python -c pass`` and
+  ``python -c "import psycopg"``, the hooks' extra import on PostgreSQL.
+
+Every line prints both medians and the PostgreSQL/SQLite ratio. The server is local (a unix
+socket): a server across a network adds its round trips to every PostgreSQL number.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import bench_codegraph  # noqa: E402
+import bench_hooks  # noqa: E402
+import bench_search  # noqa: E402
+
+from kgraph.codegraph.indexer import parse_repository  # noqa: E402
+from kgraph.db import open_database  # noqa: E402
+from kgraph.embeddings import get_embedder  # noqa: E402
+from kgraph.knowledge import vectors  # noqa: E402
+from kgraph.knowledge.search import search  # noqa: E402
+from tests import pgserver  # noqa: E402
+
+Row = tuple[str, float, float, str]
+
+
+def median_of(fn: Callable[[], Any], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def bench_search_on(url: str, queries: int) -> dict[str, float]:
+    db = open_database(url)
+    embedder = get_embedder("fake")
+    qs = [bench_search.QUERIES[i % len(bench_search.QUERIES)] for i in range(queries)]
+    try:
+        search(db, qs[0], embedder=embedder)  # imports, pools, caches once
+        hybrid = statistics.median(
+            [median_of(lambda q=q: search(db, q, embedder=embedder), 1) for q in qs]
+        )
+
+        def uncached(q: str) -> None:
+            vectors._cache.clear()
+            search(db, q, embedder=embedder)
+
+        cold = statistics.median([median_of(lambda q=q: uncached(q), 1) for q in qs])
+        lexical = statistics.median([median_of(lambda q=q: search(db, q), 1) for q in qs])
+    finally:
+        db.close()
+    return {"hybrid": hybrid * 1000, "uncached": cold * 1000, "lexical": lexical * 1000}
+
+
+def searches(server: pgserver.PgServer, sizes: list[int], queries: int) -> list[Row]:
+    rows: list[Row] = []
+    for n in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            lite_url = f"sqlite:///{Path(tmp) / 'search.db'}"
+            pg_url = server.url(project=f"search{n}")
+            for url in (lite_url, pg_url):
+                started = time.perf_counter()
+                bench_search.populate(url, n)
+                print(
+                    f"  filled {n} items on {url.split(':')[0]} in "
+                    f"{time.perf_counter() - started:.1f} s",
+                    file=sys.stderr,
+                )
+            lite = bench_search_on(lite_url, queries)
+            pg = bench_search_on(pg_url, queries)
+        for key in ("hybrid", "uncached", "lexical"):
+            rows.append((f"search {key}, {n:,} items", lite[key], pg[key], "ms"))
+    return rows
+
+
+def parses(server: pgserver.PgServer, repeat: int, jobs: int | None) -> list[Row]:
+    source = bench_codegraph.fetch("sqlalchemy", bench_codegraph.PACKAGES["sqlalchemy"])
+    times: dict[str, list[float]] = {"sqlite": [], "postgresql": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp) / "sqlalchemy"
+        shutil.copytree(source, work)
+        for n in range(repeat):
+            for backend in ("sqlite", "postgresql"):
+                url = (
+                    f"sqlite:///{Path(tmp) / f'graph{n}.db'}"
+                    if backend == "sqlite"
+                    else server.url(project=f"parse{n}")
+                )
+                db = open_database(url)
+                try:
+                    started = time.perf_counter()
+                    report = parse_repository(db, work, root=work, jobs=jobs)
+                    times[backend].append(time.perf_counter() - started)
+                finally:
+                    db.close()
+                print(
+                    f"  parse {n + 1}/{repeat} on {backend}: {times[backend][-1]:.1f} s "
+                    f"({report.scanned} files)",
+                    file=sys.stderr,
+                )
+    return [
+        (
+            "cold parse of sqlalchemy",
+            statistics.median(times["sqlite"]),
+            statistics.median(times["postgresql"]),
+            "s",
+        )
+    ]
+
+
+def session_starts(server: pgserver.PgServer, runs: int, learnings: int, edges: int) -> list[Row]:
+    kgraph = shutil.which("kgraph") or str(Path(sys.executable).parent / "kgraph")
+    base = Path(tempfile.mkdtemp(prefix="kgraph-bench-pg-"))
+    try:
+        files = [
+            f"src/{bench_hooks.AREAS[i % len(bench_hooks.AREAS)]}/mod_{i}.py" for i in range(2000)
+        ]
+        repo = bench_hooks.make_repo(base, files)
+        lite_url = f"sqlite:///{repo / '.claude' / 'execution-state.db'}"
+        pg_url = server.url(project="hooks")
+        for url in (lite_url, pg_url):
+            bench_hooks.fill_database(url, files, learnings, edges, seed=7)
+        env = {
+            **os.environ,
+            "HOME": str(base / "home"),
+            "CLAUDE_CONFIG_DIR": str(base / "home" / ".claude"),
+            "KGRAPH_EMBEDDER": "fake",
+            "KGRAPH_HOOK_NO_SPAWN": "1",
+        }
+        env.pop("KGRAPH_DB", None)
+        (base / "home" / ".claude").mkdir(parents=True)
+        envs = {"sqlite": env, "postgresql": {**env, "KGRAPH_DB": pg_url}}
+        times: dict[str, list[float]] = {"sqlite": [], "postgresql": [], "pass": [], "psycopg": []}
+        sizes: dict[str, int] = {}
+        for n in range(runs):
+            for backend, environ in envs.items():
+                payload = {"session_id": f"{backend}-{n}", "cwd": str(repo), "source": "startup"}
+                elapsed, out = bench_hooks.timed(
+                    [kgraph, "hook", "session-start"], payload, repo, environ
+                )
+                times[backend].append(elapsed)
+                sizes[backend] = (
+                    len(json.loads(out)["hookSpecificOutput"]["additionalContext"]) if out else 0
+                )
+            times["pass"].append(
+                bench_hooks.timed([sys.executable, "-c", "pass"], None, repo, env)[0]
+            )
+            times["psycopg"].append(
+                bench_hooks.timed([sys.executable, "-c", "import psycopg"], None, repo, env)[0]
+            )
+        if sizes["sqlite"] == 0 or sizes["postgresql"] == 0:
+            print(f"  warning: briefing sizes {sizes}", file=sys.stderr)
+        else:
+            print(f"  briefing sizes: {sizes}", file=sys.stderr)
+        med = {k: statistics.median(v) * 1000 for k, v in times.items()}
+        return [
+            (
+                f"session-start hook ({learnings:,} items, {edges:,} edges)",
+                med["sqlite"],
+                med["postgresql"],
+                "ms",
+            ),
+            ("python -c pass / python -c 'import psycopg'", med["pass"], med["psycopg"], "ms"),
+        ]
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--queries", type=int, default=24)
+    parser.add_argument("--parse-repeat", type=int, default=3)
+    parser.add_argument("--jobs", type=int, default=None, help="parse workers (default: CPUs)")
+    parser.add_argument("--runs", type=int, default=11, help="session-start runs")
+    parser.add_argument("--learnings", type=int, default=10_000)
+    parser.add_argument("--edges", type=int, default=50_000)
+    parser.add_argument("--skip-search", action="store_true")
+    parser.add_argument("--skip-parse", action="store_true")
+    parser.add_argument("--skip-hooks", action="store_true")
+    args = parser.parse_args()
+    reason = pgserver.why_unavailable()
+    if reason:
+        sys.exit(f"cannot start PostgreSQL: {reason}")
+    server = pgserver.start_server(durable=True)
+    version = subprocess.run(
+        [str(server.bin_dir / "postgres"), "--version"], capture_output=True, text=True
+    ).stdout.strip()
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, {version} (local socket), "
+        f"load average {os.getloadavg()[0]:.2f} at start"
+    )
+    rows: list[Row] = []
+    try:
+        if not args.skip_search:
+            rows += searches(server, args.sizes, args.queries)
+        if not args.skip_parse:
+            rows += parses(server, args.parse_repeat, args.jobs)
+        if not args.skip_hooks:
+            rows += session_starts(server, args.runs, args.learnings, args.edges)
+    finally:
+        server.stop()
+    print(f"{'measure':<52} {'SQLite':>10} {'PostgreSQL':>11} {'ratio':>7}")
+    for name, lite, pg, unit in rows:
+        print(f"{name:<52} {lite:>8.1f}{unit:<2} {pg:>9.1f}{unit:<2} {pg / lite:>6.2f}x")
+    print(f"load average {os.getloadavg()[0]:.2f} at end (2 CPUs: above ~1 means contention)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,116 @@
+"""Two developers' machines, one PostgreSQL server: what one captures, the other is told.
+
+Each "machine" is a clone of the same repository in a folder of its own, running real hook
+and worker processes with only ``KGRAPH_DB`` pointing at the server (no project named):
+both clones name the project after their ``origin`` remote, so they share one memory, and a
+clone of another repository on the same server sees none of it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from kgraph.db import open_database
+from kgraph.knowledge.query import list_items
+from kgraph.transcript.discovery import encode_project_dir
+from tests.capture.transcript_builder import TranscriptBuilder
+from tests.hooks.processes import hook_env, run_hook_process, wait_for_workers
+from tests.pgserver import PgServer
+
+
+@pytest.fixture(autouse=True)
+def _real_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("KGRAPH_HOOK_NO_SPAWN", raising=False)
+
+
+def _clone(git: Callable[..., str], origin: Path, where: Path) -> Path:
+    git(where.parent, "clone", "-q", str(origin), where.name)
+    git(where, "config", "user.email", f"{where.name}@example.com")
+    git(where, "config", "user.name", where.name)
+    git(where, "config", "commit.gpgsign", "false")
+    return where
+
+
+def _briefing(clone: Path, session: str, env: dict[str, str]) -> str:
+    code, out, err = run_hook_process(
+        "session-start",
+        {"session_id": session, "cwd": str(clone), "hook_event_name": "SessionStart"},
+        clone,
+        env,
+    )
+    assert code == 0 and err == ""
+    wait_for_workers(clone)
+    if not out:
+        return ""
+    return str(json.loads(out)["hookSpecificOutput"]["additionalContext"])
+
+
+def test_a_mistake_captured_on_one_machine_reaches_the_other(
+    pg_server: PgServer, tmp_repo: Path, tmp_path: Path, git: Callable[..., str]
+) -> None:
+    (tmp_repo / "src").mkdir()
+    (tmp_repo / "src" / "config.py").write_text("def load(p):\n    return open(p).read()\n")
+    git(tmp_repo, "add", ".")
+    git(tmp_repo, "commit", "-qm", "chore: config loader")
+    (tmp_path / "alice").mkdir()
+    (tmp_path / "bob").mkdir()
+    alice = _clone(git, tmp_repo, tmp_path / "alice" / "app")
+    bob = _clone(git, tmp_repo, tmp_path / "bob" / "checkout")
+    env = hook_env()
+    env["KGRAPH_DB"] = pg_server.url()  # the server only: each clone names its project
+    env.pop("KGRAPH_PROJECT", None)
+
+    # Alice's session: an error, its fix, the explanation; her session end captures it.
+    transcript = (
+        Path(os.environ["CLAUDE_CONFIG_DIR"]) / "projects" / encode_project_dir(str(alice))
+    ) / "alice-1.jsonl"
+    base = {"session_id": "alice-1", "cwd": str(alice), "transcript_path": str(transcript)}
+    assert _briefing(alice, "alice-0", env) == ""
+    (alice / "src" / "config.py").write_text(
+        "def load(p):\n    return open(p, encoding='utf-8').read()\n"
+    )
+    git(alice, "commit", "-qam", "fix(config): read config files as UTF-8")
+    (
+        TranscriptBuilder("alice-1", str(alice), "main")
+        .prompt("The config tests fail on Windows, please fix them.")
+        .error_fix(alice)
+        .say(
+            "The issue was that `load` opened src/config.py files with the locale encoding, "
+            "so the cp1252 default crashed on non-ASCII values; the loader now reads UTF-8."
+        )
+        .write(transcript)
+    )
+    code, out, err = run_hook_process(
+        "session-end", {**base, "hook_event_name": "SessionEnd", "reason": "other"}, alice, env
+    )
+    assert (code, out, err) == (0, "", "")
+    wait_for_workers(alice)
+
+    shared = open_database(pg_server.url(), cwd=alice)
+    try:
+        mistake = next(
+            i
+            for i in list_items(shared, limit=100)
+            if i.type == "Mistake" and "locale encoding" in i.content
+        )
+    finally:
+        shared.close()
+
+    # Bob, on his own clone elsewhere, touches the same file: his briefing has her mistake.
+    (bob / "src" / "config.py").write_text("def load(p):\n    return open(p).read()\n# bob\n")
+    context = _briefing(bob, "bob-1", env)
+    assert f"Mistake [{mistake.id}]" in context
+
+    # A clone of another repository on the same server is another project: nothing leaks.
+    other = tmp_path / "other"
+    other.mkdir()
+    git(other, "init", "-q", "-b", "main")
+    git(other, "remote", "add", "origin", "git@example.com:someone/else.git")
+    (other / "src").mkdir()
+    (other / "src" / "config.py").write_text("x = 1\n")
+    assert mistake.id not in _briefing(other, "eve-1", env)
