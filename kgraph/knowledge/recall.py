@@ -105,6 +105,21 @@ def _linked(
     return out
 
 
+def _visible_by_id(
+    conn: ReadConnection, columns: str, ids: Sequence[str]
+) -> list[tuple[object, ...]]:
+    """Rows (``columns``, the second being ``type``) of the knowledge items among ``ids``
+    (one chunk) that are not hidden; the type is checked here (see ``_KNOWLEDGE``)."""
+    return [
+        row
+        for row in conn.execute(
+            f"SELECT {columns} FROM entities WHERE id IN ({marks(len(ids))}) AND hidden_at IS NULL",
+            tuple(ids),
+        )
+        if row[1] in _KNOWLEDGE
+    ]
+
+
 def load_items(conn: ReadConnection, ids: Iterable[str]) -> dict[str, RecallItem]:
     """The visible items among ``ids``, with the names of their areas and files."""
     wanted = list(dict.fromkeys(ids))
@@ -112,15 +127,9 @@ def load_items(conn: ReadConnection, ids: Iterable[str]) -> dict[str, RecallItem
     superseded: set[str] = set()
     for part in chunked(wanted):
         params = tuple(part)
-        rows += [
-            row
-            for row in conn.execute(
-                "SELECT id, type, content, confidence, issue_number, updated_at, seen_count "
-                f"FROM entities WHERE id IN ({marks(len(part))}) AND hidden_at IS NULL",
-                params,
-            )
-            if row[1] in _KNOWLEDGE
-        ]
+        rows += _visible_by_id(
+            conn, "id, type, content, confidence, issue_number, updated_at, seen_count", part
+        )
         superseded.update(
             r[0]
             for r in conn.execute(
@@ -169,13 +178,8 @@ def item_texts(conn: ReadConnection, ids: Iterable[str]) -> dict[str, str]:
     a word filter needs, before :func:`load_items` builds the survivors whole."""
     texts: dict[str, str] = {}
     for part in chunked(list(dict.fromkeys(ids))):
-        for item_id, type_, content in conn.execute(
-            f"SELECT id, type, content FROM entities WHERE id IN ({marks(len(part))}) "
-            "AND hidden_at IS NULL",
-            tuple(part),
-        ):
-            if type_ in _KNOWLEDGE:
-                texts[str(item_id)] = str(content)
+        for item_id, _type, content in _visible_by_id(conn, "id, type, content", part):
+            texts[str(item_id)] = str(content)
     return texts
 
 

@@ -139,14 +139,17 @@ def load_matrix(
     sqlite = conn.dialect.name == "sqlite"
     token = change_token(conn) if sqlite else ("epoch", _epoch(conn))
     cached = _cache.get(key)
-    epoch = _epoch(conn) if sqlite and cached is not None and cached.token != token else None
-    if cached is not None and epoch is not None and epoch == cached.epoch:
-        cached.token = token  # other rows changed; the vectors did not
+    epoch: int | None = None if sqlite else token[1]
+    if sqlite and cached is not None and cached.token != token:
+        epoch = _epoch(conn)
+        if epoch == cached.epoch:
+            cached.token = token  # other rows changed; the vectors did not
     if cached is not None and cached.token == token:
         ids, matrix = cached.ids, cached.matrix
     else:
         # The epoch is read in the scan's own read transaction: the snapshot it describes.
-        epoch = _epoch(conn) if sqlite else token[1]
+        if epoch is None:
+            epoch = _epoch(conn)
         ids, matrix = _scan(conn, model, dim, types, include_superseded)
         _cache.clear()
         if matrix.nbytes <= VECTOR_CACHE_MAX_BYTES:
