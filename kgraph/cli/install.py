@@ -170,8 +170,8 @@ def _register_for_scope(
     from kgraph.hooks import register_for_scope
 
     done = register_for_scope(root, scope, uninstall=uninstall, dry_run=dry_run)
-    changed = done.registration is not None and done.registration.changed
-    path = str(done.registration.path) if changed and done.registration else None
+    registration = done.registration
+    path = str(registration.path) if registration is not None and registration.changed else None
     if path and not (dry_run or quiet):
         verb = "Removed kgraph from" if uninstall else "Registered the MCP server in"
         click.echo(f"{verb} {path}")

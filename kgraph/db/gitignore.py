@@ -65,10 +65,6 @@ def ignore_state_dir(directory: Path) -> None:
 LOCAL_BEGIN = "# >>> kgraph: files naming this machine's kgraph (`kgraph install` keeps this block)"
 
 
-def claude_dir_block() -> str:
-    return "\n".join((BEGIN, *CLAUDE_DIR_RULES, END)) + "\n"
-
-
 def merged_gitignore(
     current: str, rules: Sequence[str] = CLAUDE_DIR_RULES, begin: str = BEGIN
 ) -> str:
@@ -106,11 +102,17 @@ def exclude_locally(root: Path, rules: Sequence[str]) -> Path | None:
     if found.returncode != 0 or not found.stdout.strip():
         return None
     path = root / found.stdout.strip()  # relative to ``root``, or absolute
+    return _set_block(path, rules, LOCAL_BEGIN)
+
+
+def _set_block(path: Path, rules: Sequence[str], begin: str) -> Path | None:
+    """Write kgraph's block (``begin`` .. END, holding ``rules``) into the ignore file
+    ``path``, creating it and its folder; returns ``path`` when it changed."""
     try:
         current = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         current = ""
-    wanted = merged_gitignore(current, rules, LOCAL_BEGIN)
+    wanted = merged_gitignore(current, rules, begin)
     if wanted == current:
         return None
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -126,14 +128,4 @@ def ignore_claude_dir(claude_dir: Path) -> Path | None:
 
     if find_git_root(claude_dir.parent) is None:
         return None
-    path = claude_dir / ".gitignore"
-    try:
-        current = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        current = ""
-    wanted = merged_gitignore(current)
-    if wanted == current:
-        return None
-    claude_dir.mkdir(parents=True, exist_ok=True)
-    _write_atomic(path, wanted)
-    return path
+    return _set_block(claude_dir / ".gitignore", CLAUDE_DIR_RULES, BEGIN)

@@ -166,6 +166,11 @@ def _git(root: Path, args: list[str], timeout: float) -> str | None:
     return proc.stdout.decode("utf-8", errors="replace")
 
 
+def is_tracked(root: Path, name: str, timeout: float = 5.0) -> bool:
+    """True when git tracks ``root/name`` (False outside a repository)."""
+    return _git(root, ["ls-files", "--error-unmatch", "--", name], timeout) is not None
+
+
 def parse_log(output: str) -> tuple[CommitFiles, ...]:
     """``git log --format=%x1e%H%x1f%s --name-only`` output as commits with their files
     (sweeping commits, over MAX_COMMIT_FILES files, keep no files)."""

@@ -146,20 +146,6 @@ class ScopeRegistration:
     note: str | None = None
 
 
-def is_tracked(root: Path, name: str) -> bool:
-    """True when git tracks ``root/name`` (False outside a repository)."""
-    try:
-        done = subprocess.run(
-            ["git", "ls-files", "--error-unmatch", "--", name],
-            cwd=root,
-            capture_output=True,
-            timeout=5,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return done.returncode == 0
-
-
 def register_for_scope(
     root: Path,
     scope: str,
@@ -171,6 +157,7 @@ def register_for_scope(
     """Register kgraph in ``root/.mcp.json`` for a ``project`` or ``local`` install (see
     the module docstring); the exclude file is kept in step."""
     from kgraph.db.gitignore import exclude_locally
+    from kgraph.hooks.gitinfo import is_tracked
 
     local = scope == "local"
     if local and is_tracked(root, MCP_JSON):  # the team's file: a project install's business
