@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -57,11 +56,4 @@ def test_the_state_folder_ignores_itself(tmp_repo: Path, git: Callable[..., str]
     (directory / "queue").mkdir()
     (directory / "queue" / "x.json").write_text("{}")
     assert (directory / ".gitignore").read_text().splitlines()[-1] == "*"
-    status = subprocess.run(
-        ["git", "status", "--porcelain", "--untracked-files=all"],
-        cwd=tmp_repo,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    assert ".claude" not in status
+    assert ".claude" not in git(tmp_repo, "status", "--porcelain", "--untracked-files=all")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -57,14 +57,7 @@ def test_uninstalling_the_only_server_removes_the_file(tmp_path: Path) -> None:
     assert not (tmp_path / ".mcp.json").exists()
 
 
-def _status(repo: Path) -> str:
-    return subprocess.run(
-        ["git", "status", "--porcelain", "--untracked-files=all"],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+STATUS = ("status", "--porcelain", "--untracked-files=all")
 
 
 def _settings(repo: Path, name: str) -> dict[str, Any]:
@@ -73,7 +66,7 @@ def _settings(repo: Path, name: str) -> dict[str, Any]:
 
 
 def test_a_local_install_writes_mcp_json_approves_it_and_keeps_it_out_of_git(
-    tmp_repo: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_repo: Path, monkeypatch: pytest.MonkeyPatch, git: Callable[..., str]
 ) -> None:
     monkeypatch.chdir(tmp_repo)
     runner = CliRunner()
@@ -85,7 +78,7 @@ def test_a_local_install_writes_mcp_json_approves_it_and_keeps_it_out_of_git(
     assert _settings(tmp_repo, "settings.local.json")["enabledMcpjsonServers"] == ["kgraph"]
     # This machine's path stays out of git: the one file to commit is .claude/.gitignore,
     # and the rule for .mcp.json lives in the clone's own exclude file.
-    assert _status(tmp_repo) == "?? .claude/.gitignore\n"
+    assert git(tmp_repo, *STATUS) == "?? .claude/.gitignore\n"
     assert "/.mcp.json" in (tmp_repo / ".git" / "info" / "exclude").read_text()
     again = runner.invoke(cli, ["install"])
     assert "Registered" not in again.output  # idempotent
@@ -96,12 +89,12 @@ def test_a_local_install_writes_mcp_json_approves_it_and_keeps_it_out_of_git(
 
 
 def test_a_local_install_leaves_a_committed_mcp_json_alone(
-    tmp_repo: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_repo: Path, monkeypatch: pytest.MonkeyPatch, git: Callable[..., str]
 ) -> None:
     team = {"mcpServers": {"other": OTHER}}
     (tmp_repo / ".mcp.json").write_text(json.dumps(team))
-    subprocess.run(["git", "add", ".mcp.json"], cwd=tmp_repo, check=True)
-    subprocess.run(["git", "commit", "-qm", "team servers"], cwd=tmp_repo, check=True)
+    git(tmp_repo, "add", ".mcp.json")
+    git(tmp_repo, "commit", "-qm", "team servers")
     monkeypatch.chdir(tmp_repo)
     runner = CliRunner()
     result = runner.invoke(cli, ["install"])
@@ -117,7 +110,7 @@ def test_a_local_install_leaves_a_committed_mcp_json_alone(
     assert runner.invoke(cli, ["install", "--uninstall"]).exit_code == 0
     assert "kgraph" in json.loads((tmp_repo / ".mcp.json").read_text())["mcpServers"]
     # The team's files to commit show; the backups of .mcp.json do not.
-    assert _status(tmp_repo).splitlines() == [
+    assert git(tmp_repo, *STATUS).splitlines() == [
         " M .mcp.json",
         "?? .claude/.gitignore",
         "?? .claude/settings.json",
@@ -126,7 +119,7 @@ def test_a_local_install_leaves_a_committed_mcp_json_alone(
 
 
 def test_a_project_install_commits_mcp_json_and_approves_it_in_settings_json(
-    tmp_repo: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_repo: Path, monkeypatch: pytest.MonkeyPatch, git: Callable[..., str]
 ) -> None:
     monkeypatch.chdir(tmp_repo)
     runner = CliRunner()
@@ -135,7 +128,7 @@ def test_a_project_install_commits_mcp_json_and_approves_it_in_settings_json(
     report = json.loads(result.output)
     assert report["mcp"]["path"] == str(tmp_repo / ".mcp.json")
     assert _settings(tmp_repo, "settings.json")["enabledMcpjsonServers"] == ["kgraph"]
-    assert "?? .mcp.json" in _status(tmp_repo)  # for the team to commit
+    assert "?? .mcp.json" in git(tmp_repo, *STATUS)  # for the team to commit
     runner.invoke(cli, ["install", "--scope", "project", "--uninstall"])
     assert not (tmp_repo / ".mcp.json").exists()
 
