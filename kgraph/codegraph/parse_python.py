@@ -13,10 +13,21 @@ from __future__ import annotations
 from functools import lru_cache
 from operator import attrgetter
 
-from tree_sitter import Language, Node, Parser, Query, QueryCursor
+from tree_sitter import Node, Parser, Query, QueryCursor
 
 from kgraph.codegraph.python_bindings import STORE_METHODS, BindingHandlers
 from kgraph.codegraph.python_nodes import (
+    F_ARGUMENTS,
+    F_BODY,
+    F_DEFINITION,
+    F_FUNCTION,
+    F_LEFT,
+    F_NAME,
+    F_PARAMETERS,
+    F_RETURN_TYPE,
+    F_RIGHT,
+    F_SUPERCLASSES,
+    PYTHON,
     annotation_refs,
     decorator_names,
     identifiers,
@@ -93,9 +104,7 @@ _PLAIN_DECORATORS = frozenset(
 
 @lru_cache(maxsize=1)
 def _language() -> tuple[Parser, Query, Query]:
-    import tree_sitter_python
-
-    language = Language(tree_sitter_python.language())
+    language = PYTHON
     patterns = {**_DEFINITIONS, **_OTHERS}
     source = "\n".join(f"({t}) @{name}" for name, t in patterns.items())
     return Parser(language), Query(language, source), Query(language, "(ERROR) @error")
@@ -124,7 +133,7 @@ class _PythonSummariser(BindingHandlers):
         captures = QueryCursor(query).captures(tree.root_node)
         source_text = self.source
         for call in captures.get("call", ()):  # the names called: parameters worth following
-            function = call.child_by_field_name("function")
+            function = call.child_by_field_id(F_FUNCTION)
             if function is not None and function.type == "identifier":
                 self.called.add(source_text[function.start_byte : function.end_byte].decode())
         definitions = sorted(
@@ -152,7 +161,7 @@ class _PythonSummariser(BindingHandlers):
         self.on_iterations()
         for node, qname in self.functions:
             if node.type == "lambda":
-                body = node.child_by_field_name("body")
+                body = node.child_by_field_id(F_BODY)
                 ref = self.refs.ref(body, qname)
                 if ref != UNKNOWN:
                     line = node.start_point[0] + 1
@@ -170,7 +179,7 @@ class _PythonSummariser(BindingHandlers):
         variables of loops over literals and names."""
         names = self.refs.function_names
         for node in captures.get("assign", ()):
-            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            left, right = node.child_by_field_id(F_LEFT), node.child_by_field_id(F_RIGHT)
             if (
                 left is not None
                 and left.type == "identifier"
@@ -180,9 +189,9 @@ class _PythonSummariser(BindingHandlers):
                 names.add(node_text(left))
         for name in ("forin", "for"):
             for node in captures.get(name, ()):
-                right = node.child_by_field_name("right")
+                right = node.child_by_field_id(F_RIGHT)
                 if right is not None and (right.type in _HOLDERS or right.type == "identifier"):
-                    left = node.child_by_field_name("left")
+                    left = node.child_by_field_id(F_LEFT)
                     names.update(identifiers(left) if left is not None else ())
 
     # -- definitions --------------------------------------------------------------------
@@ -190,8 +199,8 @@ class _PythonSummariser(BindingHandlers):
         return f"{parent}.{name}" if parent else name
 
     def on_def(self, node: Node, parent: str) -> None:
-        name = node_text(node.child_by_field_name("name"))
-        body = node.child_by_field_name("body")
+        name = node_text(node.child_by_field_id(F_NAME))
+        body = node.child_by_field_id(F_BODY)
         if not name or body is None:
             return
         qname = self._qname(parent, name)
@@ -214,13 +223,13 @@ class _PythonSummariser(BindingHandlers):
         scope = self.scopes[qname] = new_scope("function", parent)
         if is_method and ("staticmethod" in decorators or "classmethod" in decorators):
             scope["method"] = "static" if "staticmethod" in decorators else "class"
-        self._bind_parameters(node.child_by_field_name("parameters"), qname, is_method, line)
+        self._bind_parameters(node.child_by_field_id(F_PARAMETERS), qname, is_method, line)
         self.functions.append((node, qname))
-        for ref in annotation_refs(node.child_by_field_name("return_type")):
+        for ref in annotation_refs(node.child_by_field_id(F_RETURN_TYPE)):
             scope.setdefault("returns", []).append(annotated(ref, line))
 
     def on_lambda(self, node: Node, parent: str) -> None:
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(F_BODY)
         if body is None:
             return
         count = self.lambda_counts[parent] = self.lambda_counts.get(parent, 0) + 1
@@ -236,7 +245,7 @@ class _PythonSummariser(BindingHandlers):
             "end": node.end_point[0] + 1,
         }
         self.scopes[qname] = new_scope("function", parent)
-        self._bind_parameters(node.child_by_field_name("parameters"), qname, is_method, line)
+        self._bind_parameters(node.child_by_field_id(F_PARAMETERS), qname, is_method, line)
         self.functions.append((node, qname))
 
     def _bind_parameters(self, params: Node | None, qname: str, is_method: bool, line: int) -> None:
@@ -275,15 +284,15 @@ class _PythonSummariser(BindingHandlers):
                     scope.setdefault("defaults", {})[str(index)] = ref
 
     def on_class(self, node: Node, parent: str) -> None:
-        name = node_text(node.child_by_field_name("name"))
-        body = node.child_by_field_name("body")
+        name = node_text(node.child_by_field_id(F_NAME))
+        body = node.child_by_field_id(F_BODY)
         if not name or body is None:
             return
         qname = self._qname(parent, name)
         line = node.start_point[0] + 1
         self.bind_in(self.scopes[parent], name, defined(qname, line))
         bases: list[str] = []
-        superclasses = node.child_by_field_name("superclasses")
+        superclasses = node.child_by_field_id(F_SUPERCLASSES)
         for child in superclasses.named_children if superclasses is not None else []:
             if child.type == "keyword_argument":
                 continue
@@ -304,7 +313,7 @@ class _PythonSummariser(BindingHandlers):
             self.scopes[qname] = new_scope("class", parent)
 
     def on_typealias(self, node: Node, scope: str) -> None:
-        left = node.child_by_field_name("left")
+        left = node.child_by_field_id(F_LEFT)
         while left is not None and left.type in ("type", "generic_type") and left.named_children:
             left = left.named_children[0]  # `type Vector[T] = ...` -> Vector
         name = node_text(left)
@@ -318,7 +327,7 @@ class _PythonSummariser(BindingHandlers):
 
     def on_decorated(self, node: Node, scope: str) -> None:
         """``@a @b def f``: ``f`` holds ``a(b(f))``; each application is a call."""
-        definition = node.child_by_field_name("definition")
+        definition = node.child_by_field_id(F_DEFINITION)
         qname = self.qnames.get(definition.start_byte) if definition is not None else None
         if qname is None:
             return
@@ -329,7 +338,7 @@ class _PythonSummariser(BindingHandlers):
             if not decorator.named_children:
                 continue
             expr = decorator.named_children[0]
-            callee = expr.child_by_field_name("function") if expr.type == "call" else expr
+            callee = expr.child_by_field_id(F_FUNCTION) if expr.type == "call" else expr
             written = node_text(callee)
             if written in _PLAIN_DECORATORS or written.endswith((".setter", ".getter", ".deleter")):
                 continue
@@ -348,7 +357,7 @@ class _PythonSummariser(BindingHandlers):
 
     # -- calls ----------------------------------------------------------------------------
     def on_call(self, node: Node, scope: str) -> None:
-        function = node.child_by_field_name("function")
+        function = node.child_by_field_id(F_FUNCTION)
         if function is None:
             return
         callee = self.refs.callee(node, function, scope)
@@ -359,7 +368,7 @@ class _PythonSummariser(BindingHandlers):
         if function.type == "attribute" and callee.rsplit(".", 1)[-1] in STORE_METHODS:
             self.on_method_store(node, function, scope, line)
         elif callee in ("iter", "next"):
-            arguments = node.child_by_field_name("arguments")
+            arguments = node.child_by_field_id(F_ARGUMENTS)
             first = arguments.named_children[0] if arguments and arguments.named_children else None
             target = self.refs.ref(first, scope)
             if target != UNKNOWN:

@@ -12,7 +12,26 @@ import re
 
 from tree_sitter import Node
 
-from kgraph.codegraph.python_nodes import annotation_refs, identifiers, node_text, string_items
+from kgraph.codegraph.python_nodes import (
+    F_ALIAS,
+    F_ARGUMENTS,
+    F_ATTRIBUTE,
+    F_BODY,
+    F_FUNCTION,
+    F_KEY,
+    F_LEFT,
+    F_MODULE_NAME,
+    F_NAME,
+    F_OBJECT,
+    F_RIGHT,
+    F_SUBSCRIPT,
+    F_TYPE,
+    F_VALUE,
+    annotation_refs,
+    identifiers,
+    node_text,
+    string_items,
+)
 from kgraph.codegraph.python_refs import RefBuilder, constant
 from kgraph.codegraph.refs import ITERATE, PROTOCOL, split_call
 from kgraph.codegraph.summary import (
@@ -97,8 +116,8 @@ class BindingHandlers:
         target = self.scopes[scope]
         for child in node.children_by_field_name("name"):
             if child.type == "aliased_import":
-                dotted = node_text(child.child_by_field_name("name"))
-                alias = node_text(child.child_by_field_name("alias"))
+                dotted = node_text(child.child_by_field_id(F_NAME))
+                alias = node_text(child.child_by_field_id(F_ALIAS))
                 self.bind_in(target, alias, ImportedModule("mod", dotted, line))
             else:
                 dotted = node_text(child)
@@ -108,7 +127,7 @@ class BindingHandlers:
 
     def on_from(self, node: Node, scope: str) -> None:
         line = node.start_point[0] + 1
-        module_node = node.child_by_field_name("module_name")
+        module_node = node.child_by_field_id(F_MODULE_NAME)
         level, module = 0, node_text(module_node)
         if module_node is not None and module_node.type == "relative_import":
             prefix = next((c for c in module_node.children if c.type == "import_prefix"), None)
@@ -123,8 +142,8 @@ class BindingHandlers:
             names.append("*")
         for child in node.children_by_field_name("name"):
             if child.type == "aliased_import":
-                name = node_text(child.child_by_field_name("name"))
-                alias = node_text(child.child_by_field_name("alias"))
+                name = node_text(child.child_by_field_id(F_NAME))
+                alias = node_text(child.child_by_field_id(F_ALIAS))
             else:
                 name = alias = node_text(child)
             names.append(name)
@@ -134,11 +153,11 @@ class BindingHandlers:
     # -- assignments ----------------------------------------------------------------------
     def on_assign(self, node: Node, scope: str) -> None:
         # In `a = b = C()` the inner `b = C()` is captured too and binds b; here only a.
-        target = node.child_by_field_name("left")
-        right = node.child_by_field_name("right")
-        annotation = node.child_by_field_name("type")
+        target = node.child_by_field_id(F_LEFT)
+        right = node.child_by_field_id(F_RIGHT)
+        annotation = node.child_by_field_id(F_TYPE)
         while right is not None and right.type == "assignment":
-            right = right.child_by_field_name("right")
+            right = right.child_by_field_id(F_RIGHT)
         line = node.start_point[0] + 1
         if target is None:
             return
@@ -226,7 +245,7 @@ class BindingHandlers:
     def _store_attribute(self, target: Node, binding: Binding, scope: str) -> None:
         """``self.x = v`` in a method, ``obj.x = v`` for an instance of a class of this
         file, ``Cls.x = v``: the class's instance attribute ``x`` may hold ``v``."""
-        obj = target.child_by_field_name("object")
+        obj = target.child_by_field_id(F_OBJECT)
         if obj is None or obj.type != "identifier":
             return
         name = node_text(obj)
@@ -239,7 +258,7 @@ class BindingHandlers:
         else:
             owner = self._class_held_by(name, scope)
         if owner is not None:
-            attr = node_text(target.child_by_field_name("attribute"))
+            attr = node_text(target.child_by_field_id(F_ATTRIBUTE))
             attrs = self.scopes[owner].setdefault("attrs", {})
             attrs.setdefault(attr, []).append(ScopedBinding(scope, binding))
 
@@ -265,17 +284,17 @@ class BindingHandlers:
         """``d[k] = v``: a store into whatever ``d`` holds, when ``v`` may be a function."""
         if source is None or not self.refs.may_be_function(source, scope, stored=True):
             return
-        holder = self.refs.ref(target.child_by_field_name("value"), scope)
+        holder = self.refs.ref(target.child_by_field_id(F_VALUE), scope)
         if holder != UNKNOWN:
-            key = constant(target.child_by_field_name("subscript"))
+            key = constant(target.child_by_field_id(F_SUBSCRIPT))
             self.scopes[scope].setdefault("stores", []).append(Store(holder, key, ref, line))
             self.refs.function_names.add(_head(holder))
 
     def on_method_store(self, call: Node, function: Node, scope: str, line: int) -> None:
         """``x.append(f)``, ``x.extend([f])``, ``x.update({"k": f})``, ``x.setdefault("k",
         f)``, ``x.add(f)``, ``x.insert(0, f)``: stores into what ``x`` holds."""
-        method = node_text(function.child_by_field_name("attribute"))
-        arguments = call.child_by_field_name("arguments")
+        method = node_text(function.child_by_field_id(F_ATTRIBUTE))
+        arguments = call.child_by_field_id(F_ARGUMENTS)
         if method not in STORE_METHODS or arguments is None:
             return
         args = [c for c in arguments.named_children if c.type != "comment"]
@@ -292,11 +311,11 @@ class BindingHandlers:
             entries = [(constant(args[0]), args[1], "")]
         elif method == "update" and args[0].type == "dictionary":
             entries = [
-                (constant(p.child_by_field_name("key")), p.child_by_field_name("value"), "")
+                (constant(p.child_by_field_id(F_KEY)), p.child_by_field_id(F_VALUE), "")
                 for p in args[0].named_children
-                if p.type == "pair" and p.child_by_field_name("value") is not None
+                if p.type == "pair" and p.child_by_field_id(F_VALUE) is not None
             ]
-        holder = self.refs.ref(function.child_by_field_name("object"), scope)
+        holder = self.refs.ref(function.child_by_field_id(F_OBJECT), scope)
         if holder == UNKNOWN:
             return
         for key, value, suffix in entries:
@@ -305,14 +324,14 @@ class BindingHandlers:
                 self.scopes[scope].setdefault("stores", []).append(Store(holder, key, stored, line))
 
     def on_augassign(self, node: Node, scope: str) -> None:
-        left = node.child_by_field_name("left")
-        right = node.child_by_field_name("right")
+        left = node.child_by_field_id(F_LEFT)
+        right = node.child_by_field_id(F_RIGHT)
         if scope == "" and node_text(left) == "__all__" and right is not None:
             self.summary["all"] = (self.summary["all"] or []) + string_items(right)
 
     def on_walrus(self, node: Node, scope: str) -> None:
-        name = node_text(node.child_by_field_name("name"))
-        ref = self.refs.ref(node.child_by_field_name("value"), scope)
+        name = node_text(node.child_by_field_id(F_NAME))
+        ref = self.refs.ref(node.child_by_field_id(F_VALUE), scope)
         self._bind(scope, name, _value(ref, node.start_point[0] + 1))
 
     # -- loops, with, except --------------------------------------------------------------
@@ -347,7 +366,7 @@ class BindingHandlers:
         if node is None:
             return False
         if node.type == "call":
-            function = node.child_by_field_name("function")
+            function = node.child_by_field_id(F_FUNCTION)
             name = node_text(function).rsplit(".", 1)[-1] if function is not None else ""
             return name not in _PLAIN_ITERABLES
         if node.type != "identifier":
@@ -372,12 +391,12 @@ class BindingHandlers:
                 return True
         if node.type != "call":
             return self.refs.may_be_function(node, scope, stored=True)
-        function = node.child_by_field_name("function")
-        arguments = node.child_by_field_name("arguments")
+        function = node.child_by_field_id(F_FUNCTION)
+        arguments = node.child_by_field_id(F_ARGUMENTS)
         if function is not None and function.type == "attribute":
-            method = node_text(function.child_by_field_name("attribute"))
+            method = node_text(function.child_by_field_id(F_ATTRIBUTE))
             if method in ("items", "values", "keys", "copy"):
-                return self._worth_iterating(function.child_by_field_name("object"), scope)
+                return self._worth_iterating(function.child_by_field_id(F_OBJECT), scope)
         if function is not None and node_text(function) in _PLAIN_ITERABLES:
             args = arguments.named_children if arguments is not None else []
             return any(self._worth_iterating(a, scope) for a in args)
@@ -386,27 +405,27 @@ class BindingHandlers:
     def on_for(self, node: Node, scope: str) -> None:
         line = node.start_point[0] + 1
         if any(c.type == "async" for c in node.children):  # __aiter__/__anext__: only bind
-            left = node.child_by_field_name("left")
+            left = node.child_by_field_id(F_LEFT)
             for name in identifiers(left) if left is not None else []:
                 self._bind(scope, name, unknown(line))
             return
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(F_BODY)
         self._iterate(
-            node.child_by_field_name("left"), node.child_by_field_name("right"), scope, line, body
+            node.child_by_field_id(F_LEFT), node.child_by_field_id(F_RIGHT), scope, line, body
         )
 
     def on_forin(self, node: Node, scope: str) -> None:
         """A comprehension's ``for``: its variables are bound (in the enclosing scope) only
         when their values may be functions; the rest of the time nothing needs them."""
-        right = node.child_by_field_name("right")
+        right = node.child_by_field_id(F_RIGHT)
         if right is not None and (
             right.type in ("call", "identifier") or self._worth_iterating(right, scope)
         ):
             line = node.start_point[0] + 1
-            self._iterate(node.child_by_field_name("left"), right, scope, line, None)
+            self._iterate(node.child_by_field_id(F_LEFT), right, scope, line, None)
 
     def on_as(self, node: Node, scope: str) -> None:
-        alias = node.child_by_field_name("alias")
+        alias = node.child_by_field_id(F_ALIAS)
         if alias is None or not node.named_children:
             return
         line = node.start_point[0] + 1
@@ -428,7 +447,7 @@ class BindingHandlers:
 
     def on_with(self, node: Node, scope: str) -> None:
         """A ``with`` item calls the context manager's ``__enter__`` and ``__exit__``."""
-        value = node.child_by_field_name("value")
+        value = node.child_by_field_id(F_VALUE)
         if value is not None and value.type == "as_pattern" and value.named_children:
             value = value.named_children[0]
         ref = self.refs.ref(value, scope)

@@ -9,7 +9,39 @@ from __future__ import annotations
 
 import re
 
-from tree_sitter import Node
+import tree_sitter_python
+from tree_sitter import Language, Node
+
+PYTHON = Language(tree_sitter_python.language())
+
+
+def _field(name: str) -> int:
+    found = PYTHON.field_id_for_name(name)
+    if found is None:
+        raise LookupError(f"no field {name!r} in the Python grammar")
+    return found
+
+
+# Field ids of the grammar: child_by_field_id is ~2x faster than child_by_field_name, which
+# looks the name up on every call (1.4 million calls summarising sqlalchemy).
+F_ALIAS = _field("alias")
+F_ARGUMENTS = _field("arguments")
+F_ATTRIBUTE = _field("attribute")
+F_BODY = _field("body")
+F_DEFINITION = _field("definition")
+F_FUNCTION = _field("function")
+F_KEY = _field("key")
+F_LEFT = _field("left")
+F_MODULE_NAME = _field("module_name")
+F_NAME = _field("name")
+F_OBJECT = _field("object")
+F_PARAMETERS = _field("parameters")
+F_RETURN_TYPE = _field("return_type")
+F_RIGHT = _field("right")
+F_SUBSCRIPT = _field("subscript")
+F_SUPERCLASSES = _field("superclasses")
+F_TYPE = _field("type")
+F_VALUE = _field("value")
 
 DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 
@@ -47,8 +79,8 @@ def annotation_refs(node: Node | None) -> list[str]:
             return [content]
         return []
     if kind == "binary_operator":
-        return annotation_refs(node.child_by_field_name("left")) + annotation_refs(
-            node.child_by_field_name("right")
+        return annotation_refs(node.child_by_field_id(F_LEFT)) + annotation_refs(
+            node.child_by_field_id(F_RIGHT)
         )
     if kind in ("generic_type", "subscript"):
         head = node.named_children[0] if node.named_children else None
@@ -102,7 +134,7 @@ def decorator_names(node: Node) -> list[str]:
         if child.type == "decorator" and child.named_children:
             expr = child.named_children[0]
             if expr.type == "call":
-                expr = expr.child_by_field_name("function") or expr
+                expr = expr.child_by_field_id(F_FUNCTION) or expr
             names.append(node_text(expr))
     return names
 
@@ -120,8 +152,8 @@ def parameters(params: Node | None) -> list[tuple[str, str, Node | None, Node | 
         if kind == "identifier":  # the common case: no annotation, no default
             found.append((node_text(child), "kwonly" if keyword_only else "pos", None, None))
             continue
-        annotation = child.child_by_field_name("type")
-        default = child.child_by_field_name("value") if "default" in kind else None
+        annotation = child.child_by_field_id(F_TYPE)
+        default = child.child_by_field_id(F_VALUE) if "default" in kind else None
         if kind == "positional_separator":
             found = [(n, "posonly" if k == "pos" else k, a, d) for n, k, a, d in found]
             continue
@@ -138,7 +170,7 @@ def parameters(params: Node | None) -> list[tuple[str, str, Node | None, Node | 
                 )
                 continue
         if kind in ("default_parameter", "typed_default_parameter"):
-            name = node_text(child.child_by_field_name("name"))
+            name = node_text(child.child_by_field_id(F_NAME))
             found.append((name, "kwonly" if keyword_only else "pos", annotation, default))
         elif kind in ("list_splat_pattern", "dictionary_splat_pattern"):
             names = identifiers(child.named_children[0]) if child.named_children else []

@@ -14,7 +14,19 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
-from kgraph.codegraph.python_nodes import DOTTED, node_text
+from kgraph.codegraph.python_nodes import (
+    DOTTED,
+    F_ARGUMENTS,
+    F_ATTRIBUTE,
+    F_BODY,
+    F_FUNCTION,
+    F_KEY,
+    F_NAME,
+    F_OBJECT,
+    F_SUBSCRIPT,
+    F_VALUE,
+    node_text,
+)
 from kgraph.codegraph.refs import key_op
 from kgraph.codegraph.summary import (
     UNKNOWN,
@@ -103,12 +115,12 @@ class RefBuilder:
             text = self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
             if DOTTED.fullmatch(text):  # the common case, without walking the chain
                 return text
-            base = self.ref(node.child_by_field_name("object"), scope)
+            base = self.ref(node.child_by_field_id(F_OBJECT), scope)
             if base == UNKNOWN:
                 return UNKNOWN
-            return f"{base}.{node_text(node.child_by_field_name('attribute'))}"
+            return f"{base}.{node_text(node.child_by_field_id(F_ATTRIBUTE))}"
         if kind == "call":
-            function = node.child_by_field_name("function")
+            function = node.child_by_field_id(F_FUNCTION)
             callee = self.callee(node, function, scope)
             if callee == UNKNOWN:
                 return UNKNOWN
@@ -121,10 +133,10 @@ class RefBuilder:
             inner = node.named_children
             return self.ref(inner[0], scope) if inner else UNKNOWN
         if kind == "subscript":
-            base = self.ref(node.child_by_field_name("value"), scope)
+            base = self.ref(node.child_by_field_id(F_VALUE), scope)
             if base == UNKNOWN:
                 return UNKNOWN
-            return base + _subscript_op(node.child_by_field_name("subscript"))
+            return base + _subscript_op(node.child_by_field_id(F_SUBSCRIPT))
         if kind == "lambda":
             name = self.lambdas.get(_span(node))
             return f"@{name}" if name else UNKNOWN
@@ -145,8 +157,8 @@ class RefBuilder:
         """``d.get("k")`` on a name holding a literal of this file: the item ``d['k']``."""
         if function is None or function.type != "attribute":
             return None
-        receiver = function.child_by_field_name("object")
-        method = node_text(function.child_by_field_name("attribute"))
+        receiver = function.child_by_field_id(F_OBJECT)
+        method = node_text(function.child_by_field_id(F_ATTRIBUTE))
         if method not in ("get", "pop", "setdefault") or receiver is None:
             return None
         if receiver.type != "identifier":
@@ -156,7 +168,7 @@ class RefBuilder:
             isinstance(b, Assigned) and b.ref.startswith("<#") for b in found[1]
         ):
             return None
-        arguments = call.child_by_field_name("arguments")
+        arguments = call.child_by_field_id(F_ARGUMENTS)
         first = arguments.named_children[0] if arguments and arguments.named_children else None
         key = constant(first)
         return node_text(receiver) + key_op(key) if key is not None else None
@@ -169,7 +181,7 @@ class RefBuilder:
         found = self._calls.get(span)
         if found is not None:
             return found
-        arguments = node.child_by_field_name("arguments")
+        arguments = node.child_by_field_id(F_ARGUMENTS)
         if (
             arguments is None
             or arguments.named_child_count == 0
@@ -190,9 +202,9 @@ class RefBuilder:
             elif kind == "comment":
                 continue
             elif kind == "keyword_argument":
-                value = child.child_by_field_name("value")
+                value = child.child_by_field_id(F_VALUE)
                 if value is not None and value.type not in _NEVER and may_be_function(value, scope):
-                    name = node_text(child.child_by_field_name("name"))
+                    name = node_text(child.child_by_field_id(F_NAME))
                     keywords[name] = self.ref(value, scope)
                     kept = True
             elif kind == "list_splat":
@@ -228,18 +240,18 @@ class RefBuilder:
         keys: list[str | int | None] = []
         refs: list[str] = []
         if kind in _COMPREHENSIONS:
-            body = node.child_by_field_name("body")
+            body = node.child_by_field_id(F_BODY)
             if body is not None and body.type == "pair":
-                body = body.child_by_field_name("value")
+                body = body.child_by_field_id(F_VALUE)
             if self.may_be_function(body, scope, stored=True):
                 keys, refs = [None], [self.ref(body, scope)]
         elif kind == "dictionary":
             for pair in node.named_children:
                 if pair.type != "pair":
                     continue
-                value = pair.child_by_field_name("value")
+                value = pair.child_by_field_id(F_VALUE)
                 if self.may_be_function(value, scope, stored=True):
-                    keys.append(constant(pair.child_by_field_name("key")))
+                    keys.append(constant(pair.child_by_field_id(F_KEY)))
                     refs.append(self.ref(value, scope))
         else:
             exact = True
@@ -294,7 +306,7 @@ class RefBuilder:
         if kind == "call":
             return "(#" in self.ref(node, scope).rsplit(".", 1)[-1]
         if kind == "subscript":
-            return self.may_be_function(node.child_by_field_name("value"), scope, stored)
+            return self.may_be_function(node.child_by_field_id(F_VALUE), scope, stored)
         if kind in ("parenthesized_expression", "await"):
             inner = node.named_children
             return bool(inner) and self.may_be_function(inner[0], scope, stored)
