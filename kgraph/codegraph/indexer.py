@@ -46,6 +46,8 @@ from kgraph.errors import InvalidValueError
 # indexes are dropped first and built once at the end (cold sqlalchemy: 2.3 -> 1.2 s of
 # inserts, and shorter write locks for the resolve workers).
 BULK_LOAD_MIN_FILES = 150
+# Resolving at least this many files loads every summary up front (most are read anyway).
+LOAD_ALL_MIN_FILES = 150
 
 
 @dataclass(frozen=True)
@@ -172,9 +174,14 @@ def _parse_repository(
                 }
             )
 
-        dependents = _dependents(db, summaries, changed, deleted, added)
+        dependents, all_deps = _dependents(db, summaries, changed, deleted, added)
         stale = {p for p, (_c, is_stale) in states.items() if is_stale}
         to_resolve = sorted((set(summaries) | dependents | stale) - set(deleted))
+        # What the files to resolve read when last resolved (read before the parsed files'
+        # rows are replaced): their summaries are loaded in one query.
+        last_deps = all_deps
+        if last_deps is None and 0 < len(to_resolve) < LOAD_ALL_MIN_FILES:
+            last_deps = db.read(lambda c: store.deps_of(c, to_resolve))
 
         def write_parsed(conn: Connection) -> None:
             store.delete_files(conn, deleted)
@@ -187,7 +194,7 @@ def _parse_repository(
         parsed_count = len(summaries)
         files_with_errors = sum(1 for row in parsed_rows if row["parse_errors"])
         entity_count, edge_count = _resolve(
-            db, states, summaries, deleted, to_resolve, jobs, progress
+            db, states, summaries, deleted, to_resolve, jobs, progress, all_deps, last_deps
         )
     return ParseReport(
         root=str(root),
@@ -210,12 +217,13 @@ def _dependents(
     modified: set[str],
     deleted: list[str],
     added: list[str],
-) -> set[str]:
+) -> tuple[set[str], dict[str, dict[str, Any]] | None]:
     """Files to re-resolve because of what changed elsewhere: those that read a name whose
     observable part changed (the new summary of a modified file is compared with its stored
     one, name by name), or anything of a deleted file; those with a missing import an
     added file may satisfy; and those that read the call sites of a key (to bind a
-    function's parameters) whose call sites changed anywhere."""
+    function's parameters) whose call sites changed anywhere. Also every file's stored
+    deps, when they had to be read (None otherwise)."""
     changed: dict[str, set[str] | None] = {path: None for path in deleted}
     old: dict[str, Summary] = {}
     if modified or deleted:
@@ -229,7 +237,7 @@ def _dependents(
     for path in modified:
         sites |= changed_sites(old.get(path), summaries[path])
     if not (changed or added or sites):
-        return set()
+        return set(), None
     all_deps = db.read(store.all_deps)
     if added and any(deps.get("pulled") for deps in all_deps.values()):
         for path in added:  # new call sites (a cold parse has no one to tell)
@@ -244,7 +252,7 @@ def _dependents(
             or sites.intersection(deps.get("pulled", ()))
         ):
             found.add(file_path)
-    return found
+    return found, all_deps
 
 
 def _resolve(
@@ -255,17 +263,36 @@ def _resolve(
     to_resolve: list[str],
     jobs: int,
     progress: Progress | None,
+    all_deps: dict[str, dict[str, Any]] | None = None,
+    last_deps: dict[str, dict[str, Any]] | None = None,
 ) -> tuple[int, int]:
     """Resolve ``to_resolve`` and write their rows; returns (entities, edges) written.
-    A bulk load empties ``summaries`` when it is done with them."""
+    A bulk load empties ``summaries`` when it is done with them. ``all_deps``: every
+    file's stored deps, when the caller read them (before this run's writes);
+    ``last_deps``: at least those of ``to_resolve``, likewise."""
     if not to_resolve:
         return 0, 0
     all_paths = (set(states) - set(deleted)) | set(summaries)
-    wanted = [p for p in to_resolve if p not in summaries]
-    if len(to_resolve) >= 150:  # a big run reads most summaries anyway: load them in one go
-        wanted = [p for p in all_paths if p not in summaries]
-    loaded: dict[str, Summary] = {**db.read(lambda c: store.load_summaries(c, wanted)), **summaries}
+    if len(to_resolve) >= LOAD_ALL_MIN_FILES:  # a big run reads most summaries anyway
+        wanted = {p for p in all_paths if p not in summaries}
+    else:  # and the files they read when last resolved: one query, not one a file
+        wanted = {p for p in to_resolve if p not in summaries}
+        for path in to_resolve:
+            wanted.update(((last_deps or {}).get(path) or {}).get("files") or ())
+        wanted = {p for p in wanted if p in all_paths and p not in summaries}
+    loaded: dict[str, Summary] = {
+        **db.read(lambda c: store.load_summaries(c, sorted(wanted))),
+        **summaries,
+    }
     fresh = len(to_resolve) >= BULK_LOAD_MIN_FILES and db.read(store.graph_is_empty)
+
+    def stored_sites() -> dict[str, list[str]]:
+        # The deps read before this run's writes hold the same keys for every file whose
+        # summary is not in memory (written files are).
+        if all_deps is not None:
+            return {path: deps.get("sites", []) for path, deps in all_deps.items()}
+        return db.read(store.site_keys)
+
     state = ResolveState(
         db.url,
         all_paths,
@@ -273,7 +300,7 @@ def _resolve(
         fresh,
         writer=lambda batch: db.write(lambda c: store.replace_rows(c, batch, fresh)),
         loader=lambda path: db.read(lambda c: store.load_summaries(c, [path])).get(path),
-        stored_sites=lambda: db.read(store.site_keys),
+        stored_sites=stored_sites,
     )
     if not fresh:
         return resolve_all(to_resolve, state, jobs, progress)

@@ -54,6 +54,15 @@ def all_deps(conn: Connection) -> dict[str, dict[str, Any]]:
     return {path: deps or {} for path, deps in rows}
 
 
+def deps_of(conn: Connection, paths: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """The stored deps of the given files (those that have some)."""
+    found: dict[str, dict[str, Any]] = {}
+    for chunk in _chunks(list(paths)):
+        rows = conn.execute(select(FILES.c.path, FILES.c.deps).where(FILES.c.path.in_(chunk)))
+        found.update({path: deps for path, deps in rows if deps})
+    return found
+
+
 def load_summaries(conn: Connection, paths: Sequence[str]) -> dict[str, Summary]:
     """Stored summaries, decoded (the column's text: the records are rebuilt as typed
     tuples by :func:`~kgraph.codegraph.summary.decode_summary`)."""
