@@ -287,10 +287,9 @@ def _resolve(
     fresh = len(to_resolve) >= BULK_LOAD_MIN_FILES and db.read(store.graph_is_empty)
 
     def stored_sites() -> dict[str, list[str]]:
-        # The deps read before this run's writes hold the same keys for every file whose
-        # summary is not in memory (written files are).
+        # The deps read before this run's writes (the files parsed in it are not asked).
         if all_deps is not None:
-            return {path: deps.get("sites", []) for path, deps in all_deps.items()}
+            return {path: deps.get("sites", []) for path, deps in all_deps.items() if deps}
         return db.read(store.site_keys)
 
     state = ResolveState(
@@ -301,6 +300,7 @@ def _resolve(
         writer=lambda batch: db.write(lambda c: store.replace_rows(c, batch, fresh)),
         loader=lambda path: db.read(lambda c: store.load_summaries(c, [path])).get(path),
         stored_sites=stored_sites,
+        parsed=set(summaries),
     )
     if not fresh:
         return resolve_all(to_resolve, state, jobs, progress)

@@ -78,9 +78,9 @@ def load_summaries(conn: Connection, paths: Sequence[str]) -> dict[str, Summary]
 
 def site_keys(conn: Connection) -> dict[str, list[str]]:
     """File -> the keys its call sites with arguments are indexed under, as its last
-    resolution stored them (stale files have none: they are being resolved)."""
+    resolution stored them (files not resolved since they were parsed are left out)."""
     rows = conn.execute(select(FILES.c.path, FILES.c.deps)).all()
-    return {path: (deps or {}).get("sites", []) for path, deps in rows}
+    return {path: deps.get("sites", []) for path, deps in rows if deps}
 
 
 def save_parsed(conn: Connection, parsed: Sequence[dict[str, Any]], when: datetime) -> None:

@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from collections.abc import Set as AbstractSet
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -178,19 +179,23 @@ def _size(path: str) -> int:
 # -- resolution ---------------------------------------------------------------------------
 class SiteIndex:
     """Call-site key -> the files with such call sites (see
-    :func:`~kgraph.codegraph.changes.site_entries`): from the summaries in memory, and for
-    the other files from what their last resolution stored. Built on first use: a run
-    that binds no parameter never needs it. Each file's sites are computed once."""
+    :func:`~kgraph.codegraph.changes.site_entries`): for the files parsed in this run
+    (``parsed``), from their summaries; for the others, from what their last resolution
+    stored (``stored``: the files resolved since their last parse), else from their
+    summaries. Built on first use: a run that binds no parameter never needs it. Each
+    file's sites are computed once."""
 
     def __init__(
         self,
         paths: set[str],
         summaries: dict[str, Summary],
         stored: Callable[[], dict[str, list[str]]] | None,
+        parsed: AbstractSet[str] = frozenset(),
     ) -> None:
         self._paths = paths
         self._summaries = summaries
         self._stored = stored
+        self._parsed = parsed
         self._files: dict[str, list[str]] | None = None
         self._entries: dict[str, dict[str, list[tuple[str, str, int]]]] = {}
 
@@ -207,12 +212,15 @@ class SiteIndex:
 
     def _build(self) -> dict[str, list[str]]:
         stored: dict[str, list[str]] = {}
-        if self._stored is not None and not self._paths.issubset(self._summaries):
+        if self._stored is not None and not self._paths.issubset(self._parsed):
             stored = self._stored()
+        parsed = self._parsed
         index: dict[str, list[str]] = {}
         for path in sorted(self._paths):
-            summary = self._summaries.get(path)
-            keys = self.entries(path, summary) if summary is not None else stored.get(path, ())
+            keys = stored.get(path) if path not in parsed else None
+            if keys is None:
+                summary = self._summaries.get(path)
+                keys = list(self.entries(path, summary)) if summary is not None else []
             for key in keys:
                 index.setdefault(key, []).append(path)
         return index
@@ -229,6 +237,7 @@ class ResolveState:
     writer: Callable[[dict[str, FileRows]], tuple[int, int]] | None = None
     loader: Callable[[str], Summary | None] | None = None
     stored_sites: Callable[[], dict[str, list[str]]] | None = None
+    parsed: AbstractSet[str] = frozenset()  # the files parsed in this run
     sites: SiteIndex | None = field(default=None, repr=False)
     resolver: Resolver | None = field(default=None, repr=False)
 
@@ -242,7 +251,9 @@ class ResolveState:
                 return found
 
             if self.sites is None:
-                self.sites = SiteIndex(self.all_paths, self.summaries, self.stored_sites)
+                self.sites = SiteIndex(
+                    self.all_paths, self.summaries, self.stored_sites, self.parsed
+                )
             self.resolver = Resolver(ModuleIndex(self.all_paths), load, self.sites)
         return self.resolver
 
@@ -313,7 +324,7 @@ def resolve_all(
         return totals[0], totals[1]
     batches = _balanced_batches(paths, state.summaries, jobs)
     # The call-site index, built once here: every worker shares it (copy-on-write).
-    sites = SiteIndex(state.all_paths, state.summaries, state.stored_sites)
+    sites = SiteIndex(state.all_paths, state.summaries, state.stored_sites, state.parsed)
     sites.files("")
     _STATE = ResolveState(state.db_url, state.all_paths, state.summaries, state.fresh, sites=sites)
     gc.freeze()  # forked workers never scan (nor copy-on-write touch) the parent's heap
