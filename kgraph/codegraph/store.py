@@ -79,8 +79,11 @@ def load_summaries(conn: Connection, paths: Sequence[str]) -> dict[str, Summary]
 def site_keys(conn: Connection) -> dict[str, list[str]]:
     """File -> the keys its call sites with arguments are indexed under, as its last
     resolution stored them (files not resolved since they were parsed are left out)."""
-    rows = conn.execute(select(FILES.c.path, FILES.c.deps)).all()
-    return {path: deps.get("sites", []) for path, deps in rows if deps}
+    # Only the two keys are read (the deps of all files are ~30x bigger, and decoding them
+    # was a tenth of a 2-file edit); "missing" is there in every resolved file's deps.
+    deps = FILES.c.deps
+    rows = conn.execute(select(FILES.c.path, deps["sites"], deps["missing"])).all()
+    return {path: sites or [] for path, sites, missing in rows if missing is not None}
 
 
 def save_parsed(conn: Connection, parsed: Sequence[dict[str, Any]], when: datetime) -> None:
