@@ -13,10 +13,11 @@ work on a fresh SQLite file and on a fresh project on that server:
   each query (what a new process pays), and of the lexical-only search;
 - **cold code-graph parse** of sqlalchemy 2.0.36 (scripts/bench_codegraph.py fetches the
   sdist once into scripts/.cache/): median wall seconds of ``--parse-repeat`` parses;
-- **session-start**: whole-process ``kgraph hook session-start`` on a repository with 3
-  changed files and a database of ``--learnings`` items and ``--edges`` graph edges
-  (scripts/bench_hooks.py's data), median of ``--runs``; beside ``python -c pass`` and
-  ``python -c "import psycopg"``, the hooks' extra import on PostgreSQL.
+- **the injecting hooks** (session-start with 3 changed files, post-tool-use on a file
+  items are about, user-prompt naming a function): whole-process ``kgraph hook ...`` on a
+  database of ``--learnings`` items and ``--edges`` graph edges (scripts/bench_hooks.py's
+  data), median of ``--runs``; on the server, read directly (psycopg) and from the local
+  copy the capture worker keeps (kgraph.db.mirror; its build and refresh times are printed).
 
 Every line prints both medians and the PostgreSQL/SQLite ratio. The server is local (a unix
 socket): a server across a network adds its round trips to every PostgreSQL number.
@@ -25,7 +26,6 @@ socket): a server across a network adds its round trips to every PostgreSQL numb
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import statistics
@@ -141,18 +141,60 @@ def parses(server: pgserver.PgServer, repeat: int, jobs: int | None) -> list[Row
     ]
 
 
-def session_starts(server: pgserver.PgServer, runs: int, learnings: int, edges: int) -> list[Row]:
+HOOKS = ("session-start", "post-tool-use", "user-prompt")
+
+
+def _hook_payload(event: str, n: int, repo: Path, files: list[str]) -> dict[str, Any]:
+    """A new session each run (nothing seen yet): session-start with 3 changed files, a
+    Read of a file items are about, a prompt naming a function of the code graph."""
+    base = {"session_id": f"{event}-{n}", "cwd": str(repo), "source": "startup"}
+    if event == "post-tool-use":
+        return {**base, "tool_name": "Read", "tool_input": {"file_path": str(repo / files[n])}}
+    if event == "user-prompt":
+        name = bench_hooks.function_name(files[n + 5] + "::f3")
+        return {**base, "prompt": f"why does {name} retry requests in the billing module?"}
+    return base
+
+
+def hooks(server: pgserver.PgServer, runs: int, learnings: int, edges: int) -> list[Row]:
+    """The injecting hooks, whole process, on SQLite and on the server: read from the
+    server directly (a clone with no local copy yet, or session-start once the copy is
+    older than ``server_copy_max_age_s``) and from the local copy the worker keeps."""
+    from kgraph.capture.state import ensure_state_dir
+    from kgraph.db.mirror_sync import refresh_mirror
+
     kgraph = shutil.which("kgraph") or str(Path(sys.executable).parent / "kgraph")
     base = Path(tempfile.mkdtemp(prefix="kgraph-bench-pg-"))
     try:
         files = [
             f"src/{bench_hooks.AREAS[i % len(bench_hooks.AREAS)]}/mod_{i}.py" for i in range(2000)
         ]
-        repo = bench_hooks.make_repo(base, files)
+        for name in ("lite", "direct", "copied"):
+            (base / name).mkdir()
+        repo = bench_hooks.make_repo(base / "lite", files)
+        direct = bench_hooks.make_repo(base / "direct", files)
+        copied = bench_hooks.make_repo(base / "copied", files)
         lite_url = f"sqlite:///{repo / '.claude' / 'execution-state.db'}"
         pg_url = server.url(project="hooks")
         for url in (lite_url, pg_url):
             bench_hooks.fill_database(url, files, learnings, edges, seed=7)
+        shared = open_database(pg_url)
+        try:
+            folder = ensure_state_dir(copied)
+            first = refresh_mirror(shared, folder)
+            again = refresh_mirror(shared, folder)
+        finally:
+            shared.close()
+        size = (folder / "mirror.db").stat().st_size / 1e6
+        print(
+            f"  local copy: built in {first.seconds:.2f} s ({size:.0f} MB), "
+            f"a refresh with nothing new {again.seconds * 1000:.0f} ms",
+            file=sys.stderr,
+        )
+        # The bench reads the copy it just made for as long as the runs take.
+        (copied / ".claude" / "kgraph.toml").write_text("[hooks]\nserver_copy_max_age_s = 86400\n")
+        with (copied / ".git" / "info" / "exclude").open("a") as exclude:  # not a changed file
+            exclude.write(".claude/kgraph.toml\n")
         env = {
             **os.environ,
             "HOME": str(base / "home"),
@@ -162,39 +204,37 @@ def session_starts(server: pgserver.PgServer, runs: int, learnings: int, edges: 
         }
         env.pop("KGRAPH_DB", None)
         (base / "home" / ".claude").mkdir(parents=True)
-        envs = {"sqlite": env, "postgresql": {**env, "KGRAPH_DB": pg_url}}
-        times: dict[str, list[float]] = {"sqlite": [], "postgresql": [], "pass": [], "psycopg": []}
-        sizes: dict[str, int] = {}
+        setups = {
+            "sqlite": (repo, env),
+            "direct": (direct, {**env, "KGRAPH_DB": pg_url}),
+            "copy": (copied, {**env, "KGRAPH_DB": pg_url}),
+        }
+        times: dict[tuple[str, str], list[float]] = {}
+        sizes: dict[tuple[str, str], set[int]] = {}
         for n in range(runs):
-            for backend, environ in envs.items():
-                payload = {"session_id": f"{backend}-{n}", "cwd": str(repo), "source": "startup"}
-                elapsed, out = bench_hooks.timed(
-                    [kgraph, "hook", "session-start"], payload, repo, environ
+            for event in HOOKS:
+                for setup, (where, environ) in setups.items():
+                    payload = _hook_payload(event, n, where, files)
+                    elapsed, out = bench_hooks.timed(
+                        [kgraph, "hook", event], payload, where, environ
+                    )
+                    times.setdefault((event, setup), []).append(elapsed)
+                    sizes.setdefault((event, setup), set()).add(len(out))
+        for event in HOOKS:
+            found = {setup: sizes[(event, setup)] for setup in setups}
+            if len({frozenset(v) for v in found.values()}) != 1 or found["sqlite"] == {0}:
+                print(
+                    f"  warning: {event} output sizes differ or are empty: {found}", file=sys.stderr
                 )
-                times[backend].append(elapsed)
-                sizes[backend] = (
-                    len(json.loads(out)["hookSpecificOutput"]["additionalContext"]) if out else 0
-                )
-            times["pass"].append(
-                bench_hooks.timed([sys.executable, "-c", "pass"], None, repo, env)[0]
+        med = {key: statistics.median(v) * 1000 for key, v in times.items()}
+        rows: list[Row] = []
+        for event in HOOKS:
+            lite = med[(event, "sqlite")]
+            rows.append((f"{event} hook, server read directly", lite, med[(event, "direct")], "ms"))
+            rows.append(
+                (f"{event} hook, local copy of the server", lite, med[(event, "copy")], "ms")
             )
-            times["psycopg"].append(
-                bench_hooks.timed([sys.executable, "-c", "import psycopg"], None, repo, env)[0]
-            )
-        if sizes["sqlite"] == 0 or sizes["postgresql"] == 0:
-            print(f"  warning: briefing sizes {sizes}", file=sys.stderr)
-        else:
-            print(f"  briefing sizes: {sizes}", file=sys.stderr)
-        med = {k: statistics.median(v) * 1000 for k, v in times.items()}
-        return [
-            (
-                f"session-start hook ({learnings:,} items, {edges:,} edges)",
-                med["sqlite"],
-                med["postgresql"],
-                "ms",
-            ),
-            ("python -c pass / python -c 'import psycopg'", med["pass"], med["psycopg"], "ms"),
-        ]
+        return rows
     finally:
         shutil.rmtree(base, ignore_errors=True)
 
@@ -205,7 +245,7 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=24)
     parser.add_argument("--parse-repeat", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=None, help="parse workers (default: CPUs)")
-    parser.add_argument("--runs", type=int, default=11, help="session-start runs")
+    parser.add_argument("--runs", type=int, default=11, help="runs of each hook")
     parser.add_argument("--learnings", type=int, default=10_000)
     parser.add_argument("--edges", type=int, default=50_000)
     parser.add_argument("--skip-search", action="store_true")
@@ -230,7 +270,7 @@ def main() -> None:
         if not args.skip_parse:
             rows += parses(server, args.parse_repeat, args.jobs)
         if not args.skip_hooks:
-            rows += session_starts(server, args.runs, args.learnings, args.edges)
+            rows += hooks(server, args.runs, args.learnings, args.edges)
     finally:
         server.stop()
     print(f"{'measure':<52} {'SQLite':>10} {'PostgreSQL':>11} {'ratio':>7}")
