@@ -25,6 +25,7 @@ Standard library only: this is on every hook's path.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -40,8 +41,10 @@ __all__ = [
     "REFRESH_AFTER_S",
     "MirrorStamp",
     "mirror_age",
+    "note_unreachable",
     "open_mirror",
     "read_stamp",
+    "recently_unreachable",
     "refresh_due",
     "source_key",
     "write_stamp",
@@ -50,8 +53,12 @@ __all__ = [
 MIRROR_FILE = "mirror.db"
 STAMP_FILE = "mirror.json"
 REQUEST_FILE = "mirror.requested"
+UNREACHABLE_FILE = "server.unreachable"
 # A hook asks the worker to refresh a copy older than this (and asks at most this often).
 REFRESH_AFTER_S = 60.0
+# After a hook failed to reach the server, hooks read the copy without trying for this long
+# (a server that does not answer costs a connect timeout of seconds each time).
+UNREACHABLE_FOR_S = 60.0
 
 
 @dataclass(frozen=True)
@@ -100,6 +107,23 @@ def write_stamp(folder: Path, stamp: MirrorStamp) -> None:
         encoding="utf-8",
     )
     os.replace(staged, folder / STAMP_FILE)
+    with contextlib.suppress(OSError):  # a refresh reached the server
+        (folder / UNREACHABLE_FILE).unlink()
+
+
+def note_unreachable(folder: Path) -> None:
+    """Remember that the server could not be reached (see :func:`recently_unreachable`)."""
+    with contextlib.suppress(OSError):
+        (folder / UNREACHABLE_FILE).touch()
+
+
+def recently_unreachable(folder: Path, now: float | None = None) -> bool:
+    """True within :data:`UNREACHABLE_FOR_S` of a failed attempt (and no refresh since)."""
+    try:
+        noted = (folder / UNREACHABLE_FILE).stat().st_mtime
+    except OSError:
+        return False
+    return (time.time() if now is None else now) - noted <= UNREACHABLE_FOR_S
 
 
 def mirror_age(folder: Path, url: str, now: float | None = None) -> float | None:

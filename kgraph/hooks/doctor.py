@@ -371,16 +371,15 @@ def run_doctor(
 
     root = project_root(root)
     command = kgraph_command()
+    copy = check_local_copy(root, db_url)
     checks = [
         check_executable(command),
         *check_wiring(root),
         check_database(root, db_url, full=full),
         check_writable(root, db_url),
+        *([copy] if copy is not None else []),
         check_extractor(root),
     ]
-    copy = check_local_copy(root, db_url)
-    if copy is not None:
-        checks.insert(3, copy)
     if run_hooks:
         timeouts = installed_timeouts(root)
         for event in BUDGETS:

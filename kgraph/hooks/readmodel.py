@@ -18,7 +18,7 @@ from pathlib import Path
 
 from kgraph.capture.state import LOGGER_NAME
 from kgraph.db.location import is_server_url, sqlite_path
-from kgraph.db.mirror import mirror_age, open_mirror
+from kgraph.db.mirror import mirror_age, note_unreachable, open_mirror, recently_unreachable
 from kgraph.db.reader import ReadConnection, open_reader
 from kgraph.errors import DatabaseError
 from kgraph.knowledge import recall
@@ -42,13 +42,15 @@ def open_store(
     A server project is read from its local copy in the folder ``mirror`` (kgraph.db.mirror)
     when the copy is at most ``fresh_for`` seconds old (None: any age), else from the server
     through psycopg, without SQLAlchemy (kgraph.db.pgreader); when the server cannot be
-    reached, from the copy at any age (logged), and only without one is that an error.
+    reached, from the copy at any age (logged; the server is not tried again for a minute),
+    and only without a copy is that an error.
     """
     if not is_server_url(db_url):
         path = sqlite_path(db_url)
         return None if path is None else open_reader(path)
     if mirror is not None:
-        copy = open_mirror(mirror, db_url, fresh_for)
+        down = recently_unreachable(mirror)
+        copy = open_mirror(mirror, db_url, None if down else fresh_for)
         if copy is not None:
             return copy
     from kgraph.db.pgreader import open_pg_reader
@@ -57,11 +59,11 @@ def open_store(
         return open_pg_reader(db_url)
     except DatabaseError as exc:
         stale = None if mirror is None else open_mirror(mirror, db_url)
-        if stale is None:
+        if stale is None or mirror is None:
             raise
-        age = mirror_age(mirror, db_url) if mirror is not None else None
+        note_unreachable(mirror)
         logging.getLogger(LOGGER_NAME).warning(
-            "%s; reading the local copy of %.0f s ago", exc, age or 0.0
+            "%s; reading the local copy of %.0f s ago", exc, mirror_age(mirror, db_url) or 0.0
         )
         return stale
 

@@ -4,6 +4,7 @@ refresh from a real PostgreSQL server (the read model must answer the same on bo
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,10 +18,13 @@ from kgraph.db import Database, open_database
 from kgraph.db.mirror import (
     MIRROR_FILE,
     REFRESH_AFTER_S,
+    UNREACHABLE_FOR_S,
     MirrorStamp,
     mirror_age,
+    note_unreachable,
     open_mirror,
     read_stamp,
+    recently_unreachable,
     refresh_due,
     source_key,
     write_stamp,
@@ -228,3 +232,14 @@ def test_a_copy_leaves_out_vectors_and_parse_summaries(server_db: Database, tmp_
     finally:
         copy.close()
     assert (vectors, summaries) == (0, 0)
+
+
+def test_an_unreachable_server_is_remembered_for_a_minute_or_until_a_refresh(
+    tmp_path: Path,
+) -> None:
+    assert not recently_unreachable(tmp_path)
+    note_unreachable(tmp_path)
+    assert recently_unreachable(tmp_path)
+    assert not recently_unreachable(tmp_path, now=time.time() + UNREACHABLE_FOR_S + 1)
+    write_stamp(tmp_path, MirrorStamp(source=source_key(URL), refreshed_at=time.time()))
+    assert not recently_unreachable(tmp_path)

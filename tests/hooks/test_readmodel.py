@@ -245,7 +245,10 @@ def test_a_server_project_is_read_from_its_copy_up_to_the_age_asked(
 
 
 def test_an_unreachable_server_is_read_from_its_copy_at_any_age(
-    pg_server: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    pg_server: Any,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import shutil as _shutil
 
@@ -265,5 +268,15 @@ def test_an_unreachable_server_is_read_from_its_copy_at_any_age(
     assert found == ["copied: the cache keys by path"]
     assert "cannot reach the kgraph database server" in caplog.text
     assert "local copy" in caplog.text
+
+    # For a minute the server is not tried again (a silent one costs a connect timeout).
+    import kgraph.db.pgreader
+
+    def must_not_connect(url: str) -> None:
+        raise AssertionError("tried the server again")
+
+    monkeypatch.setattr(kgraph.db.pgreader, "open_pg_reader", must_not_connect)
+    assert _contents(open_store(nowhere, folder, fresh_for=0)) == found
+    monkeypatch.undo()
     with pytest.raises(DatabaseError, match="cannot reach"):
         open_store(nowhere, tmp_path / "no-copy-here")
