@@ -39,6 +39,8 @@ from kgraph.db.reader import open_reader
 __all__ = [
     "MIRROR_FILE",
     "REFRESH_AFTER_S",
+    "STAMP_FILE",
+    "UNREACHABLE_FOR_S",
     "MirrorStamp",
     "mirror_age",
     "note_unreachable",
