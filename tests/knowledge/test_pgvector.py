@@ -28,41 +28,11 @@ from kgraph.knowledge.search import search
 from kgraph.knowledge.vectors import embed_missing, load_matrix, ranked, top_k
 from tests import pgserver
 
-WORDS = [
-    "retry",
-    "lock",
-    "sqlite",
-    "session",
-    "token",
-    "cache",
-    "vector",
-    "index",
-    "graph",
-    "parse",
-    "hook",
-    "worker",
-    "queue",
-    "billing",
-    "invoice",
-    "request",
-    "handler",
-    "logging",
-    "metrics",
-    "schema",
-    "migration",
-    "server",
-    "client",
-    "timeout",
-    "backoff",
-    "batch",
-    "stream",
-    "upload",
-    "download",
-    "render",
-    "template",
-    "config",
-    "secret",
-]
+WORDS = (  # noqa: SIM905
+    "retry lock sqlite session token cache vector index graph parse hook worker queue "
+    "billing invoice request handler logging metrics schema migration server client "
+    "timeout backoff batch stream upload download render template config secret"
+).split()
 
 
 @pytest.fixture(scope="module")
