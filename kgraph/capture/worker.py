@@ -301,6 +301,7 @@ def _drain(
             if not requests:
                 break
         refresh_copy(db, root, log)
+        index_vectors(db, log)
     finally:
         db.close()
     prune_state(root)
@@ -325,6 +326,22 @@ def refresh_copy(db: Any, root: Path, log: Any) -> None:
         report.copied or "nothing",
         ", ".join(report.unchanged) or "nothing",
     )
+
+
+def index_vectors(db: Any, log: Any) -> None:
+    """On a server with pgvector, build the HNSW index of the configured model's vectors
+    if it is missing (items embedded as they were added, a project copied to the server);
+    a no-op costing one catalog query once it exists. A failure is logged."""
+    if db.dialect != "postgresql":
+        return
+    from kgraph.embeddings import model_name_for
+    from kgraph.knowledge.vectors import build_vector_index
+
+    try:
+        if build_vector_index(db, model_name_for()):
+            log.info("vector index of %s ready on the server", model_name_for())
+    except Exception as exc:
+        log.error("building the vector index failed: %s: %s", type(exc).__name__, exc)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -386,12 +386,32 @@ def embed_missing(
         if progress:
             progress(done, total)
     merged = merge_near_duplicates(db, model, embedder.dim, embedded_ids) if merge_duplicates else 0
-    if db.dialect == "postgresql":
-        from kgraph.db.pgvector import ensure_index
-
-        ensure_index(db, model, embedder.dim)
+    build_vector_index(db, model, embedder.dim)
     remaining = count_missing(db, model)
     return EmbedReport(model, embedder.dim, len(embedded_ids), merged, remaining)
+
+
+def build_vector_index(db: Database, model: str, dim: int | None = None) -> bool:
+    """On a PostgreSQL server with pgvector, build the HNSW index of ``model``'s vectors
+    when missing (``dim``: theirs, else read from the stored vectors); True when it is
+    ready. Elsewhere (SQLite, no extension, no vectors yet) False and nothing changes.
+    Called by the backfill and, on a server, by the capture worker after each session."""
+    if db.dialect != "postgresql":
+        return False
+    from kgraph.db.pgvector import ensure_index
+
+    if dim is None:
+        stored = db.read(
+            lambda conn: conn.scalar(
+                select(ENTITIES.c.embedding_dim)
+                .where(ENTITIES.c.embedding_model == model, ENTITIES.c.embedding.is_not(None))
+                .limit(1)
+            )
+        )
+        if stored is None:
+            return False
+        dim = int(stored)
+    return ensure_index(db, model, dim)
 
 
 def merge_near_duplicates(db: Database, model: str, dim: int, ids: Sequence[str]) -> int:

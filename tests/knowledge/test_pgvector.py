@@ -267,3 +267,19 @@ def test_without_the_extension_nothing_changes(
         assert leftovers == 0
     finally:
         db.close()
+
+
+def test_the_worker_indexes_items_embedded_as_they_were_added(
+    vdb: Database, fake: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import logging
+
+    from kgraph.capture.worker import index_vectors
+
+    for content in _texts(15):
+        add_item(vdb, content, embedder=fake)  # no backfill: no index yet
+    assert vdb.read(lambda c: pgvector.ready_index(c, fake.model_name, fake.dim)) is None
+    monkeypatch.setenv("KGRAPH_EMBEDDER", "fake")
+    index_vectors(vdb, logging.getLogger("test"))
+    assert vdb.read(lambda c: pgvector.ready_index(c, fake.model_name, fake.dim)) is not None
+    _same(*_both(vdb, fake.embed(["retry lock"])[0], fake.model_name, 5))
