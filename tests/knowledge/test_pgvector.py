@@ -258,10 +258,11 @@ def test_without_the_extension_nothing_changes(
         leftovers = db.read(
             lambda c: c.scalar(
                 text(
-                    "SELECT count(*) FROM pg_namespace WHERE nspname = :s "
-                    "UNION ALL SELECT count(*) FROM pg_proc WHERE proname = :f"
+                    "SELECT (SELECT count(*) FROM pg_namespace WHERE nspname = :s)"
+                    " + (SELECT count(*) FROM pg_proc WHERE proname = :f)"
+                    " + (SELECT count(*) FROM information_schema.columns WHERE column_name = :c)"
                 ),
-                {"s": pgvector.EXTENSION_SCHEMA, "f": pgvector.FUNCTION},
+                {"s": pgvector.EXTENSION_SCHEMA, "f": pgvector.FUNCTION, "c": pgvector.COLUMN},
             )
         )
         assert leftovers == 0
