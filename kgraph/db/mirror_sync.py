@@ -1,8 +1,8 @@
 """Refreshing the hooks' local copy of a server project (see kgraph.db.mirror).
 
 Run by the capture worker, which already holds SQLAlchemy and a connection to the server.
-The copy holds what the hooks' read model reads, in four groups, each copied only when its
-server-side fingerprint (counts, newest timestamps and ids) moved since the last refresh:
+The copy holds what the hooks' read model reads, in four groups, each copied only when one
+of its rows changed on the server since the last refresh (see ``_GROUPS``):
 
 - ``knowledge``: every entity (without its vector: the hooks never embed) and relationship,
   replaced whole (the mirror's FTS5 triggers index the texts);
@@ -65,25 +65,15 @@ EDGES = table_of(GraphRelationship)
 # Columns the copy leaves empty: nothing the hooks read, and most of the bytes.
 _LEFT_OUT = {"embedding", "summary", "deps"}
 
-# One statement per group, each a row of aggregates that moves when the group's rows change.
-_FINGERPRINTS = {
-    "knowledge": (
-        "SELECT COUNT(*), MAX(updated_at), MAX(created_at), COUNT(hidden_at), SUM(seen_count) "
-        "FROM entities",
-        "SELECT COUNT(*), MAX(id), SUM(id) FROM relationships",
-    ),
-    "sessions": (
-        "SELECT COUNT(*), MAX(started_at), MAX(captured_at), MAX(ended_at) FROM sessions",
-    ),
-    "checkpoints": (
-        "SELECT COUNT(*), MAX(updated_at) FROM workflows",
-        "SELECT COUNT(*), MAX(id) FROM actions",
-        "SELECT COUNT(*), MAX(id) FROM commits",
-    ),
-    "graph": (
-        "SELECT COUNT(*), MAX(parsed_at), SUM(CASE WHEN stale THEN 1 ELSE 0 END) FROM graph_files",
-        "SELECT COUNT(*), MAX(id) FROM graph_relationships",
-    ),
+# The tables of each group. A group is copied again when any of its rows changed on the
+# server: PostgreSQL writes every inserted or updated row version with the writing
+# transaction's id (``xmin``), so (row count, sum of xmin) moves with any insert, update or
+# delete, whatever column changed. (The source of a copy is always a server.)
+_GROUPS = {
+    "knowledge": ("entities", "relationships"),
+    "sessions": ("sessions",),
+    "checkpoints": ("workflows", "actions", "commits"),
+    "graph": ("graph_files", "graph_entities", "graph_relationships"),
 }
 
 
@@ -146,9 +136,13 @@ def _discard(folder: Path) -> None:
 def _fingerprints(conn: Connection) -> dict[str, str]:
     return {
         group: "|".join(
-            str(value) for sql in statements for value in conn.exec_driver_sql(sql).one()
+            f"{count}:{versions}"
+            for table in tables
+            for count, versions in [
+                conn.exec_driver_sql(f"SELECT COUNT(*), SUM(xmin::text::bigint) FROM {table}").one()
+            ]
         )
-        for group, statements in _FINGERPRINTS.items()
+        for group, tables in _GROUPS.items()
     }
 
 

@@ -169,8 +169,16 @@ def test_changes_on_the_server_reach_the_copy_file_by_file(
     (repo / "app" / "cli.py").unlink()
     parse_repository(server_db, repo, root=repo)
     set_hidden(server_db, hidden, True)
+    kept = add_item(server_db, "the store keeps one file a table", files=["app/store.py"])
+    refresh_mirror(server_db, folder)
+    # A change that moves no count and no timestamp reaches the copy too.
+    server_db.write(
+        lambda c: c.execute(
+            text("UPDATE entities SET confidence = 0.99 WHERE id = :id"), {"id": kept.entity_id}
+        )
+    )
     report = refresh_mirror(server_db, folder)
-    assert "graph" in report.copied and "knowledge" in report.copied
+    assert list(report.copied) == ["knowledge"]
 
     server = open_pg_reader(server_db.url)
     copy = open_mirror(folder, server_db.url)
@@ -181,6 +189,8 @@ def test_changes_on_the_server_reach_the_copy_file_by_file(
         assert edges(copy) == edges(server)
         assert not any(row[4] == "app/cli.py" for row in edges(copy))
         assert hidden not in [i.id for i in recall.items_about(copy, ["app/store.py"])]
+        confidence = "SELECT confidence FROM entities WHERE id = ?"
+        assert copy.execute(confidence, (kept.entity_id,)).fetchone() == (0.99,)
     finally:
         server.close()
         copy.close()
