@@ -134,6 +134,26 @@ class PgServer:
         return self.base / "data"
 
 
+def _copy_installation(bin_dir: Path, target: Path) -> Path:
+    """A copy of a relocatable installation the server's user can run (e.g. a wheel's, in
+    a virtualenv under /root): bin, lib and share side by side, and the wheel's bundled
+    libraries (``<package>.libs`` beside the package, which the binaries' RPATH names
+    relative to themselves). Returns the copy's bin folder."""
+    install = bin_dir.parent  # .../<package>/pginstall
+    package = install.parent
+    copied = target / package.name / install.name
+    shutil.copytree(install, copied, symlinks=True)
+    for libs in package.parent.glob(f"{package.name}.libs"):
+        shutil.copytree(libs, target / libs.name, symlinks=True)
+    return copied / bin_dir.name
+
+
+def _reachable(user: str, path: Path) -> bool:
+    """True when ``user`` may run ``path`` (every folder above it searchable)."""
+    probe = subprocess.run(["runuser", "-u", user, "--", "test", "-x", str(path)], check=False)
+    return probe.returncode == 0
+
+
 def _run(server: PgServer, argv: list[str], check: bool = True) -> None:
     if server.run_as is not None:
         argv = ["runuser", "-u", server.run_as, "--", *argv]
@@ -160,6 +180,8 @@ def start_server(durable: bool = False, bin_dir: Path | None = None) -> PgServer
     if run_as is not None:
         user = pwd.getpwnam(run_as)
         os.chown(base, user.pw_uid, user.pw_gid)
+        if not _reachable(run_as, bin_dir / "initdb"):
+            bin_dir = server.bin_dir = _copy_installation(bin_dir, base / "pg")
     try:
         _run(
             server,
