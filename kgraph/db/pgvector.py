@@ -177,15 +177,16 @@ def ready_index(conn: Connection, model: str, dim: int) -> VectorIndex | None:
 
 
 def prepare_search(conn: Connection, index: VectorIndex, k: int) -> None:
-    """Within a read transaction: the HNSW search settings for a top-``k`` query."""
-    conn.execute(
-        text("SELECT set_config('hnsw.ef_search', :ef, true)"),
-        {"ef": str(max(EF_SEARCH, k))},
-    )
+    """Within a read transaction: the HNSW search settings for a top-``k`` query (one
+    round trip; they end with the transaction)."""
+    settings = {"hnsw.ef_search": str(max(EF_SEARCH, k))}
     if index.version >= (0, 8):
-        conn.execute(
-            text("SELECT set_config('hnsw.iterative_scan', :mode, true)"), {"mode": ITERATIVE_SCAN}
-        )
+        settings["hnsw.iterative_scan"] = ITERATIVE_SCAN
+    calls = ", ".join(f"set_config(:name{n}, :value{n}, true)" for n in range(len(settings)))
+    params: dict[str, str] = {}
+    for n, (name, value) in enumerate(settings.items()):
+        params[f"name{n}"], params[f"value{n}"] = name, value
+    conn.execute(text(f"SELECT {calls}"), params)
 
 
 def _extension_schema(conn: Connection) -> str | None:
