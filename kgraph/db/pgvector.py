@@ -9,7 +9,7 @@ nothing in the schema changes.
 The float32 bytes in ``entities.embedding`` stay the single source of truth on both
 backends. Beside them the server keeps a pgvector copy, ``entities.embedding_vector``
 (type ``vector``, any dimension), that kgraph never writes itself: a ``BEFORE INSERT OR
-UPDATE OF embedding`` trigger fills it from the bytes with ``kgraph_vector_of``, a SQL
+UPDATE OF embedding`` trigger fills it from the bytes with ``kgraph_vector_of``, a
 function decoding IEEE binary32 little-endian (kgraph.embeddings.pack) into a pgvector
 value. So every writer (the store, the backfill, an import, a merge) keeps the copy in step
 in its own transaction, and the models, the numpy path and SQLite know nothing of it.
@@ -21,7 +21,7 @@ a failed write.
 
 (A copy rather than an expression index over ``kgraph_vector_of(embedding)``: PostgreSQL
 evaluates the ORDER BY expression again for every row an index scan returns, and the
-decoding, a SQL function over 384 values, costs ~0.3 ms a row: 30+ ms a query.)
+decoding of 384 values costs ~0.2 ms a row, more on a busy server: 20+ ms a query.)
 
 Why run-time DDL and no Alembic migration: the column's type exists only with the
 extension, which may be installed (or its privilege granted) long after the project's
@@ -75,29 +75,35 @@ EF_SEARCH = 400
 ITERATIVE_SCAN = "strict_order"
 
 # Decodes little-endian float32 bytes with integer and float8 arithmetic only (PostgreSQL
-# has no cast from bytes to float4); exact for every finite value, subnormals included.
+# has no cast from bytes to float4); exact for every finite value, subnormals included;
+# NULL when any value is NaN or infinite. PL/pgSQL: ~0.2 ms for 384 values, half the time
+# of the same in one SQL statement (generate_series + array_agg).
 # (PostgreSQL gives | and << the same precedence, left to right: hence the parentheses.)
-# IMMUTABLE (an index expression must be) and inlinable: one SQL statement, no SET clause.
 _FUNCTION_SQL = """
 CREATE FUNCTION {function}(data bytea) RETURNS {ext}.vector
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $body$
-SELECT CASE WHEN bool_or(e = 255) THEN NULL ELSE
-  array_agg(
-    (1 - 2 * ((w >> 31) & 1))
-    * CASE WHEN e = 0 THEN m * 2.0::float8 ^ -149
-           ELSE (8388608 + m) * 2.0::float8 ^ (e - 150) END
-    ORDER BY i)::real[]::{ext}.vector END
-FROM (
-  SELECT i, w, (w >> 23) & 255 AS e, w & 8388607 AS m
-  FROM (
-    SELECT i, get_byte(data, 4 * i)::int8
-            | (get_byte(data, 4 * i + 1)::int8 << 8)
-            | (get_byte(data, 4 * i + 2)::int8 << 16)
-            | (get_byte(data, 4 * i + 3)::int8 << 24) AS w
-    FROM generate_series(0, length(data) / 4 - 1) AS i
-  ) AS words
-) AS parts
-$body$
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $body$
+DECLARE
+  result real[] := '{{}}';
+  w int8;
+  e int;
+  m int8;
+BEGIN
+  FOR i IN 0 .. length(data) / 4 - 1 LOOP
+    w := get_byte(data, 4 * i)::int8
+         | (get_byte(data, 4 * i + 1)::int8 << 8)
+         | (get_byte(data, 4 * i + 2)::int8 << 16)
+         | (get_byte(data, 4 * i + 3)::int8 << 24);
+    e := (w >> 23) & 255;
+    m := w & 8388607;
+    IF e = 255 THEN
+      RETURN NULL;
+    END IF;
+    result[i + 1] := (1 - 2 * ((w >> 31) & 1))
+      * CASE WHEN e = 0 THEN m * 2.0::float8 ^ -149
+             ELSE (8388608 + m) * 2.0::float8 ^ (e - 150) END;
+  END LOOP;
+  RETURN result::{ext}.vector;
+END $body$
 """
 
 
@@ -291,7 +297,8 @@ def _literal(values: Any) -> str:
 
 def _fill(db: Database, schema: str) -> None:
     """Copy the vectors of rows written before the trigger existed, in short batches
-    (keyset over ids). Decoded here rather than by the trigger's SQL function: ~20x faster.
+    (keyset over ids). Decoded here rather than by the trigger's function: several times
+    faster.
     Rows whose bytes hold NaN or infinity are left NULL, as the trigger leaves them."""
     last = ""
     while True:
