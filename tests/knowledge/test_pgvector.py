@@ -62,7 +62,7 @@ class OtherModel(HashEmbedder):
     """A second 'model': 256 dimensions, another name, other vectors."""
 
     def __init__(self) -> None:
-        super().__init__(dim=256, model_name="other-model-256")
+        super().__init__(dim=256, model_name="other:model's-256")
 
     def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
         return super().embed([t[::-1] for t in texts])
