@@ -409,7 +409,8 @@ def main() -> None:
             rows += hooks(server, args.runs, args.learnings, args.edges)
     finally:
         server.stop()
-    print(f"{'measure':<52} {'SQLite':>10} {'PostgreSQL':>11} {'ratio':>7}")
+    if rows:
+        print(f"{'measure':<52} {'SQLite':>10} {'PostgreSQL':>11} {'ratio':>7}")
     for name, lite, pg, unit in rows:
         print(f"{name:<52} {lite:>8.1f}{unit:<2} {pg:>9.1f}{unit:<2} {pg / lite:>6.2f}x")
     if vector_rows:
