@@ -143,11 +143,21 @@ def open_mirror(
     folder: Path, url: str, max_age_s: float | None = None
 ) -> sqlite3.Connection | None:
     """A read-only connection to the copy of ``url`` in ``folder``; None when there is none,
-    it copies another server or project, or it is older than ``max_age_s`` (None: any age)."""
+    it copies another server or project, or it is older than ``max_age_s`` (None: any age).
+
+    A copy that cannot be read (damaged, not SQLite) is a cache miss, not an error: its
+    stamp is dropped, so the next hook asks for a refresh and the worker builds it anew."""
     age = mirror_age(folder, url)
     if age is None or (max_age_s is not None and age > max_age_s):
         return None
-    return open_reader(folder / MIRROR_FILE)
+    from kgraph.errors import DatabaseError
+
+    try:
+        return open_reader(folder / MIRROR_FILE)
+    except DatabaseError:
+        with contextlib.suppress(OSError):
+            (folder / STAMP_FILE).unlink()
+        return None
 
 
 def refresh_due(folder: Path, url: str, now: float | None = None) -> bool:

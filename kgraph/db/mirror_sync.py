@@ -31,7 +31,14 @@ from sqlalchemy.engine import Connection
 
 from kgraph.db.core import Database, open_database
 from kgraph.db.location import path_to_url
-from kgraph.db.mirror import MIRROR_FILE, MirrorStamp, read_stamp, source_key, write_stamp
+from kgraph.db.mirror import (
+    MIRROR_FILE,
+    STAMP_FILE,
+    MirrorStamp,
+    read_stamp,
+    source_key,
+    write_stamp,
+)
 from kgraph.db.models import (
     Action,
     Commit,
@@ -130,7 +137,7 @@ def _discard(folder: Path) -> None:
         with contextlib.suppress(FileNotFoundError):
             (folder / name).unlink()
     with contextlib.suppress(FileNotFoundError):
-        (folder / "mirror.json").unlink()
+        (folder / STAMP_FILE).unlink()
 
 
 def _fingerprints(conn: Connection) -> dict[str, str]:

@@ -253,3 +253,17 @@ def test_an_unreachable_server_is_remembered_for_a_minute_or_until_a_refresh(
     assert not recently_unreachable(tmp_path, now=time.time() + UNREACHABLE_FOR_S + 1)
     write_stamp(tmp_path, MirrorStamp(source=source_key(URL), refreshed_at=time.time()))
     assert not recently_unreachable(tmp_path)
+
+
+def test_a_damaged_copy_is_a_miss_and_is_rebuilt(server_db: Database, tmp_path: Path) -> None:
+    add_item(server_db, "the copy heals itself", files=["a.py"])
+    folder = tmp_path / "state"
+    folder.mkdir()
+    refresh_mirror(server_db, folder)
+    (folder / MIRROR_FILE).write_bytes(b"not a database at all" * 100)
+    assert open_mirror(folder, server_db.url) is None
+    assert refresh_due(folder, server_db.url)  # the stamp went with it
+    assert refresh_mirror(server_db, folder).rebuilt
+    copy = open_mirror(folder, server_db.url)
+    assert copy is not None and recall.item_count(copy) == 1
+    copy.close()
