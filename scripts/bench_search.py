@@ -77,9 +77,10 @@ def vocabulary(rng: random.Random, size: int = 2000) -> list[str]:
     return sorted(words) + common * 5
 
 
-def populate(db_path: Path | str, n: int, seed: int = 7) -> None:
+def populate(db_path: Path | str, n: int, seed: int = 7, text_vectors: bool = False) -> None:
     """Fill the database at ``db_path`` (a file, or a URL) with ``n`` learnings (vectors
-    included)."""
+    included: random ones, or with ``text_vectors`` the fake embedder's vectors of their
+    texts, so that queries find neighbours as with a real model)."""
     rng = random.Random(seed)
     nrng = np.random.default_rng(seed)
     words = vocabulary(rng)
@@ -125,14 +126,24 @@ def populate(db_path: Path | str, n: int, seed: int = 7) -> None:
         count = min(batch, n - start)
         vectors = nrng.standard_normal((count, DIM)).astype(np.float32)
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        texts: list[str] = []
+        file_indexes: list[int] = []
+        for k in range(count):
+            number = start + k
+            texts.append(
+                " ".join(rng.choice(words) for _ in range(rng.randint(8, 24))) + f" #{number}"
+            )
+            file_indexes.append(rng.randrange(len(FILES)))
+        if text_vectors:
+            vectors = get_embedder("fake").embed(texts)
         rows = []
         edges = []
         for k in range(count):
             number = start + k
-            text = " ".join(rng.choice(words) for _ in range(rng.randint(8, 24))) + f" #{number}"
+            text = texts[k]
             digest = content_hash(text)
             item_id = f"lrn-{digest[:10]}"
-            file_index = rng.randrange(len(FILES))
+            file_index = file_indexes[k]
             rows.append(
                 {
                     "id": item_id,

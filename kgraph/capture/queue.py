@@ -12,6 +12,7 @@ Kinds:
 - ``injected`` ids injected by a user-prompt hook that could not write in its budget;
 - ``capture``  capture a session's commits and transcript (pre-compact, stop, session-end);
 - ``catchup``  capture this project's earlier transcripts never captured.
+- ``refresh``  refresh the local copy of a server project that the hooks read (kgraph.db.mirror).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Any
 
 from kgraph.capture.state import ensure_state_dir, queue_dir
 
-KINDS = ("start", "injected", "capture", "catchup")
+KINDS = ("start", "injected", "capture", "catchup", "refresh")
 STALE_CLAIM_S = 900.0
 _CLAIM_MARK = ".claimed-"
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")

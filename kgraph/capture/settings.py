@@ -17,6 +17,7 @@ file_recall_deadline_s = 1.0
 blast_radius_depth = 2
 catchup_interval_s = 900           # how often session-start queues catch-up capture
 stop_capture_interval_s = 120      # Stop fires every turn: capture at most this often
+server_copy_max_age_s = 120        # PostgreSQL: session-start reads the local copy up to this age
 
 [capture]
 extractor = "claude"               # optional model extraction (off by default)
@@ -50,6 +51,7 @@ class HookSettings:
     blast_radius_depth: int = 2
     catchup_interval_s: float = 900.0
     stop_capture_interval_s: float = 120.0
+    server_copy_max_age_s: float = 120.0
     extractor: str | None = None
     extractor_timeout_s: float = 120.0
 
@@ -68,6 +70,7 @@ _BOUNDS: dict[str, tuple[float, float]] = {
     "blast_radius_depth": (0, 5),
     "catchup_interval_s": (0, 7 * 86_400),
     "stop_capture_interval_s": (0, 86_400),
+    "server_copy_max_age_s": (0, 7 * 86_400),
     "extractor_timeout_s": (5, 1_800),
 }
 

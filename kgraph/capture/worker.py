@@ -4,7 +4,9 @@ Started by the hooks (``python -m kgraph.capture.worker --root ROOT [--db URL]``
 detached. It may create or upgrade the database (hooks never do). Requests are applied in
 order: session records and injected ids first, then one capture per session (requests for
 the same session coalesce), then catch-up of earlier transcripts never captured. A failed
-request is retried by a later worker up to ``MAX_ATTEMPTS`` times.
+request is retried by a later worker up to ``MAX_ATTEMPTS`` times. On a server, the worker
+then refreshes the hooks' local copy of the project (kgraph.db.mirror); a ``refresh`` request
+asks for that alone.
 """
 
 from __future__ import annotations
@@ -149,6 +151,9 @@ def process(db: Any, root: Path, requests: list[Request], log: Any) -> WorkerRep
             continue
         if request.kind == "catchup":
             catchups.append(request)
+            continue
+        if request.kind == "refresh":  # done once the queue is drained (refresh_copy)
+            queue.finish([request])
             continue
         try:
             (_apply_start if request.kind == "start" else _apply_injected)(db, request)
@@ -295,9 +300,48 @@ def _drain(
             requests = queue.claim_all(root)
             if not requests:
                 break
+        refresh_copy(db, root, log)
+        index_vectors(db, log)
     finally:
         db.close()
     prune_state(root)
+
+
+def refresh_copy(db: Any, root: Path, log: Any) -> None:
+    """On a server, bring the hooks' local copy up to date (kgraph.db.mirror); a failure is
+    logged, and the hooks keep reading the copy they have."""
+    if db.dialect != "postgresql":
+        return
+    from kgraph.capture.state import ensure_state_dir
+    from kgraph.db.mirror_sync import refresh_mirror
+
+    try:
+        report = refresh_mirror(db, ensure_state_dir(root))
+    except Exception as exc:
+        log.error("refreshing the local copy failed: %s: %s", type(exc).__name__, exc)
+        return
+    log.info(
+        "local copy refreshed in %.2f s: copied %s, unchanged %s",
+        report.seconds,
+        report.copied or "nothing",
+        ", ".join(report.unchanged) or "nothing",
+    )
+
+
+def index_vectors(db: Any, log: Any) -> None:
+    """On a server with pgvector, build the HNSW index of the configured model's vectors
+    if it is missing (items embedded as they were added, a project copied to the server);
+    a no-op costing one catalog query once it exists. A failure is logged."""
+    if db.dialect != "postgresql":
+        return
+    from kgraph.embeddings import model_name_for
+    from kgraph.knowledge.vectors import build_vector_index
+
+    try:
+        if build_vector_index(db, model_name_for()):
+            log.info("vector index of %s ready on the server", model_name_for())
+    except Exception as exc:
+        log.error("building the vector index failed: %s: %s", type(exc).__name__, exc)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -220,6 +220,34 @@ def check_database(root: Path, db_url: str | None = None, *, full: bool = False)
         engine.dispose()
 
 
+def check_local_copy(root: Path, db_url: str | None = None) -> Check | None:
+    """On a server: the local copy the hooks read (kgraph.db.mirror), and how old it is.
+    None for a file database (the hooks read the file itself)."""
+    from kgraph.capture.state import state_dir
+    from kgraph.db.location import is_server_url
+    from kgraph.db.mirror import MIRROR_FILE, mirror_age
+
+    url, _ = _database_files(root, db_url)
+    if not is_server_url(url):
+        return None
+    folder = state_dir(root)
+    age = mirror_age(folder, url)
+    if age is None:
+        return Check(
+            "local copy",
+            "warn",
+            "none yet: the hooks read the server (slower) until the capture worker makes one "
+            "(it does after the next session start)",
+        )
+    size = (folder / MIRROR_FILE).stat().st_size / 1e6
+    return Check(
+        "local copy",
+        "ok",
+        f"{folder / MIRROR_FILE}: {size:.1f} MB, refreshed {age:.0f} s ago; the file and prompt "
+        "hooks read it, session-start too while it is recent",
+    )
+
+
 # Claude Code's limits when no timeout is installed: SessionEnd hooks share 1.5 s (a
 # settings file's timeout raises it), other hooks 600 s.
 DEFAULT_LIMITS = {"SessionEnd": 1.5}
@@ -343,11 +371,13 @@ def run_doctor(
 
     root = project_root(root)
     command = kgraph_command()
+    copy = check_local_copy(root, db_url)
     checks = [
         check_executable(command),
         *check_wiring(root),
         check_database(root, db_url, full=full),
         check_writable(root, db_url),
+        *([copy] if copy is not None else []),
         check_extractor(root),
     ]
     if run_hooks:

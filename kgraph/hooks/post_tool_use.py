@@ -20,7 +20,7 @@ from kgraph.codegraph.filedeps import dependencies_of, graph_present
 from kgraph.db.reader import ReadConnection
 from kgraph.hooks import seen
 from kgraph.hooks.briefing import Block, fit
-from kgraph.hooks.readmodel import focus_for, gather, open_store
+from kgraph.hooks.readmodel import focus_for, gather
 from kgraph.hooks.runner import HookContext
 from kgraph.knowledge.areas import relative_path
 from kgraph.knowledge.evidence import EvidenceSettings, load_evidence_settings
@@ -117,7 +117,7 @@ def run(ctx: HookContext) -> str | None:
     path = tool_path(ctx)
     if path is None:
         return None
-    conn = open_store(ctx.db_url)
+    conn = ctx.open_store()
     if conn is None:
         return None
     session_id = ctx.payload.session_id

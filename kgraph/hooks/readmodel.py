@@ -12,11 +12,15 @@ one set of queries (:mod:`kgraph.knowledge.recall`, :mod:`kgraph.codegraph.filed
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Mapping
 from pathlib import Path
 
+from kgraph.capture.state import LOGGER_NAME
 from kgraph.db.location import is_server_url, sqlite_path
+from kgraph.db.mirror import mirror_age, note_unreachable, open_mirror, recently_unreachable
 from kgraph.db.reader import ReadConnection, open_reader
+from kgraph.errors import DatabaseError
 from kgraph.knowledge import recall
 from kgraph.knowledge.areas import relative_path
 from kgraph.knowledge.evidence import EvidenceSettings, is_weak_file, name_weights, weigh
@@ -29,16 +33,39 @@ __all__ = ["focus_for", "gather", "open_store", "recent_session_files"]
 RECENT_SESSIONS = 5
 
 
-def open_store(db_url: str) -> ReadConnection | None:
+def open_store(
+    db_url: str, mirror: Path | None = None, fresh_for: float | None = None
+) -> ReadConnection | None:
     """A read-only connection to the project database, or None when there is none usable
-    (missing, or at another schema: the worker or a CLI command migrates). A PostgreSQL
-    URL is read through psycopg, without SQLAlchemy (kgraph.db.pgreader)."""
-    if is_server_url(db_url):
-        from kgraph.db.pgreader import open_pg_reader
+    (missing, or at another schema: the worker or a CLI command migrates).
 
+    A server project is read from its local copy in the folder ``mirror`` (kgraph.db.mirror)
+    when the copy is at most ``fresh_for`` seconds old (None: any age), else from the server
+    through psycopg, without SQLAlchemy (kgraph.db.pgreader); when the server cannot be
+    reached, from the copy at any age (logged; the server is not tried again for a minute),
+    and only without a copy is that an error.
+    """
+    if not is_server_url(db_url):
+        path = sqlite_path(db_url)
+        return None if path is None else open_reader(path)
+    if mirror is not None:
+        down = recently_unreachable(mirror)
+        copy = open_mirror(mirror, db_url, None if down else fresh_for)
+        if copy is not None:
+            return copy
+    from kgraph.db.pgreader import open_pg_reader
+
+    try:
         return open_pg_reader(db_url)
-    path = sqlite_path(db_url)
-    return None if path is None else open_reader(path)
+    except DatabaseError as exc:
+        stale = None if mirror is None else open_mirror(mirror, db_url)
+        if stale is None or mirror is None:
+            raise
+        note_unreachable(mirror)
+        logging.getLogger(LOGGER_NAME).warning(
+            "%s; reading the local copy of %.0f s ago", exc, mirror_age(mirror, db_url) or 0.0
+        )
+        return stale
 
 
 def focus_for(

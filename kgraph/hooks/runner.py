@@ -33,7 +33,8 @@ from pathlib import Path
 
 from kgraph.capture.settings import HookSettings, load_settings
 from kgraph.capture.state import get_logger
-from kgraph.db.location import project_root, resolve_database_url
+from kgraph.db.location import is_server_url, project_root, resolve_database_url
+from kgraph.db.reader import ReadConnection
 from kgraph.hooks.payload import HookInput, parse_input
 
 # CLI name -> (Claude Code event name, "module:function" of the handler)
@@ -97,6 +98,30 @@ class HookContext:
 
             enqueue(self.root, "injected", session_id=session_id, injected_ids=list(ids))
         return text
+
+    def open_store(
+        self, fresh_for: float | None = None, ask_refresh: bool = True
+    ) -> ReadConnection | None:
+        """The project database, read-only (kgraph.hooks.readmodel.open_store). A server
+        project is read from its local copy (kgraph.db.mirror): at any age, unless
+        ``fresh_for`` caps it. With ``ask_refresh``, a copy that is due a refresh gets a
+        detached worker to do it (not in a dry run)."""
+        from kgraph.hooks.readmodel import open_store
+
+        url = self.db_url
+        if not is_server_url(url):
+            return open_store(url)
+        from kgraph.capture.state import ensure_state_dir
+        from kgraph.db.mirror import refresh_due
+
+        folder = ensure_state_dir(self.root)
+        if ask_refresh and not self.options.dry_run and refresh_due(folder, url):
+            from kgraph.capture.queue import enqueue
+            from kgraph.capture.spawn import spawn_worker
+
+            enqueue(self.root, "refresh")
+            spawn_worker(self.root, url)
+        return open_store(url, folder, fresh_for)
 
     def published(self) -> tuple[str | None, tuple[str, ...]]:
         with self._lock:

@@ -45,7 +45,7 @@ from kgraph.hooks.gitinfo import (
     recent_work,
     start_status,
 )
-from kgraph.hooks.readmodel import focus_for, gather, open_store, recent_session_files
+from kgraph.hooks.readmodel import focus_for, gather, recent_session_files
 from kgraph.hooks.runner import HookContext
 from kgraph.knowledge import recall
 from kgraph.knowledge.areas import AreaRules, infer_code_area
@@ -338,7 +338,8 @@ def run(ctx: HookContext) -> str | None:
     git = finish_status(status, timeout=min(2.0, max(0.1, ctx.remaining())))
     if not ctx.options.dry_run:
         ctx.finalizers.append(lambda: _queue_work(ctx, git))
-    conn = open_store(ctx.db_url)
+    # The worker _queue_work starts refreshes the server's local copy: no request here.
+    conn = ctx.open_store(fresh_for=ctx.settings.server_copy_max_age_s, ask_refresh=False)
     if conn is None:
         return None
     try:

@@ -33,7 +33,7 @@ from kgraph.codegraph.names import (
 from kgraph.db.reader import ReadConnection
 from kgraph.hooks import seen
 from kgraph.hooks.briefing import Block, fit
-from kgraph.hooks.readmodel import focus_for, gather, open_store
+from kgraph.hooks.readmodel import focus_for, gather
 from kgraph.hooks.runner import HookContext
 from kgraph.knowledge import recall
 from kgraph.knowledge.evidence import EvidenceSettings, load_evidence_settings, rarity
@@ -340,7 +340,7 @@ def run(ctx: HookContext) -> str | None:
     prompt = ctx.payload.prompt
     if not prompt or (prompt.startswith("/") and " " not in prompt.strip()):
         return None
-    conn = open_store(ctx.db_url)
+    conn = ctx.open_store()
     if conn is None:
         return None
     session_id = ctx.payload.session_id

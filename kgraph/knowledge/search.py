@@ -5,8 +5,9 @@ Three ranked candidate lists are built in one read transaction:
 1. **lexical** — the query's words (stopwords dropped, quoted, OR-ed) against the FTS5
    index, best BM25 first;
 2. **semantic** — with an embedder, the cosine of the query vector against every stored
-   vector of that embedder's model (one numpy matrix product), those above
-   ``MIN_COSINE``; items without a vector for the model simply are not in this list;
+   vector of that embedder's model (one numpy matrix product; on a PostgreSQL server with
+   pgvector, the server's HNSW index picks the nearest first: kgraph.knowledge.vectors.ranked),
+   those above ``MIN_COSINE``; items without a vector for the model are not in this list;
 3. **graph** — candidates from 1–2 that share a File (weight 2) or CodeArea (weight 1)
    with the top fused hits (or with ``file``/``code_area`` when given): knowledge that
    lives next to the best matches.
@@ -109,18 +110,19 @@ def _semantic(
     about: set[str] | None,
     include_superseded: bool,
 ) -> list[tuple[str, float]]:
-    from kgraph.knowledge.vectors import load_matrix, top_k
+    from kgraph.knowledge.vectors import ranked
 
     vector = embedder.embed([query])[0]
-    ids, matrix = load_matrix(
+    hits = ranked(
         conn,
+        vector,
         embedder.model_name,
-        embedder.dim,
+        CANDIDATES,
         types=types,
         include_superseded=include_superseded,
         allowed=about,
     )
-    return [(i, s) for i, s in top_k(ids, matrix, vector, CANDIDATES) if s >= MIN_COSINE]
+    return [(i, s) for i, s in hits if s >= MIN_COSINE]
 
 
 def _neighbours(conn: Connection, ids: Sequence[str]) -> dict[str, set[str]]:

@@ -6,6 +6,12 @@ here filters on ``embedding_model``. Similarity is the dot product of L2-normali
 (cosine), computed with one numpy matrix product over all candidates (a linear scan; at
 10k x 384 that is ~4 ms, see scripts/bench_search.py).
 
+On a PostgreSQL server with pgvector (kgraph.db.pgvector, detected at run time) the
+backfill also builds an HNSW index of the model's vectors, and :func:`ranked` lets the
+server pick the k nearest (``ORDER BY ... <=> ... LIMIT k``) under the same filters
+instead of loading the whole matrix; their exact scores are then computed here as on the
+numpy path, so both paths rank and score alike (up to the index's approximation).
+
 Embedding work (the model) always runs outside database transactions; each batch is then
 written in its own short transaction.
 """
@@ -16,17 +22,19 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import ColumnElement, select, update
+from sqlalchemy import ColumnElement, select, text, update
 from sqlalchemy.engine import Connection
 
 from kgraph.db import Database
 from kgraph.embeddings import Embedder, pack
 from kgraph.knowledge.model import KNOWLEDGE_TYPES
-from kgraph.knowledge.query import ENTITIES, RELATIONSHIPS
+from kgraph.knowledge.query import ENTITIES, RELATIONSHIPS, visible_clause
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
+
+    from kgraph.db.pgvector import VectorIndex as PgVectorIndex
 
 # Items of the same type at or above this cosine are the same knowledge said differently.
 NEAR_DUPLICATE_COSINE = 0.95
@@ -163,7 +171,8 @@ def load_matrix(
 def top_k(
     ids: Sequence[str], matrix: NDArray[np.float32], vector: NDArray[np.float32], k: int
 ) -> list[tuple[str, float]]:
-    """The ``k`` ids most similar to ``vector`` (cosine), best first."""
+    """The ``k`` ids most similar to ``vector`` (cosine), best first; equal scores in id
+    order (so the server's candidates and the whole matrix rank a tie alike)."""
     import numpy as np
 
     if not ids or k <= 0:
@@ -171,8 +180,70 @@ def top_k(
     scores = matrix @ np.asarray(vector, dtype=np.float32)
     k = min(k, len(ids))
     best = np.argpartition(-scores, k - 1)[:k]
-    best = best[np.argsort(-scores[best], kind="stable")]
-    return [(ids[i], float(scores[i])) for i in best]
+    ordered = sorted(best.tolist(), key=lambda i: (-float(scores[i]), ids[i]))
+    return [(ids[i], float(scores[i])) for i in ordered]
+
+
+def _candidates(
+    conn: Connection,
+    index: PgVectorIndex,
+    vector: NDArray[np.float32],
+    k: int,
+    types: Sequence[str],
+    include_superseded: bool,
+    allowed: Collection[str] | None,
+) -> tuple[list[str], NDArray[np.float32]]:
+    """The server's pick: with ``allowed`` (a file's or area's items, few) every one of
+    them, exactly; else the ``k`` nearest by the HNSW index."""
+    import numpy as np
+
+    from kgraph.db.pgvector import distance_order, predicate, prepare_search
+
+    statement = select(ENTITIES.c.id, ENTITIES.c.embedding).where(
+        text(predicate(index.model, index.dim)),
+        ENTITIES.c.type.in_(list(types)),
+        visible_clause(include_superseded),
+    )
+    if allowed is not None:
+        statement = statement.where(
+            text("entities.id = ANY(:kgraph_allowed)").bindparams(kgraph_allowed=list(allowed))
+        )
+    else:
+        prepare_search(conn, index, k)
+        statement = statement.order_by(distance_order(index, vector)).limit(k)
+    rows = conn.execute(statement).all()
+    matrix = np.empty((len(rows), index.dim), dtype=np.float32)
+    for n, row in enumerate(rows):
+        matrix[n] = np.frombuffer(row[1], dtype=np.float32)
+    return [r[0] for r in rows], matrix
+
+
+def ranked(
+    conn: Connection,
+    vector: NDArray[np.float32],
+    model: str,
+    k: int,
+    *,
+    types: Sequence[str] = KNOWLEDGE_TYPES,
+    include_superseded: bool = False,
+    allowed: Collection[str] | None = None,
+) -> list[tuple[str, float]]:
+    """The ``k`` visible items of ``types`` whose ``model`` vectors are nearest ``vector``
+    (cosine), best first: numpy over :func:`load_matrix`, or on a server with a pgvector
+    index of ``model``, the server's candidates scored the same way."""
+    dim = int(vector.shape[-1])
+    index = None
+    if conn.dialect.name == "postgresql":
+        from kgraph.db.pgvector import ready_index
+
+        index = ready_index(conn, model, dim)
+    if index is not None:
+        ids, matrix = _candidates(conn, index, vector, k, types, include_superseded, allowed)
+    else:
+        ids, matrix = load_matrix(
+            conn, model, dim, types=types, include_superseded=include_superseded, allowed=allowed
+        )
+    return top_k(ids, matrix, vector, k)
 
 
 def nearest(
@@ -185,13 +256,11 @@ def nearest(
     min_score: float = -1.0,
 ) -> list[tuple[str, float]]:
     """Visible items of ``types`` whose ``model`` vectors are nearest ``vector``."""
-    dim = int(vector.shape[-1])
 
-    def read(conn: Connection) -> tuple[list[str], NDArray[np.float32]]:
-        return load_matrix(conn, model, dim, types=types)
+    def read(conn: Connection) -> list[tuple[str, float]]:
+        return ranked(conn, vector, model, limit, types=types)
 
-    ids, matrix = db.read(read)
-    return [(i, s) for i, s in top_k(ids, matrix, vector, limit) if s >= min_score]
+    return [(i, s) for i, s in db.read(read) if s >= min_score]
 
 
 def find_near_duplicate(
@@ -317,8 +386,32 @@ def embed_missing(
         if progress:
             progress(done, total)
     merged = merge_near_duplicates(db, model, embedder.dim, embedded_ids) if merge_duplicates else 0
+    build_vector_index(db, model, embedder.dim)
     remaining = count_missing(db, model)
     return EmbedReport(model, embedder.dim, len(embedded_ids), merged, remaining)
+
+
+def build_vector_index(db: Database, model: str, dim: int | None = None) -> bool:
+    """On a PostgreSQL server with pgvector, build the HNSW index of ``model``'s vectors
+    when missing (``dim``: theirs, else read from the stored vectors); True when it is
+    ready. Elsewhere (SQLite, no extension, no vectors yet) False and nothing changes.
+    Called by the backfill and, on a server, by the capture worker after each session."""
+    if db.dialect != "postgresql":
+        return False
+    from kgraph.db.pgvector import ensure_index
+
+    if dim is None:
+        stored = db.read(
+            lambda conn: conn.scalar(
+                select(ENTITIES.c.embedding_dim)
+                .where(ENTITIES.c.embedding_model == model, ENTITIES.c.embedding.is_not(None))
+                .limit(1)
+            )
+        )
+        if stored is None:
+            return False
+        dim = int(stored)
+    return ensure_index(db, model, dim)
 
 
 def merge_near_duplicates(db: Database, model: str, dim: int, ids: Sequence[str]) -> int:

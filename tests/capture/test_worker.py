@@ -4,6 +4,7 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -139,3 +140,31 @@ def test_prune_state_removes_old_locks_and_stamps(tmp_path: Path) -> None:
         os.utime(path, (week_ago, week_ago))
     assert worker.prune_state(tmp_path) == 2
     assert [p.name for p in locks.iterdir()] == ["b.lock"]
+
+
+def test_on_a_server_the_worker_refreshes_the_hooks_copy(
+    tmp_repo: Path, repo_db: str, pg_server: Any
+) -> None:
+    from kgraph.db.mirror import mirror_age
+    from kgraph.knowledge.store import add_item
+
+    url = pg_server.fresh_url()
+    server = open_database(url)
+    add_item(server, "the importer skips hidden files", files=["src/importer.py"])
+    server.close()
+    folder = tmp_repo / ".claude" / "kgraph"
+
+    queue.enqueue(tmp_repo, "refresh")
+    report = worker.run_worker(tmp_repo, db_url=url)
+    assert report.failed == 0 and queue.pending(tmp_repo) == []
+    age = mirror_age(folder, url)
+    assert age is not None and age < 60
+    copy = open_database(f"sqlite:///{folder / 'mirror.db'}")
+    assert [i.content for i in list_items(copy)] == ["the importer skips hidden files"]
+    copy.close()
+
+    # On SQLite there is nothing to copy: the request is done, no copy is made.
+    (folder / "mirror.db").unlink()
+    queue.enqueue(tmp_repo, "refresh")
+    assert worker.run_worker(tmp_repo).failed == 0
+    assert queue.pending(tmp_repo) == [] and not (folder / "mirror.db").exists()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -95,3 +96,22 @@ def test_hooks_pointing_at_a_moved_kgraph(tmp_repo: Path) -> None:
     failing = [c for c in doctor.check_wiring(tmp_repo) if c.status == "fail"]
     assert failing and all("no longer exists" in c.detail for c in failing)
     assert "kgraph install" in failing[0].detail
+
+
+def test_on_a_server_doctor_tells_how_old_the_hooks_copy_is(
+    tmp_repo: Path, pg_server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kgraph.capture.state import ensure_state_dir
+    from kgraph.db import open_database
+    from kgraph.db.location import resolve_database_url
+    from kgraph.db.mirror_sync import refresh_mirror
+
+    assert doctor.check_local_copy(tmp_repo) is None  # a file database: no copy
+    monkeypatch.setenv("KGRAPH_DB", pg_server.fresh_url())
+    db = open_database(resolve_database_url(cwd=tmp_repo))
+    none_yet = doctor.check_local_copy(tmp_repo)
+    assert none_yet is not None and none_yet.status == "warn" and "none yet" in none_yet.detail
+    refresh_mirror(db, ensure_state_dir(tmp_repo))
+    db.close()
+    made = doctor.check_local_copy(tmp_repo)
+    assert made is not None and made.status == "ok" and "refreshed 0 s ago" in made.detail

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -101,3 +102,32 @@ def test_session_start_without_a_database_creates_none(tmp_repo: Path, tmp_path:
     )
     assert not loaded.intersection(HEAVY)
     assert not (tmp_repo / ".claude" / "execution-state.db").exists()
+
+
+@pytest.mark.parametrize("event", ["session-start", "user-prompt", "post-tool-use"])
+def test_with_a_fresh_local_copy_a_server_project_is_read_without_psycopg(
+    event: str, pg_server: Any, tmp_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kgraph.capture.state import ensure_state_dir
+    from kgraph.db.location import resolve_database_url
+    from kgraph.db.mirror_sync import refresh_mirror
+
+    monkeypatch.setenv("KGRAPH_DB", pg_server.fresh_url())
+    db = open_database(resolve_database_url(cwd=tmp_repo))
+    add_item(db, "The README is rendered on PyPI as markdown", files=["README.md"])
+    add_item(db, "Payment webhook retries three times on timeout")
+    refresh_mirror(db, ensure_state_dir(tmp_repo))
+    db.close()
+    (tmp_repo / "README.md").write_text("changed\n")
+    payload = {
+        "session_id": "s1",
+        "cwd": str(tmp_repo),
+        "source": "startup",
+        "prompt": "payment webhook retries",
+        "tool_name": "Read",
+        "tool_input": {"file_path": str(tmp_repo / "README.md")},
+    }
+    out = tmp_path / "stdout.txt"
+    loaded = modules_after(event, payload, tmp_repo, tmp_path, out)
+    assert "kgraph-context" in out.read_text()
+    assert not loaded.intersection((*HEAVY, "sqlalchemy", "numpy", "psycopg"))

@@ -197,3 +197,86 @@ def conn(db: Database) -> Iterator[ReadConnection]:
     assert connection is not None
     yield connection
     connection.close()
+
+
+def _server_with_copy(pg_server: Any, folder: Path) -> str:
+    """A server project with one item, copied into ``folder``, then a second item added
+    on the server only: which of the two a read sees tells where it read."""
+    from kgraph.db.mirror_sync import refresh_mirror
+
+    url = pg_server.fresh_url()
+    server = open_database(url)
+    try:
+        add_item(server, "copied: the cache keys by path", files=["src/a.py"])
+        refresh_mirror(server, folder)
+        add_item(server, "server only: the cache expires hourly", files=["src/a.py"])
+    finally:
+        server.close()
+    return url
+
+
+def _contents(conn: ReadConnection | None) -> list[str]:
+    from kgraph.knowledge import recall
+
+    assert conn is not None
+    try:
+        return sorted(i.content for i in recall.items_about(conn, ["src/a.py"]))
+    finally:
+        conn.close()
+
+
+def test_a_server_project_is_read_from_its_copy_up_to_the_age_asked(
+    pg_server: Any, tmp_path: Path
+) -> None:
+    from kgraph.db.mirror import read_stamp, write_stamp
+
+    url = _server_with_copy(pg_server, tmp_path)
+    copied = ["copied: the cache keys by path"]
+    everything = sorted([*copied, "server only: the cache expires hourly"])
+    assert _contents(open_store(url, tmp_path)) == copied  # any age
+    assert _contents(open_store(url, tmp_path, fresh_for=120)) == copied
+    assert _contents(open_store(url)) == everything  # no copy asked for: the server
+
+    stamp = read_stamp(tmp_path)
+    assert stamp is not None
+    write_stamp(tmp_path, stamp.__class__(stamp.source, stamp.refreshed_at - 600, {}))
+    assert _contents(open_store(url, tmp_path, fresh_for=120)) == everything
+    assert _contents(open_store(url, tmp_path)) == copied
+
+
+def test_an_unreachable_server_is_read_from_its_copy_at_any_age(
+    pg_server: Any,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import shutil as _shutil
+
+    from kgraph.db.mirror import MIRROR_FILE, STAMP_FILE, source_key
+    from kgraph.errors import DatabaseError
+
+    url = _server_with_copy(pg_server, tmp_path)
+    nowhere = f"postgresql+psycopg://kgraph@/kgraph?host={tmp_path}/gone&connect_timeout=2"
+    folder = tmp_path / "nowhere-copy"
+    folder.mkdir()
+    _shutil.copy(tmp_path / MIRROR_FILE, folder / MIRROR_FILE)
+    stamp = (tmp_path / STAMP_FILE).read_text().replace(source_key(url), source_key(nowhere))
+    (folder / STAMP_FILE).write_text(stamp)
+
+    with caplog.at_level("WARNING", logger="kgraph.hooks"):
+        found = _contents(open_store(nowhere, folder, fresh_for=0))
+    assert found == ["copied: the cache keys by path"]
+    assert "cannot reach the kgraph database server" in caplog.text
+    assert "local copy" in caplog.text
+
+    # For a minute the server is not tried again (a silent one costs a connect timeout).
+    import kgraph.db.pgreader
+
+    def must_not_connect(url: str) -> None:
+        raise AssertionError("tried the server again")
+
+    monkeypatch.setattr(kgraph.db.pgreader, "open_pg_reader", must_not_connect)
+    assert _contents(open_store(nowhere, folder, fresh_for=0)) == found
+    monkeypatch.undo()
+    with pytest.raises(DatabaseError, match="cannot reach"):
+        open_store(nowhere, tmp_path / "no-copy-here")

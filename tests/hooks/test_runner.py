@@ -98,3 +98,23 @@ def test_subagent_input_is_skipped(tmp_repo: Path, monkeypatch: pytest.MonkeyPat
 
 def test_unknown_event_is_a_no_op(hook: Callable[..., HookResult]) -> None:
     assert hook("post-tool-use") == HookResult()
+
+
+def test_a_hook_on_a_server_asks_the_worker_to_refresh_its_copy_once(
+    tmp_repo: Path, pg_server: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kgraph.capture import queue
+    from kgraph.db import open_database
+
+    url = pg_server.fresh_url()  # type: ignore[attr-defined]
+    open_database(url).close()
+    monkeypatch.setenv("KGRAPH_DB", url)
+    payload = {
+        "session_id": "s1",
+        "cwd": str(tmp_repo),
+        "tool_name": "Read",
+        "tool_input": {"file_path": str(tmp_repo / "README.md")},
+    }
+    for _ in range(3):  # no copy yet: the first hook asks, the next ones see it asked
+        run_hook("post-tool-use", json.dumps(payload).encode())
+    assert [p.name.split("-")[1] for p in queue.pending(tmp_repo)] == ["refresh"]

@@ -11,12 +11,15 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from kgraph.db import open_database
+from kgraph.db import open_database, resolve_database_url
+from kgraph.db.mirror import mirror_age, read_stamp, write_stamp
 from kgraph.knowledge.query import list_items
+from kgraph.knowledge.store import add_item
 from kgraph.transcript.discovery import encode_project_dir
 from tests.capture.transcript_builder import TranscriptBuilder
 from tests.hooks.processes import hook_env, run_hook_process, wait_for_workers
@@ -34,6 +37,12 @@ def _clone(git: Callable[..., str], origin: Path, where: Path) -> Path:
     git(where, "config", "user.name", where.name)
     git(where, "config", "commit.gpgsign", "false")
     return where
+
+
+def _age_copy(folder: Path, seconds: float) -> None:
+    stamp = read_stamp(folder)
+    assert stamp is not None
+    write_stamp(folder, replace(stamp, refreshed_at=stamp.refreshed_at - seconds))
 
 
 def _briefing(clone: Path, session: str, env: dict[str, str]) -> str:
@@ -105,6 +114,37 @@ def test_a_mistake_captured_on_one_machine_reaches_the_other(
     (bob / "src" / "config.py").write_text("def load(p):\n    return open(p).read()\n# bob\n")
     context = _briefing(bob, "bob-1", env)
     assert f"Mistake [{mistake.id}]" in context
+
+    # Bob's worker now keeps a local copy that his hooks read. Alice learns more; once Bob's
+    # copy is older than session-start accepts, his next briefing reads the server, and the
+    # worker it starts brings the copy up to date for his file hook.
+    bob_url = resolve_database_url(cwd=bob, environ=env)
+    assert mirror_age(bob / ".claude" / "kgraph", bob_url) is not None
+    shared = open_database(pg_server.url(), cwd=alice)
+    try:
+        later = add_item(
+            shared,
+            "load() must not cache parsed config: src/config.py is reread on every call",
+            type="Mistake",
+            files=["src/config.py"],
+        ).entity_id
+    finally:
+        shared.close()
+    _age_copy(bob / ".claude" / "kgraph", 600)
+    assert f"[{later}]" in _briefing(bob, "bob-2", env)
+    code, out, err = run_hook_process(
+        "post-tool-use",
+        {
+            "session_id": "bob-3",
+            "cwd": str(bob),
+            "hook_event_name": "PostToolUse",
+            "tool_name": "Read",
+            "tool_input": {"file_path": str(bob / "src" / "config.py")},
+        },
+        bob,
+        env,
+    )
+    assert code == 0 and err == "" and f"[{later}]" in out
 
     # A clone of another repository on the same server is another project: nothing leaks.
     other = tmp_path / "other"
