@@ -267,17 +267,20 @@ def _drain(
     from kgraph.db.location import sqlite_path
     from kgraph.errors import KgraphError
 
+    # A database that cannot be opened (a server out of reach, a damaged file) is no fault
+    # of the requests: they go back to the queue, not counted as an attempt, and wait for
+    # a worker that can write them (a laptop offline for a day loses nothing).
     try:
         db = open_database(url)
     except KgraphError as exc:
         log.error("worker cannot open the database: %s", exc)
         record_problem(root, str(exc), sqlite_path(url))
-        _retry_later(root, requests, log)
+        queue.release(requests)
         total.failed += 1
         return
     except Exception as exc:
         log.error("worker cannot open the database: %s: %s", type(exc).__name__, exc)
-        _retry_later(root, requests, log)
+        queue.release(requests)
         total.failed += 1
         return
     if db.read_only:

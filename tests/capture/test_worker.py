@@ -168,3 +168,22 @@ def test_on_a_server_the_worker_refreshes_the_hooks_copy(
     queue.enqueue(tmp_repo, "refresh")
     assert worker.run_worker(tmp_repo).failed == 0
     assert queue.pending(tmp_repo) == [] and not (folder / "mirror.db").exists()
+
+
+def test_requests_wait_for_a_database_out_of_reach_and_are_never_dropped(
+    tmp_repo: Path, repo_db: str, tmp_path: Path
+) -> None:
+    nowhere = f"postgresql+psycopg://kgraph@/kgraph?host={tmp_path}/gone&connect_timeout=2"
+    queue.enqueue(tmp_repo, "start", session_id="s1", cwd=str(tmp_repo), injected_ids=[])
+    queue.enqueue(tmp_repo, "injected", session_id="s1", injected_ids=["lrn-x"])
+    for _ in range(worker.MAX_ATTEMPTS + 2):  # a hook's worker each, all while offline
+        assert worker.run_worker(tmp_repo, db_url=nowhere).failed == 1
+    assert len(queue.pending(tmp_repo)) == 2
+    log = (tmp_repo / ".claude" / "kgraph" / "hook.log").read_text()
+    assert "cannot open the database" in log and "dropping" not in log
+
+    report = worker.run_worker(tmp_repo)  # back online
+    assert report.failed == 0 and report.applied == 2 and queue.pending(tmp_repo) == []
+    db = open_database(repo_db)
+    assert get_session(db, "s1").injected_ids == ("lrn-x",)
+    db.close()
