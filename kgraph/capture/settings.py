@@ -27,10 +27,13 @@ extractor_timeout_s = 120
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
+
+from kgraph.capture.state import LOGGER_NAME
 
 # Claude Code writes additionalContext over 10,000 characters to a file instead.
 HARD_MAX_CHARS = 9_900
@@ -100,7 +103,17 @@ def settings_from_config(config: dict[str, Any]) -> HookSettings:
     for f in fields(HookSettings):
         source = capture if f.name.startswith("extractor") else hooks
         if f.name in source:
-            changes[f.name] = _coerce(f.name, source[f.name], getattr(defaults, f.name))
+            value = source[f.name]
+            changes[f.name] = _coerce(f.name, value, getattr(defaults, f.name))
+            if changes[f.name] != value and not (f.name == "extractor" and value is None):
+                table = "capture" if source is capture else "hooks"
+                logging.getLogger(LOGGER_NAME).warning(
+                    "kgraph.toml: [%s] %s = %r is not valid here; using %r",
+                    table,
+                    f.name,
+                    value,
+                    changes[f.name],
+                )
     return replace(defaults, **changes)
 
 
@@ -111,7 +124,8 @@ def load_settings(root: Path) -> HookSettings:
 
     try:
         return settings_from_config(load_config(root))
-    except (KgraphError, OSError):
+    except (KgraphError, OSError) as exc:
+        logging.getLogger(LOGGER_NAME).warning("kgraph.toml ignored, defaults used: %s", exc)
         return HookSettings()
 
 

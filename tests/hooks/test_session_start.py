@@ -192,6 +192,8 @@ def test_bad_settings_fall_back_to_defaults(
     (tmp_repo / "README.md").write_text("changed\n")
     item = add_item(project_db, "The README is rendered on PyPI as markdown", files=["README.md"])
     assert item.entity_id in context_of(hook("session-start", session_id="s1"))
+    log = (tmp_repo / ".claude" / "kgraph" / "hook.log").read_text()
+    assert "kgraph.toml" in log and ("'lots'" in log or "ignored" in log)
 
 
 def commit_file(git: Callable[..., str], repo: Path, path: str, message: str) -> str:
