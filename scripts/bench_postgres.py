@@ -70,6 +70,19 @@ def median_of(fn: Callable[[], Any], repeat: int) -> float:
     return statistics.median(times)
 
 
+def fill(urls: tuple[str, ...], n: int, text_vectors: bool = False) -> None:
+    """scripts/bench_search.py's ``n`` items in each database, timed."""
+    for url in urls:
+        started = time.perf_counter()
+        bench_search.populate(url, n, text_vectors=text_vectors)
+        kind = " (text vectors)" if text_vectors else ""
+        print(
+            f"  filled {n} items{kind} on {url.split(':')[0]} in "
+            f"{time.perf_counter() - started:.1f} s",
+            file=sys.stderr,
+        )
+
+
 def bench_search_on(url: str, queries: int) -> dict[str, float]:
     db = open_database(url)
     embedder = get_embedder("fake")
@@ -97,14 +110,7 @@ def searches(server: pgserver.PgServer, sizes: list[int], queries: int) -> list[
         with tempfile.TemporaryDirectory() as tmp:
             lite_url = f"sqlite:///{Path(tmp) / 'search.db'}"
             pg_url = server.url(project=f"search{n}")
-            for url in (lite_url, pg_url):
-                started = time.perf_counter()
-                bench_search.populate(url, n)
-                print(
-                    f"  filled {n} items on {url.split(':')[0]} in "
-                    f"{time.perf_counter() - started:.1f} s",
-                    file=sys.stderr,
-                )
+            fill((lite_url, pg_url), n)
             lite = bench_search_on(lite_url, queries)
             pg = bench_search_on(pg_url, queries)
         for key in ("hybrid", "uncached", "lexical"):
@@ -197,14 +203,7 @@ def vector_searches(sizes: list[int], queries: int) -> list[VectorRow]:
             with tempfile.TemporaryDirectory() as tmp:
                 lite_url = f"sqlite:///{Path(tmp) / 'vectors.db'}"
                 pg_url = server.url(project=f"vectors{n}")
-                for url in (lite_url, pg_url):
-                    started = time.perf_counter()
-                    bench_search.populate(url, n, text_vectors=True)
-                    print(
-                        f"  filled {n} items (text vectors) on {url.split(':')[0]} in "
-                        f"{time.perf_counter() - started:.1f} s",
-                        file=sys.stderr,
-                    )
+                fill((lite_url, pg_url), n, text_vectors=True)
                 lite = _vector_measures(lite_url, queries)
                 numpy_path = _vector_measures(pg_url, queries)
                 db = open_database(pg_url)

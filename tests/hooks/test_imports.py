@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from kgraph.db import open_database
+from kgraph.db import Database, open_database
 from kgraph.knowledge.store import add_item
 from tests.conftest import backend_url
 
@@ -51,6 +51,25 @@ def modules_after(
     return {name.split(".")[0] for name in json.loads(out.read_text())}
 
 
+def injecting_payload(repo: Path) -> dict[str, object]:
+    """One payload every injecting hook reads: a session start, a prompt about stored
+    knowledge, a Read of a file it is about."""
+    return {
+        "session_id": "s1",
+        "cwd": str(repo),
+        "source": "startup",
+        "prompt": "payment webhook retries",
+        "tool_name": "Read",
+        "tool_input": {"file_path": str(repo / "README.md")},
+    }
+
+
+def store_knowledge(db: Database, repo: Path) -> None:
+    add_item(db, "The README is rendered on PyPI as markdown", files=["README.md"])
+    add_item(db, "Payment webhook retries three times on timeout")
+    (repo / "README.md").write_text("changed\n")
+
+
 @pytest.fixture
 def repo_with_knowledge(
     request: pytest.FixtureRequest, backend: str, tmp_repo: Path, monkeypatch: pytest.MonkeyPatch
@@ -59,10 +78,8 @@ def repo_with_knowledge(
     if backend == "postgresql":
         monkeypatch.setenv("KGRAPH_DB", url)
     db = open_database(url)
-    add_item(db, "The README is rendered on PyPI as markdown", files=["README.md"])
-    add_item(db, "Payment webhook retries three times on timeout")
+    store_knowledge(db, tmp_repo)
     db.close()
-    (tmp_repo / "README.md").write_text("changed\n")
     return tmp_repo
 
 
@@ -70,16 +87,10 @@ def repo_with_knowledge(
 def test_injecting_hooks_read_the_database_without_sqlalchemy(
     event: str, repo_with_knowledge: Path, tmp_path: Path
 ) -> None:
-    payload = {
-        "session_id": "s1",
-        "cwd": str(repo_with_knowledge),
-        "source": "startup",
-        "prompt": "payment webhook retries",
-        "tool_name": "Read",
-        "tool_input": {"file_path": str(repo_with_knowledge / "README.md")},
-    }
     out = tmp_path / "stdout.txt"
-    loaded = modules_after(event, payload, repo_with_knowledge, tmp_path, out)
+    loaded = modules_after(
+        event, injecting_payload(repo_with_knowledge), repo_with_knowledge, tmp_path, out
+    )
     # the database was really read: through sqlite3, or through psycopg alone on a server
     assert ("psycopg" in loaded) == (os.environ.get("KGRAPH_DB", "").startswith("postgresql"))
     assert "sqlite3" in loaded
@@ -114,20 +125,10 @@ def test_with_a_fresh_local_copy_a_server_project_is_read_without_psycopg(
 
     monkeypatch.setenv("KGRAPH_DB", pg_server.fresh_url())
     db = open_database(resolve_database_url(cwd=tmp_repo))
-    add_item(db, "The README is rendered on PyPI as markdown", files=["README.md"])
-    add_item(db, "Payment webhook retries three times on timeout")
+    store_knowledge(db, tmp_repo)
     refresh_mirror(db, ensure_state_dir(tmp_repo))
     db.close()
-    (tmp_repo / "README.md").write_text("changed\n")
-    payload = {
-        "session_id": "s1",
-        "cwd": str(tmp_repo),
-        "source": "startup",
-        "prompt": "payment webhook retries",
-        "tool_name": "Read",
-        "tool_input": {"file_path": str(tmp_repo / "README.md")},
-    }
     out = tmp_path / "stdout.txt"
-    loaded = modules_after(event, payload, tmp_repo, tmp_path, out)
+    loaded = modules_after(event, injecting_payload(tmp_repo), tmp_repo, tmp_path, out)
     assert "kgraph-context" in out.read_text()
     assert not loaded.intersection((*HEAVY, "sqlalchemy", "numpy", "psycopg"))
