@@ -84,3 +84,18 @@ class TranscriptBuilder:
 
     def write(self, path: Path) -> Path:
         return self.session.write(path)
+
+
+def utf8_fix_session(session_id: str, repo: Path, branch: str, path: Path) -> Path:
+    """The session the end-to-end and team tests capture: failing config tests on Windows,
+    an error and its fix in ``repo``, and the explanation (a Mistake about src/config.py)."""
+    return (
+        TranscriptBuilder(session_id, str(repo), branch)
+        .prompt("The config tests fail on Windows, please fix them.")
+        .error_fix(repo)
+        .say(
+            "The issue was that `load` opened src/config.py files with the locale encoding, "
+            "so the cp1252 default crashed on non-ASCII values; the loader now reads UTF-8."
+        )
+        .write(path)
+    )

@@ -12,7 +12,7 @@ import pytest
 from kgraph.db import open_database
 from kgraph.knowledge.query import list_items
 from kgraph.transcript.discovery import encode_project_dir
-from tests.capture.transcript_builder import TranscriptBuilder
+from tests.capture.transcript_builder import utf8_fix_session
 from tests.hooks.processes import hook_env, run_hook_process, wait_for_workers
 
 
@@ -62,16 +62,7 @@ def test_session_start_capture_and_next_briefing(
     (tmp_repo / "notes.txt").write_text("n\n")
     git(tmp_repo, "add", "notes.txt")
     git(tmp_repo, "commit", "-qm", "docs: notes")
-    (
-        TranscriptBuilder("sess-1", str(tmp_repo), "feat/21-utf8-config")
-        .prompt("The config tests fail on Windows, please fix them.")
-        .error_fix(tmp_repo)
-        .say(
-            "The issue was that `load` opened src/config.py files with the locale encoding, "
-            "so the cp1252 default crashed on non-ASCII values; the loader now reads UTF-8."
-        )
-        .write(transcript)
-    )
+    utf8_fix_session("sess-1", tmp_repo, "feat/21-utf8-config", transcript)
 
     # 3. The session ends: the hook returns at once, the detached worker captures.
     code, out, err = run_hook_process(

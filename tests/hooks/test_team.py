@@ -21,7 +21,7 @@ from kgraph.db.mirror import mirror_age, read_stamp, write_stamp
 from kgraph.knowledge.query import list_items
 from kgraph.knowledge.store import add_item
 from kgraph.transcript.discovery import encode_project_dir
-from tests.capture.transcript_builder import TranscriptBuilder
+from tests.capture.transcript_builder import utf8_fix_session
 from tests.hooks.processes import hook_env, run_hook_process, wait_for_workers
 from tests.pgserver import PgServer
 
@@ -84,16 +84,7 @@ def test_a_mistake_captured_on_one_machine_reaches_the_other(
         "def load(p):\n    return open(p, encoding='utf-8').read()\n"
     )
     git(alice, "commit", "-qam", "fix(config): read config files as UTF-8")
-    (
-        TranscriptBuilder("alice-1", str(alice), "main")
-        .prompt("The config tests fail on Windows, please fix them.")
-        .error_fix(alice)
-        .say(
-            "The issue was that `load` opened src/config.py files with the locale encoding, "
-            "so the cp1252 default crashed on non-ASCII values; the loader now reads UTF-8."
-        )
-        .write(transcript)
-    )
+    utf8_fix_session("alice-1", alice, "main", transcript)
     code, out, err = run_hook_process(
         "session-end", {**base, "hook_event_name": "SessionEnd", "reason": "other"}, alice, env
     )
