@@ -105,7 +105,7 @@ def settings_from_config(config: dict[str, Any]) -> HookSettings:
         if f.name in source:
             value = source[f.name]
             changes[f.name] = _coerce(f.name, value, getattr(defaults, f.name))
-            if changes[f.name] != value and not (f.name == "extractor" and value is None):
+            if changes[f.name] != value:
                 table = "capture" if source is capture else "hooks"
                 logging.getLogger(LOGGER_NAME).warning(
                     "kgraph.toml: [%s] %s = %r is not valid here; using %r",
