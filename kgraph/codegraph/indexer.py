@@ -238,7 +238,7 @@ def _dependents(
         sites |= changed_sites(old.get(path), summaries[path])
     if not (changed or added or sites):
         return set(), None
-    all_deps = db.read(store.all_deps)
+    all_deps = db.read(store.deps_of)
     if added and any(deps.get("pulled") for deps in all_deps.values()):
         for path in added:  # new call sites (a cold parse has no one to tell)
             sites |= changed_sites(None, summaries[path])
@@ -289,7 +289,7 @@ def _resolve(
     def stored_sites() -> dict[str, list[str]]:
         # The deps read before this run's writes (the files parsed in it are not asked).
         if all_deps is not None:
-            return {path: deps.get("sites", []) for path, deps in all_deps.items() if deps}
+            return {path: deps.get("sites", []) for path, deps in all_deps.items()}
         return db.read(store.site_keys)
 
     state = ResolveState(

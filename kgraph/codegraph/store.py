@@ -49,18 +49,16 @@ def file_states(conn: Connection) -> dict[str, tuple[str, bool]]:
     return {path: (content, stale) for path, content, stale in rows}
 
 
-def all_deps(conn: Connection) -> dict[str, dict[str, Any]]:
-    rows = conn.execute(select(FILES.c.path, FILES.c.deps)).all()
-    return {path: deps or {} for path, deps in rows}
-
-
-def deps_of(conn: Connection, paths: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """The stored deps of the given files (those that have some)."""
-    found: dict[str, dict[str, Any]] = {}
-    for chunk in _chunks(list(paths)):
-        rows = conn.execute(select(FILES.c.path, FILES.c.deps).where(FILES.c.path.in_(chunk)))
-        found.update({path: deps for path, deps in rows if deps})
-    return found
+def deps_of(conn: Connection, paths: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
+    """The stored deps of the given files, or of every file (None); files without deps
+    are left out."""
+    statement = select(FILES.c.path, FILES.c.deps)
+    chunks = (
+        [statement]
+        if paths is None
+        else [statement.where(FILES.c.path.in_(chunk)) for chunk in _chunks(list(paths))]
+    )
+    return {path: deps for query in chunks for path, deps in conn.execute(query) if deps}
 
 
 def load_summaries(conn: Connection, paths: Sequence[str]) -> dict[str, Summary]:
