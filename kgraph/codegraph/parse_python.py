@@ -11,7 +11,6 @@ ERROR nodes, which are counted; everything around them is kept.
 from __future__ import annotations
 
 from functools import lru_cache
-from operator import attrgetter
 
 from tree_sitter import Node, Parser, Query, QueryCursor
 
@@ -36,7 +35,7 @@ from kgraph.codegraph.python_nodes import (
     set_source,
 )
 from kgraph.codegraph.python_refs import RefBuilder
-from kgraph.codegraph.spans import Spans
+from kgraph.codegraph.spans import Spans, document_order
 from kgraph.codegraph.summary import (
     UNKNOWN,
     Annotated,
@@ -77,10 +76,6 @@ _OTHERS = {
     "raise": "raise_statement",
     "call": "call",
 }
-# Document order; nested nodes starting at one byte (``str(x).replace(y)``: two calls) are
-# ordered by end, the inner one first: sorting by start alone left them in the order
-# tree-sitter completed their matches, which varies from run to run.
-_START = attrgetter("start_byte", "end_byte")
 # Expressions a name assigned from may hold functions (prepass): lambdas and literals.
 _HOLDERS = frozenset(
     {"lambda", "list", "tuple", "dictionary", "set", "list_comprehension"}
@@ -150,14 +145,14 @@ class _PythonSummariser(BindingHandlers):
                 self.on_lambda(node, scope)
         self.on_defaults()  # lambdas in defaults are all named by now
         self.prepass(captures)
-        scope_for = self.spans.scope_for
         for name in _OTHERS:
             # Capture lists come in match-completion order, which varies from run to run:
-            # in document order (_START), bindings apply in order and an edge met twice
-            # keeps its first line, so the same file always gives the same summary and edges.
+            # in document order, bindings apply in order and an edge met twice keeps its
+            # first line, so the same file always gives the same summary and edges.
             handler = getattr(self, f"on_{name}")
-            for node in sorted(captures.get(name, ()), key=_START):
-                handler(node, scope_for(node))
+            nodes, starts = document_order(captures.get(name, []))
+            for node, scope in zip(nodes, self.spans.scopes_at(starts), strict=True):
+                handler(node, scope)
         self.on_iterations()
         for node, qname in self.functions:
             if node.type == "lambda":
@@ -237,7 +232,7 @@ class _PythonSummariser(BindingHandlers):
         qname = self._qname(parent, name)
         is_method = self.scopes[parent]["kind"] == "class"
         line = node.start_point[0] + 1
-        self.refs.lambdas[node.start_byte, node.end_byte] = name
+        self.refs.lambdas[node] = name
         self.spans.enter(node, qname, body.start_byte)
         self.defs[qname] = {
             "kind": "method" if is_method else "function",

@@ -9,8 +9,34 @@ bases) belongs to the enclosing scope: that is where it is evaluated.
 from __future__ import annotations
 
 from bisect import bisect_right
+from operator import attrgetter
 
 from tree_sitter import Node
+
+_START_BYTE = attrgetter("start_byte")
+_END_BYTE = attrgetter("end_byte")
+
+
+def document_order(nodes: list[Node]) -> tuple[list[Node], list[int]]:
+    """``nodes`` sorted by (start, end), and their starts: nested nodes starting at one byte
+    (``str(x).replace(y)``: two calls) come inner first.
+
+    Sorted by start alone (int keys: ~3x faster than (start, end) tuples), then by end
+    within the few runs that share a start.
+    """
+    nodes = sorted(nodes, key=_START_BYTE)
+    starts = list(map(_START_BYTE, nodes))
+    if len(set(starts)) < len(starts):
+        index, count = 1, len(starts)
+        while index < count:
+            if starts[index] != starts[index - 1]:
+                index += 1
+                continue
+            first = index - 1
+            while index < count and starts[index] == starts[first]:
+                index += 1
+            nodes[first:index] = sorted(nodes[first:index], key=_END_BYTE)
+    return nodes, starts
 
 
 class Spans:
@@ -34,6 +60,21 @@ class Spans:
                     return intervals[parent][1]
                 return qname
             index = parent
+
+    def scopes_at(self, starts: list[int]) -> list[str]:
+        """:meth:`scope_for` of nodes starting at each of ``starts``, in one call (a call
+        per node was ~10% of the summariser's own time)."""
+        table, intervals = self.starts, self.intervals
+        found: list[str] = []
+        for start in starts:
+            index = bisect_right(table, start) - 1
+            while True:
+                end, qname, body_start, parent = intervals[index]
+                if start < end:
+                    found.append(intervals[parent][1] if start < body_start else qname)
+                    break
+                index = parent
+        return found
 
     def enclosing(self, node: Node) -> str:
         """:meth:`scope_for` for definitions, which are visited in document order while the
