@@ -113,6 +113,9 @@ class _PythonSummariser(BindingHandlers):
         self.spans = Spans()
         self.refs = RefBuilder(self.scopes, self.defs)
         self.qnames: dict[int, str] = {}  # def/class/lambda node start -> qualified name
+        # def/class node -> its decorated_definition: from the captures, as Node.parent
+        # walks down from the root (~1 µs a def).
+        self.decorated: dict[Node, Node] = {}
         self.functions: list[tuple[Node, str]] = []  # (def or lambda node, qualified name)
         self.defaults: list[tuple[str, list[tuple[int, Node]]]] = []  # function -> defaults
         self.iterations: list[tuple[Node, str, str, int]] = []
@@ -130,7 +133,13 @@ class _PythonSummariser(BindingHandlers):
         for call in captures.get("call", ()):  # the names called: parameters worth following
             function = call.child_by_field_id(F_FUNCTION)
             if function is not None and function.type == "identifier":
-                self.called.add(source_text[function.start_byte : function.end_byte].decode())
+                name = source_text[function.start_byte : function.end_byte].decode()
+                self.called.add(name)
+                self.refs.called_by_name(call, name)
+        for decorated in captures.get("decorated", ()):
+            definition = decorated.child_by_field_id(F_DEFINITION)
+            if definition is not None:
+                self.decorated[definition] = decorated
         definitions = sorted(
             [(n.start_byte, name, n) for name in _DEFINITIONS for n in captures.get(name, ())],
             key=lambda item: item[0],
@@ -174,14 +183,11 @@ class _PythonSummariser(BindingHandlers):
         variables of loops over literals and names."""
         names = self.refs.function_names
         for node in captures.get("assign", ()):
-            left, right = node.child_by_field_id(F_LEFT), node.child_by_field_id(F_RIGHT)
-            if (
-                left is not None
-                and left.type == "identifier"
-                and right is not None
-                and right.type in _HOLDERS
-            ):
-                names.add(node_text(left))
+            right = node.child_by_field_id(F_RIGHT)  # first: few are holders
+            if right is not None and right.type in _HOLDERS:
+                left = node.child_by_field_id(F_LEFT)
+                if left is not None and left.type == "identifier":
+                    names.add(node_text(left))
         for name in ("forin", "for"):
             for node in captures.get(name, ()):
                 right = node.child_by_field_id(F_RIGHT)
@@ -201,7 +207,7 @@ class _PythonSummariser(BindingHandlers):
         qname = self._qname(parent, name)
         parent_scope = self.scopes[parent]
         line = node.start_point[0] + 1
-        decorators = decorator_names(node)
+        decorators = decorator_names(self.decorated.get(node))
         is_method = parent_scope["kind"] == "class"
         self.bind_in(parent_scope, name, defined(qname, line))
         self.spans.enter(node, qname, body.start_byte)
@@ -302,7 +308,7 @@ class _PythonSummariser(BindingHandlers):
             self.defs[qname] = {"kind": "class", "line": line, "end": node.end_point[0] + 1}
             if bases:
                 self.defs[qname]["bases"] = bases
-            decorators = decorator_names(node)
+            decorators = decorator_names(self.decorated.get(node))
             if decorators:
                 self.defs[qname]["decorators"] = decorators
             self.scopes[qname] = new_scope("class", parent)
@@ -352,16 +358,15 @@ class _PythonSummariser(BindingHandlers):
 
     # -- calls ----------------------------------------------------------------------------
     def on_call(self, node: Node, scope: str) -> None:
-        function = node.child_by_field_id(F_FUNCTION)
-        if function is None:
-            return
-        callee = self.refs.callee(node, function, scope)
+        callee = self.refs.callee(node, scope)  # UNKNOWN when the call has no function
         if callee == UNKNOWN:
             return
         line = node.start_point[0] + 1
         add_call(self.summary, scope, callee + self.refs.call_op(node, scope, callee), line)
-        if function.type == "attribute" and callee.rsplit(".", 1)[-1] in STORE_METHODS:
-            self.on_method_store(node, function, scope, line)
+        if callee.rsplit(".", 1)[-1] in STORE_METHODS:
+            function = node.child_by_field_id(F_FUNCTION)
+            if function is not None and function.type == "attribute":
+                self.on_method_store(node, function, scope, line)
         elif callee in ("iter", "next"):
             arguments = node.child_by_field_id(F_ARGUMENTS)
             first = arguments.named_children[0] if arguments and arguments.named_children else None

@@ -155,13 +155,13 @@ class BindingHandlers:
         # In `a = b = C()` the inner `b = C()` is captured too and binds b; here only a.
         target = node.child_by_field_id(F_LEFT)
         right = node.child_by_field_id(F_RIGHT)
-        annotation = node.child_by_field_id(F_TYPE)
         while right is not None and right.type == "assignment":
             right = right.child_by_field_id(F_RIGHT)
         line = node.start_point[0] + 1
         if target is None:
             return
         if target.type == "identifier":
+            annotation = node.child_by_field_id(F_TYPE)  # only a name's (`x: int = 0`) is used
             name = node_text(target)
             if scope == "" and right is not None and name == "__all__":
                 self.summary["all"] = string_items(right)

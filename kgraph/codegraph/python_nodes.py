@@ -124,13 +124,13 @@ def string_items(node: Node) -> list[str]:
     return items
 
 
-def decorator_names(node: Node) -> list[str]:
-    """The decorators of a def/class, as written (``@a.b(x)`` -> ``a.b``)."""
-    parent = node.parent
-    if parent is None or parent.type != "decorated_definition":
+def decorator_names(decorated: Node | None) -> list[str]:
+    """The decorators of a def/class (``decorated``: its decorated_definition, None when it
+    has none), as written (``@a.b(x)`` -> ``a.b``)."""
+    if decorated is None:
         return []
     names = []
-    for child in parent.named_children:
+    for child in decorated.named_children:
         if child.type == "decorator" and child.named_children:
             expr = child.named_children[0]
             if expr.type == "call":

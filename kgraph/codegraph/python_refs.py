@@ -122,12 +122,11 @@ class RefBuilder:
                 return UNKNOWN
             return f"{base}.{node_text(node.child_by_field_id(F_ATTRIBUTE))}"
         if kind == "call":
-            function = node.child_by_field_id(F_FUNCTION)
-            callee = self.callee(node, function, scope)
+            callee = self.callee(node, scope)
             if callee == UNKNOWN:
                 return UNKNOWN
             if callee.endswith((".get", ".pop", ".setdefault")):
-                lookup = self._keyed_lookup(function, node, scope)
+                lookup = self._keyed_lookup(node.child_by_field_id(F_FUNCTION), node, scope)
                 if lookup is not None:
                     return lookup
             return callee + self.call_op(node, scope, callee)
@@ -146,13 +145,18 @@ class RefBuilder:
             return self.literal(node, scope)
         return _LITERALS.get(kind, UNKNOWN)
 
-    def callee(self, call: Node, function: Node | None, scope: str) -> str:
+    def callee(self, call: Node, scope: str) -> str:
         """The ref of what ``call`` calls (its ``function`` node), once per call node: a
         call nested in an argument or assigned is met again as a call of its own."""
         found = self._callees.get(call)
         if found is None:
-            found = self._callees[call] = self.ref(function, scope)
+            found = self._callees[call] = self.ref(call.child_by_field_id(F_FUNCTION), scope)
         return found
+
+    def called_by_name(self, call: Node, name: str) -> None:
+        """Note that ``call`` calls the identifier ``name``: its callee's ref, found while
+        the summariser collects the names the file calls (one Node crossing for both)."""
+        self._callees[call] = name
 
     def _keyed_lookup(self, function: Node | None, call: Node, scope: str) -> str | None:
         """``d.get("k")`` on a name holding a literal of this file: the item ``d['k']``."""
@@ -212,6 +216,13 @@ class RefBuilder:
                 break  # positions unknown from here on
             elif kind == "dictionary_splat":
                 keywords["**"] = UNKNOWN
+            elif kind == "identifier":  # the commonest argument: its ref is its text
+                name = self.source[child.start_byte : child.end_byte].decode("utf-8", "replace")
+                if always or name in self.function_names:  # may_be_function's rule, inline
+                    positional.append(name)
+                    kept = True
+                else:
+                    positional.append(UNKNOWN)
             elif always or may_be_function(child, scope):
                 ref = self.ref(child, scope)
                 positional.append(ref)
@@ -253,9 +264,15 @@ class RefBuilder:
                     keys.append(constant(pair.child_by_field_id(F_KEY)))
                     refs.append(self.ref(value, scope))
         else:
-            exact = True
-            for index, item in enumerate(c for c in node.named_children if c.type != "comment"):
-                if item.type == "list_splat":
+            exact, index = True, -1
+            for item in node.named_children:
+                item_kind = item.type
+                if item_kind == "comment":
+                    continue
+                index += 1
+                if item_kind in _NEVER:  # strings, numbers: the common items
+                    continue
+                if item_kind == "list_splat":
                     exact = False
                     inner = item.named_children[0] if item.named_children else None
                     if self.may_be_function(inner, scope, stored=True):
