@@ -38,9 +38,7 @@ from kgraph.codegraph.python_refs import RefBuilder
 from kgraph.codegraph.spans import Spans, document_order
 from kgraph.codegraph.summary import (
     UNKNOWN,
-    Annotated,
     Arguments,
-    Assigned,
     Defined,
     Summary,
     add_binding,
@@ -81,6 +79,8 @@ _HOLDERS = frozenset(
     {"lambda", "list", "tuple", "dictionary", "set", "list_comprehension"}
     | {"set_comprehension", "dictionary_comprehension", "generator_expression"}
 )
+# Tags of bindings that make a module-level name a variable (Assigned, Annotated, Unknown).
+_VALUE_TAGS = frozenset({"val", "ann", "unk"})
 # Decorators that only wrap a method: neither calls nor a change of what the name holds.
 _PLAIN_DECORATORS = frozenset(
     {
@@ -255,16 +255,21 @@ class _PythonSummariser(BindingHandlers):
         to what callers pass (:class:`Parameter`)."""
         scope = self.scopes[qname]
         specs = parameters(params)
+        self_name = None
         for index, (name, kind, annotation, _default) in enumerate(specs):
             if index == 0 and is_method and scope.get("method") != "static" and kind == "pos":
-                scope["self_name"] = name
-            refs = annotation_refs(annotation) if kind in ("pos", "posonly", "kwonly") else []
+                self_name = scope["self_name"] = name
+            refs = (
+                annotation_refs(annotation)
+                if annotation is not None and kind in ("pos", "posonly", "kwonly")
+                else []
+            )
             if refs:
                 for ref in refs:
                     add_binding(scope, name, annotated(ref, line))
             else:
                 add_binding(scope, name, parameter(index, line))
-                if name != scope.get("self_name"):
+                if name != self_name:
                     self.refs.parameters.add(name)
                     if name in self.called:
                         self.refs.function_names.add(name)
@@ -392,7 +397,7 @@ class _PythonSummariser(BindingHandlers):
         for name, bindings in self.scopes[""]["names"].items():
             if name in defs or name == "__all__":
                 continue
-            if all(isinstance(b, (Assigned, Annotated)) or b.tag == "unk" for b in bindings):
+            if all(b.tag in _VALUE_TAGS for b in bindings):
                 defs[name] = {"kind": "variable", "line": bindings[0].line, "end": bindings[0].line}
         for qname, info in defs.items():
             head, _, rest = qname.partition(".")

@@ -44,7 +44,6 @@ from kgraph.codegraph.summary import (
     Definition,
     Import,
     ImportedModule,
-    ImportedName,
     Scope,
     ScopedBinding,
     StarImport,
@@ -54,6 +53,7 @@ from kgraph.codegraph.summary import (
     add_call,
     annotated,
     assigned,
+    imported_name,
     unknown,
 )
 
@@ -147,7 +147,7 @@ class BindingHandlers:
             else:
                 name = alias = node_text(child)
             names.append(name)
-            self.bind_in(target, alias, ImportedName("from", module, level, name, line))
+            self.bind_in(target, alias, imported_name(module, level, name, line))
         self.summary["imports"].append(Import(scope, module, level, names, line))
 
     # -- assignments ----------------------------------------------------------------------
@@ -459,8 +459,9 @@ class BindingHandlers:
     # -- returns and yields ---------------------------------------------------------------
     def on_return(self, node: Node, scope: str) -> None:
         target = self.scopes[scope]
-        if target["kind"] == "function" and node.named_children:
-            ref = self.refs.ref(node.named_children[0], scope)
+        returned = node.named_children if target["kind"] == "function" else None
+        if returned:
+            ref = self.refs.ref(returned[0], scope)
             if ref != UNKNOWN:
                 target.setdefault("returns", []).append(assigned(ref, node.start_point[0] + 1))
 

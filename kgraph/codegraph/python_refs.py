@@ -185,13 +185,13 @@ class RefBuilder:
         found = self._calls.get(node)
         if found is not None:
             return found
+        # The checks without a tree-sitter crossing first: each crossing costs more.
+        if callee in _INERT and self.bindings_of(callee, scope) is None:
+            self._calls[node] = "()"
+            return "()"
         arguments = node.child_by_field_id(F_ARGUMENTS)
-        if (
-            arguments is None
-            or arguments.named_child_count == 0
-            or arguments.type != "argument_list"
-            or (callee in _INERT and self.bindings_of(callee, scope) is None)
-        ):
+        children = arguments.named_children if arguments is not None else []
+        if not children or arguments is None or arguments.type != "argument_list":
             self._calls[node] = "()"
             return "()"
         always = callee in _ALWAYS_KEPT
@@ -199,7 +199,7 @@ class RefBuilder:
         keywords: dict[str, str] = {}
         kept = False
         may_be_function = self.may_be_function
-        for child in arguments.named_children:
+        for child in children:
             kind = child.type
             if kind in _NEVER:  # literals: the common case
                 positional.append(UNKNOWN)

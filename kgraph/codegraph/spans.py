@@ -8,8 +8,9 @@ bases) belongs to the enclosing scope: that is where it is evaluated.
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from operator import attrgetter
+from bisect import bisect_left, bisect_right
+from itertools import compress, islice
+from operator import attrgetter, eq
 
 from tree_sitter import Node
 
@@ -21,21 +22,15 @@ def document_order(nodes: list[Node]) -> tuple[list[Node], list[int]]:
     """``nodes`` sorted by (start, end), and their starts: nested nodes starting at one byte
     (``str(x).replace(y)``: two calls) come inner first.
 
-    Sorted by start alone (int keys: ~3x faster than (start, end) tuples), then by end
-    within the few runs that share a start.
+    Sorted by start alone (int keys: ~2.5x faster than (start, end) tuples), then by end
+    within the runs that share a start, found without a Python loop over every node.
     """
     nodes = sorted(nodes, key=_START_BYTE)
     starts = list(map(_START_BYTE, nodes))
-    if len(set(starts)) < len(starts):
-        index, count = 1, len(starts)
-        while index < count:
-            if starts[index] != starts[index - 1]:
-                index += 1
-                continue
-            first = index - 1
-            while index < count and starts[index] == starts[first]:
-                index += 1
-            nodes[first:index] = sorted(nodes[first:index], key=_END_BYTE)
+    shared = set(compress(starts, map(eq, starts, islice(starts, 1, None))))
+    for start in shared:
+        first, last = bisect_left(starts, start), bisect_right(starts, start)
+        nodes[first:last] = sorted(nodes[first:last], key=_END_BYTE)
     return nodes, starts
 
 

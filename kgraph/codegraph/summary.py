@@ -101,6 +101,10 @@ def annotated(ref: str, line: int) -> Annotated:
     return _new(Annotated, ("ann", ref, line))
 
 
+def imported_name(module: str, level: int, name: str, line: int) -> ImportedName:
+    return _new(ImportedName, ("from", module, level, name, line))
+
+
 def parameter(position: int, line: int) -> Parameter:
     return _new(Parameter, ("param", position, line))
 
