@@ -114,7 +114,7 @@ class BindingHandlers:
     def on_import(self, node: Node, scope: str) -> None:
         line = node.start_point[0] + 1
         target = self.scopes[scope]
-        for child in node.children_by_field_name("name"):
+        for child in node.children_by_field_id(F_NAME):
             if child.type == "aliased_import":
                 dotted = node_text(child.child_by_field_id(F_NAME))
                 alias = node_text(child.child_by_field_id(F_ALIAS))
@@ -136,11 +136,7 @@ class BindingHandlers:
             module = node_text(dotted)
         target = self.scopes[scope]
         names: list[str] = []
-        if any(c.type == "wildcard_import" for c in node.named_children):
-            if scope == "":
-                self.summary["star"].append(StarImport(module, level))
-            names.append("*")
-        for child in node.children_by_field_name("name"):
+        for child in node.children_by_field_id(F_NAME):
             if child.type == "aliased_import":
                 name = node_text(child.child_by_field_id(F_NAME))
                 alias = node_text(child.child_by_field_id(F_ALIAS))
@@ -148,6 +144,12 @@ class BindingHandlers:
                 name = alias = node_text(child)
             names.append(name)
             self.bind_in(target, alias, imported_name(module, level, name, line))
+        # `from m import *` has no names (the grammar has either): its children are walked
+        # only then.
+        if not names and any(c.type == "wildcard_import" for c in node.named_children):
+            if scope == "":
+                self.summary["star"].append(StarImport(module, level))
+            names.append("*")
         self.summary["imports"].append(Import(scope, module, level, names, line))
 
     # -- assignments ----------------------------------------------------------------------

@@ -8,6 +8,7 @@ They use no summariser state, only the source being summarised (:func:`set_sourc
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import tree_sitter_python
 from tree_sitter import Language, Node
@@ -43,7 +44,15 @@ F_SUPERCLASSES = _field("superclasses")
 F_TYPE = _field("type")
 F_VALUE = _field("value")
 
-DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
+_DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
+
+
+@lru_cache(maxsize=1 << 14)
+def is_dotted(text: str) -> bool:
+    """Whether ``text`` is a dotted name (``a.b.c``). Cached: the same texts (``self.x``,
+    ``Optional``) come back all the time, and a cache hit is ~5x cheaper than the regex."""
+    return _DOTTED.fullmatch(text) is not None
+
 
 # The source of the file being summarised (set per parse; one parse at a time per process).
 _source = b""
@@ -71,7 +80,7 @@ def annotation_refs(node: Node | None) -> list[str]:
         return [r for child in node.named_children for r in annotation_refs(child)]
     if kind in ("identifier", "attribute"):
         text = "".join(node_text(node).split())
-        return [text] if text != "None" and DOTTED.fullmatch(text) else []
+        return [text] if text != "None" and is_dotted(text) else []
     if kind == "string":
         content = "".join(node_text(c) for c in node.named_children if c.type == "string_content")
         content = content.strip()

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from tree_sitter import Node
 
 from kgraph.codegraph.python_nodes import (
-    DOTTED,
     F_ARGUMENTS,
     F_ATTRIBUTE,
     F_BODY,
@@ -25,6 +24,7 @@ from kgraph.codegraph.python_nodes import (
     F_OBJECT,
     F_SUBSCRIPT,
     F_VALUE,
+    is_dotted,
     node_text,
 )
 from kgraph.codegraph.refs import key_op
@@ -91,7 +91,6 @@ class RefBuilder:
         self._calls: dict[Node, str] = {}  # call node -> its call operation
         self._callees: dict[Node, str] = {}  # call node -> its callee's ref
         self._literals: dict[Node, str] = {}  # literal node -> its ref
-        self._dotted: dict[str, bool] = {}  # attribute text -> whether DOTTED matches it
         # Names that may hold a function anywhere in the file (scopes are not told apart:
         # a name is cheap to keep, a lookup per argument is not): defs, imports, names
         # assigned a function, parameters the file calls by that name.
@@ -112,10 +111,7 @@ class RefBuilder:
             return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
         if kind == "attribute":
             text = self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
-            dotted = self._dotted.get(text)  # texts repeat (self.x): ~8x cheaper than the regex
-            if dotted is None:
-                dotted = self._dotted[text] = DOTTED.fullmatch(text) is not None
-            if dotted:  # the common case, without walking the chain
+            if is_dotted(text):  # the common case, without walking the chain
                 return text
             base = self.ref(node.child_by_field_id(F_OBJECT), scope)
             if base == UNKNOWN:
