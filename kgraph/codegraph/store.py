@@ -63,14 +63,17 @@ def deps_of(conn: Connection, paths: Sequence[str] | None = None) -> dict[str, d
 
 def load_summaries(conn: Connection, paths: Sequence[str]) -> dict[str, Summary]:
     """Stored summaries, decoded (the column's text: the records are rebuilt as typed
-    tuples by :func:`~kgraph.codegraph.summary.decode_summary`)."""
+    tuples by :func:`~kgraph.codegraph.summary.decode_summary`, scope by scope as they are
+    first read)."""
     found: dict[str, Summary] = {}
     text: Any = type_coerce(FILES.c.summary, Text)
     if conn.dialect.name != "sqlite":  # psycopg would parse the json column
         text = cast(FILES.c.summary, Text)
     for chunk in _chunks(list(paths)):
         rows = conn.execute(select(FILES.c.path, text).where(FILES.c.path.in_(chunk))).all()
-        found.update({path: decode_summary(raw) for path, raw in rows if raw is not None})
+        found.update(
+            {path: decode_summary(raw, lazy=True) for path, raw in rows if raw is not None}
+        )
     return found
 
 
