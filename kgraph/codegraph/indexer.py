@@ -179,8 +179,8 @@ def _parse_repository(
         to_resolve = sorted((set(summaries) | dependents | stale) - set(deleted))
         # What the files to resolve read when last resolved (read before the parsed files'
         # rows are replaced): their summaries are loaded in one query.
-        last_deps = all_deps
-        if last_deps is None and 0 < len(to_resolve) < LOAD_ALL_MIN_FILES:
+        last_deps = None
+        if 0 < len(to_resolve) < LOAD_ALL_MIN_FILES:
             last_deps = db.read(lambda c: store.deps_of(c, to_resolve))
 
         def write_parsed(conn: Connection) -> None:
@@ -223,7 +223,8 @@ def _dependents(
     one, name by name), or anything of a deleted file; those with a missing import an
     added file may satisfy; and those that read the call sites of a key (to bind a
     function's parameters) whose call sites changed anywhere. Also every file's stored
-    deps, when they had to be read (None otherwise)."""
+    deps as far as they were read (:func:`~kgraph.codegraph.store.deps_on`; None when none
+    had to be)."""
     changed: dict[str, set[str] | None] = {path: None for path in deleted}
     old: dict[str, Summary] = {}
     if modified or deleted:
@@ -238,7 +239,7 @@ def _dependents(
         sites |= changed_sites(old.get(path), summaries[path])
     if not (changed or added or sites):
         return set(), None
-    all_deps = db.read(store.deps_of)
+    all_deps = db.read(lambda c: store.deps_on(c, sorted(changed)))
     if added and any(deps.get("pulled") for deps in all_deps.values()):
         for path in added:  # new call sites (a cold parse has no one to tell)
             sites |= changed_sites(None, summaries[path])

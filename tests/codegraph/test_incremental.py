@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select, update
 
-from kgraph.codegraph import workers
+from kgraph.codegraph import store, workers
 from kgraph.codegraph.indexer import ParseReport, parse_repository
 from kgraph.codegraph.query import what_calls
 from kgraph.db import Database, open_database
@@ -49,6 +49,44 @@ def test_body_edit_re_resolves_only_that_file(db: Database, app_repo: Path, pars
     db_file.write_text(db_file.read_text().replace('"sqlite://"', '"sqlite:///x.db"'))
     report = parse(app_repo)
     assert (report.changed, report.resolved) == (1, 1)
+
+
+def test_deps_on_reads_what_deps_of_holds(db: Database, app_repo: Path, parse: Parse) -> None:
+    """The deps an incremental parse tests are extracted by the database for plain paths;
+    a path a JSON path cannot name verbatim reads the whole deps instead, with one answer."""
+    parse(app_repo)
+    whole = db.read(store.deps_of)
+    for changed in (["app/db.py", "app/repo.py"], ["app/db.py", 'odd "name".py']):
+        part = db.read(lambda c, changed=changed: store.deps_on(c, changed))
+        assert part.keys() == whole.keys()
+        for path, deps in part.items():
+            for changed_path in changed:
+                assert deps["files"].get(changed_path) == whole[path]["files"].get(changed_path)
+            assert deps["missing"] == whole[path]["missing"]
+            assert deps.get("sites", []) == whole[path].get("sites", [])
+    assert db.read(lambda c: store.deps_on(c, ["app/db.py"]))["app/repo.py"]["files"] == {
+        "app/db.py": ["", "Database", "get_database"]
+    }
+
+
+def test_interface_change_of_a_non_ascii_module_re_resolves_dependents(
+    db: Database, tmp_path: Path, parse: Parse
+) -> None:
+    """A path no JSON path names verbatim (an escaped key) still finds its readers."""
+    repo = write_tree(
+        tmp_path / "repo",
+        {
+            "pkg/__init__.py": "",
+            "pkg/café.py": "def brew():\n    return 1\n",
+            "main.py": "from pkg.café import brew\n\n\ndef run():\n    return brew()\n",
+        },
+    )
+    parse(repo)
+    assert ("main.py::run", "pkg/café.py::brew", "calls") in _edges(db)
+    (repo / "pkg/café.py").write_text("def pour():\n    return 1\n")
+    report = parse(repo)
+    assert (report.changed, report.resolved) == (1, 2)  # main.py read brew: re-resolved
+    assert not any(edge[1] == "pkg/café.py::brew" for edge in _edges(db))
 
 
 def test_interface_change_re_resolves_dependents(

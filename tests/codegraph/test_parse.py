@@ -102,6 +102,14 @@ class Service(Base):
     ]
     assert summary["scopes"]["Service.__init__"]["names"]["repo"] == [Annotated("ann", "Repo", 15)]
     assert decode_summary(to_json(summary)) == summary
+    lazy = decode_summary(to_json(summary), lazy=True)
+    scopes = lazy["scopes"]
+    assert "Service.__init__" in scopes and len(scopes) == len(summary["scopes"])
+    assert scopes.get("Service") == summary["scopes"]["Service"]  # rebuilt on first read
+    assert scopes.get("Missing") is None
+    assert scopes["Service.__init__"] == summary["scopes"]["Service.__init__"]
+    assert dict(scopes.items()) == summary["scopes"]  # the rest, all at once
+    assert lazy == summary
 
 
 def test_changed_names_ignore_line_shifts_and_body_calls() -> None:
@@ -115,6 +123,7 @@ def test_changed_names_ignore_line_shifts_and_body_calls() -> None:
         b"        return 1\n"
     )
     assert changed_names(base, shifted) == set()
+    assert changed_names(base, decode_summary(to_json(base), lazy=True)) == set()
     renamed = parse_python(
         b"import os\n\n\ndef g():\n    return os.getcwd()\n\n\nclass C:\n"
         b"    def m(self):\n        return 1\n"
