@@ -103,16 +103,21 @@ def site_key(summary: Summary, scope: str, ref: str) -> str | None:
     return None
 
 
-def site_entries(summary: Summary) -> dict[str, list[tuple[str, str, int]]]:
-    """Key -> (scope, call ref, line) of the file's call sites with arguments."""
+def site_entries(
+    summary: Summary, only: str | None = None
+) -> dict[str, list[tuple[str, str, int]]]:
+    """Key -> (scope, call ref, line) of the file's call sites with arguments; ``only``:
+    those of that key alone (a ref without its name is skipped unread: an edit's search
+    for one function's callers visits ~40 files, and keyed all their calls)."""
+    name = only.removeprefix(DECORATOR_SITES) if only is not None else ""
     sites: dict[str, list[tuple[str, str, int]]] = {}
     for scope, flat in summary["calls"].items():
         for i in range(0, len(flat), 2):
             ref = str(flat[i])
-            if "(#" not in ref:
+            if "(#" not in ref or name not in ref:
                 continue
             key = site_key(summary, scope, ref)
-            if key is not None:
+            if key is not None and (only is None or key == only):
                 sites.setdefault(key, []).append((scope, ref, int(flat[i + 1])))
     return sites
 

@@ -396,7 +396,7 @@ def _call_sites(resolver: Resolver, path: str, qname: str) -> list[Site]:
     for key in keys:
         resolver.note_sites(key)
         for site_path in resolver.site_files(key):
-            entries = resolver.site_entries(site_path)
+            entries = resolver.site_entries(site_path, key)
             for scope_name, ref, line in entries.get(key, ()):
                 callee, op = split_call(ref)
                 where = (site_path, scope_name, call_args(op), line)

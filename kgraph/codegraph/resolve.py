@@ -66,7 +66,9 @@ class Sites(Protocol):
 
     def files(self, key: str) -> list[str]: ...
 
-    def entries(self, path: str, summary: Summary) -> dict[str, list[tuple[str, str, int]]]: ...
+    def entries(
+        self, path: str, summary: Summary, only: str | None = None
+    ) -> dict[str, list[tuple[str, str, int]]]: ...
 
 
 class NoSites:
@@ -75,8 +77,10 @@ class NoSites:
     def files(self, key: str) -> list[str]:
         return []
 
-    def entries(self, path: str, summary: Summary) -> dict[str, list[tuple[str, str, int]]]:
-        return site_entries(summary)
+    def entries(
+        self, path: str, summary: Summary, only: str | None = None
+    ) -> dict[str, list[tuple[str, str, int]]]:
+        return site_entries(summary, only)
 
 
 _MAX_DEPTH = 40
@@ -182,10 +186,13 @@ class Resolver:
         """The files with call sites under ``key`` (see :func:`.changes.site_key`)."""
         return self.sites.files(key)
 
-    def site_entries(self, path: str) -> dict[str, list[tuple[str, str, int]]]:
-        """A file's call sites with arguments, by key (see :func:`.changes.site_entries`)."""
+    def site_entries(
+        self, path: str, only: str | None = None
+    ) -> dict[str, list[tuple[str, str, int]]]:
+        """A file's call sites with arguments, by key (see :func:`.changes.site_entries`);
+        ``only``: at least those of that key."""
         summary = self.summary(path)
-        return self.sites.entries(path, summary) if summary is not None else {}
+        return self.sites.entries(path, summary, only) if summary is not None else {}
 
     def replay(self, reads: Reads) -> None:
         """Record the reads of a cached computation being reused."""

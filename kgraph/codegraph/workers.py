@@ -183,7 +183,8 @@ class SiteIndex:
     (``parsed``), from their summaries; for the others, from what their last resolution
     stored (``stored``: the files resolved since their last parse), else from their
     summaries. Built on first use: a run that binds no parameter never needs it. Each
-    file's sites are computed once."""
+    file's sites are computed once: all of them, or those of each key searched (an edit
+    searches a few keys in files that were not parsed)."""
 
     def __init__(
         self,
@@ -198,17 +199,28 @@ class SiteIndex:
         self._parsed = parsed
         self._files: dict[str, list[str]] | None = None
         self._entries: dict[str, dict[str, list[tuple[str, str, int]]]] = {}
+        self._keyed: dict[tuple[str, str], dict[str, list[tuple[str, str, int]]]] = {}
 
     def files(self, key: str) -> list[str]:
         if self._files is None:
             self._files = self._build()
         return self._files.get(key, [])
 
-    def entries(self, path: str, summary: Summary) -> dict[str, list[tuple[str, str, int]]]:
+    def entries(
+        self, path: str, summary: Summary, only: str | None = None
+    ) -> dict[str, list[tuple[str, str, int]]]:
+        """A file's sites by key; ``only``: at least those of that key (computed alone
+        unless all the file's are known already)."""
         found = self._entries.get(path)
-        if found is None:
+        if found is not None:
+            return found
+        if only is None:
             found = self._entries[path] = site_entries(summary)
-        return found
+            return found
+        keyed = self._keyed.get((path, only))
+        if keyed is None:
+            keyed = self._keyed[path, only] = site_entries(summary, only)
+        return keyed
 
     def _build(self) -> dict[str, list[str]]:
         stored: dict[str, list[str]] = {}

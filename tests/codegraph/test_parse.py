@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from kgraph.codegraph.changes import changed_names, changed_sites
+from kgraph.codegraph.changes import changed_names, changed_sites, site_entries
 from kgraph.codegraph.parse_python import parse_python
 from kgraph.codegraph.parse_ts import parse_script
 from kgraph.codegraph.summary import (
@@ -224,6 +224,9 @@ def decorated():
     assert [p.kind for p in param_specs(summary["scopes"]["run"])] == ["pos", "kwonly"]
     assert summary["scopes"]["run"]["params"] == ["callback", "=key"]  # stored compactly
     assert changed_sites(None, summary) == {"run", "append"}  # call sites by name
+    every = site_entries(summary)
+    assert site_entries(summary, "run") == {"run": every["run"]}  # one key's, alone
+    assert site_entries(summary, "items") == {}  # in a ref, but not the called name
 
 
 def test_loops_unpacking_yields_and_raise() -> None:
