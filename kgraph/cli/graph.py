@@ -336,6 +336,9 @@ def summary_cmd(ctx: click.Context, as_json: bool) -> None:
     if as_json:
         print_json(result)
         return
+    if not result["files"]:
+        click.echo("The code graph is empty: parse the project first (kgraph graph parse .).")
+        return
     click.echo(
         f"{result['files']} files {result['languages']}, last parsed "
         f"{result['last_parsed_at']}; {result['files_with_errors']} with syntax errors"
@@ -368,6 +371,13 @@ def export_cmd(ctx: click.Context, fmt: str, root: str) -> None:
 
     Example: kgraph graph export --format callgraph-json --root tests/codegraph/cases/super_call
     """
-    from kgraph.codegraph import export_callgraph
+    from kgraph.codegraph import export_callgraph, graph_summary
 
-    print_json(export_callgraph(get_db(ctx), _repo_path(root) if root else ""))
+    db = get_db(ctx)
+    exported = export_callgraph(db, _repo_path(root) if root else "")
+    print_json(exported)
+    if not exported:  # stdout stays the format; the reason goes to stderr
+        parsed = graph_summary(db, record=False)["files"]
+        where = f" under {root}" if root and parsed else ""
+        hint = "" if parsed else ": parse the project first (kgraph graph parse .)"
+        click.echo(f"kgraph: no calls{where} in the code graph ({parsed} files){hint}", err=True)

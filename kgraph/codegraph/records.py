@@ -145,6 +145,11 @@ def resolve_one(conn: Connection, name: str) -> EntityRecord:
     """The single entity ``name`` means; NotFoundError or AmbiguousNameError otherwise."""
     candidates = candidates_for(conn, name)
     if not candidates:
+        if conn.execute(select(ENTITIES.c.id).limit(1)).first() is None:
+            raise NotFoundError(
+                f"no code entity named {name!r}: the code graph is empty "
+                "(parse the project first: kgraph graph parse .)"
+            )
         raise NotFoundError(f"no code entity named {name!r} (try: kgraph graph find {name})")
     if len(candidates) > 1:
         # `Cls.m` over a variable of the same name; a definition over its file.

@@ -178,3 +178,25 @@ def test_names_given_as_paths_follow_the_same_rule(
         assert result.exit_code == 0, result.output
         callers = json.loads(result.output)["callers"]
         assert [c["caller"]["id"] for c in callers] == ["src/app.py::main"]
+
+
+def test_an_empty_graph_says_to_parse_first(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from kgraph.cli.main import cli
+
+    db = ["--db", str(tmp_path / "graph.db")]
+    runner = CliRunner()
+    summary = runner.invoke(cli, [*db, "graph", "summary"])
+    assert summary.exit_code == 0 and "The code graph is empty" in summary.stdout
+    exported = runner.invoke(cli, [*db, "graph", "export"])
+    assert exported.exit_code == 0 and json.loads(exported.stdout) == {}  # still the format
+    assert "no calls in the code graph (0 files): parse the project first" in exported.stderr
+    missing = runner.invoke(cli, [*db, "graph", "what-calls", "helper"])
+    assert missing.exit_code == 1 and "the code graph is empty" in missing.stderr
+
+
+def test_export_under_a_folder_without_calls_says_so(run_kgraph: Run, parsed: Path) -> None:
+    result = run_kgraph("graph", "export", "--root", "docs", cwd=parsed)
+    assert result.returncode == 0 and result.json() == {}
+    assert "no calls under docs in the code graph (5 files)" in result.stderr
