@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import lru_cache, partial
-from operator import attrgetter
 
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
@@ -24,7 +23,7 @@ from kgraph.codegraph.script_modules import (
     on_import,
     require_source,
 )
-from kgraph.codegraph.spans import Spans
+from kgraph.codegraph.spans import Spans, document_order
 from kgraph.codegraph.summary import (
     UNKNOWN,
     Annotated,
@@ -148,14 +147,12 @@ class ScriptSummariser:
             "callee": self.on_callee,
             "new": self.on_new,
         }
-        scope_for = self.spans.scope_for
         for name, handler in handlers.items():
-            nodes = captures.get(name, [])
             # Captures come in completion order, which varies from run to run: in document
             # order (nested nodes starting at one byte: the inner one first) instead.
-            nodes.sort(key=attrgetter("start_byte", "end_byte"))
-            for node in nodes:
-                handler(node, scope_for(node))
+            nodes, starts = document_order(captures.get(name, []))
+            for node, scope in zip(nodes, self.spans.scopes_at(starts), strict=True):
+                handler(node, scope)
         if tree.root_node.has_error:
             errors = QueryCursor(error_query).captures(tree.root_node).get("e", [])
             self.summary["errors"] = max(len(errors), 1)

@@ -43,24 +43,12 @@ class Spans:
         self.intervals: list[tuple[int, str, int, int]] = [(1 << 62, "", 0, -1)]
         self.open: list[int] = [0]  # indexes of intervals enclosing the current definition
 
-    def scope_for(self, node: Node) -> str:
-        """The qualified name of the innermost def/class whose body holds ``node``."""
-        start = node.start_byte
-        index = bisect_right(self.starts, start) - 1
-        intervals = self.intervals
-        while True:
-            end, qname, body_start, parent = intervals[index]
-            if start < end:
-                if start < body_start:  # decorators, parameters, bases: the parent evaluates
-                    return intervals[parent][1]
-                return qname
-            index = parent
-
     def scopes_at(self, starts: list[int]) -> list[str]:
-        """:meth:`scope_for` of nodes starting at each of ``starts`` (ascending), in one
-        call: an answer holds until the next definition starts, or the one holding the
-        node reaches its body or its end, so most nodes need one comparison (~4x cheaper
-        than a binary search for each)."""
+        """The scope of nodes starting at each of ``starts`` (ascending): the qualified name
+        of the innermost def/class whose body holds the node. In one call: an answer holds
+        until the next definition starts, or the one holding the node reaches its body or
+        its end, so most nodes need one comparison (~4x cheaper than a binary search for
+        each)."""
         table, intervals = self.starts, self.intervals
         found: list[str] = []
         scope, until = "", -1  # the scope of every offset below `until` (from the last one)
@@ -81,8 +69,8 @@ class Spans:
         return found
 
     def enclosing(self, node: Node) -> str:
-        """:meth:`scope_for` for definitions, which are visited in document order while the
-        intervals are being entered."""
+        """The scope of a definition (as :meth:`scopes_at` gives it), for definitions, which
+        are visited in document order while the intervals are being entered."""
         while node.start_byte >= self.intervals[self.open[-1]][0]:
             self.open.pop()
         index = self.open[-1]

@@ -1,5 +1,6 @@
-"""Scopes by byte offset: the one-call forms (document_order, Spans.scopes_at) the Python
-summariser uses give what sorting by (start, end) and Spans.scope_for give node by node."""
+"""Scopes by byte offset: the one-call forms (document_order, Spans.scopes_at) the
+summarisers use give what sorting by (start, end) and the innermost enclosing definition,
+searched interval by interval, give node by node."""
 
 from __future__ import annotations
 
@@ -53,12 +54,24 @@ def test_document_order_is_start_then_end() -> None:
     assert len(shared) == 4  # str, str(b), .replace(...), .strip()
 
 
-def test_scopes_at_matches_scope_for() -> None:
+def _innermost(spans: Spans, start: int) -> str:
+    """The scope of a node starting at ``start``, the long way: the enclosing interval that
+    starts last; before its body, its parent's."""
+    holding = [
+        index
+        for index, (end, _q, _b, _p) in enumerate(spans.intervals)
+        if spans.starts[index] <= start < end
+    ]
+    _end, qname, body_start, parent = spans.intervals[max(holding, key=spans.starts.__getitem__)]
+    return spans.intervals[parent][1] if start < body_start else qname
+
+
+def test_scopes_at_matches_the_innermost_definition() -> None:
     """Defaults and decorators belong to the enclosing scope, bodies to the definition,
     code after a nested definition to its parent again."""
     spans, nodes = _spans_and_nodes()
     ordered, starts = document_order(nodes)
-    assert spans.scopes_at(starts) == [spans.scope_for(node) for node in ordered]
+    assert spans.scopes_at(starts) == [_innermost(spans, start) for start in starts]
     scopes = dict(
         zip(
             (SOURCE[n.start_byte : n.end_byte] for n in ordered),
