@@ -42,8 +42,10 @@ class FileRows:
 
     entities: list[dict[str, Any]] = field(default_factory=list)
     edges: dict[tuple[str, str, str], dict[str, Any]] = field(default_factory=dict)
-    # {"files": {path: [top-level names read]}, "missing": [import keys not found]}
+    # {"files": {path: [top-level names read]}, "missing": [import keys not found],
+    # "pulled": [call-site keys whose sites were read]}
     deps: dict[str, Any] = field(default_factory=dict)
+    sites: list[str] = field(default_factory=list)  # the keys its call sites are indexed under
 
     def edge(
         self,
@@ -159,9 +161,7 @@ def build_file(path: str, summary: Summary, resolver: Resolver) -> FileRows:
         "files": {other: sorted(n) for other, n in sorted(names.items())},
         "missing": sorted(missing),
     }
-    sites = resolver.site_entries(path)
-    if sites:  # the keys this file's call sites are indexed under
-        rows.deps["sites"] = sorted(sites)
+    rows.sites = sorted(resolver.site_entries(path))
     if pulled:  # the keys whose call sites this resolution read
         rows.deps["pulled"] = sorted(pulled)
     return rows

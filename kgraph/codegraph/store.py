@@ -30,9 +30,10 @@ from sqlalchemy.schema import CreateIndex, DropIndex
 
 from kgraph.codegraph.build import FileRows
 from kgraph.codegraph.summary import Summary, decode_summary
-from kgraph.db.models import GraphEntity, GraphFile, GraphRelationship, table_of
+from kgraph.db.models import GraphEntity, GraphFile, GraphRelationship, GraphSummary, table_of
 
 FILES = table_of(GraphFile)
+SUMMARIES = table_of(GraphSummary)
 ENTITIES = table_of(GraphEntity)
 EDGES = table_of(GraphRelationship)
 
@@ -51,15 +52,20 @@ def file_states(conn: Connection) -> dict[str, tuple[str, bool]]:
 
 
 def deps_of(conn: Connection, paths: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
-    """The stored deps of the given files, or of every file (None); files without deps
-    are left out."""
-    statement = select(FILES.c.path, FILES.c.deps)
+    """The stored deps of the given files, or of every file (None), with their call-site
+    keys (``sites``, a column of their own); files without deps are left out."""
+    statement = select(FILES.c.path, FILES.c.deps, FILES.c.sites)
     chunks = (
         [statement]
         if paths is None
         else [statement.where(FILES.c.path.in_(chunk)) for chunk in _chunks(list(paths))]
     )
-    return {path: deps for query in chunks for path, deps in conn.execute(query) if deps}
+    return {
+        path: {**deps, "sites": sites or []}
+        for query in chunks
+        for path, deps, sites in conn.execute(query)
+        if deps
+    }
 
 
 def load_summaries(conn: Connection, paths: Sequence[str]) -> dict[str, Summary]:
@@ -67,11 +73,12 @@ def load_summaries(conn: Connection, paths: Sequence[str]) -> dict[str, Summary]
     tuples by :func:`~kgraph.codegraph.summary.decode_summary`, scope by scope as they are
     first read)."""
     found: dict[str, Summary] = {}
-    text: Any = type_coerce(FILES.c.summary, Text)
+    text: Any = type_coerce(SUMMARIES.c.summary, Text)
     if conn.dialect.name != "sqlite":  # psycopg would parse the json column
-        text = cast(FILES.c.summary, Text)
+        text = cast(SUMMARIES.c.summary, Text)
     for chunk in _chunks(list(paths)):
-        rows = conn.execute(select(FILES.c.path, text).where(FILES.c.path.in_(chunk))).all()
+        where = SUMMARIES.c.path.in_(chunk)
+        rows = conn.execute(select(SUMMARIES.c.path, text).where(where)).all()
         found.update(
             {path: decode_summary(raw, lazy=True) for path, raw in rows if raw is not None}
         )
@@ -96,7 +103,7 @@ def deps_on(conn: Connection, changed: Sequence[str]) -> dict[str, dict[str, Any
         return deps_of(conn)
     deps = FILES.c.deps
     read = [deps[("files", path)] for path in changed]
-    columns = [FILES.c.path, deps["missing"], deps["pulled"], deps["sites"], *read]
+    columns = [FILES.c.path, deps["missing"], deps["pulled"], FILES.c.sites, *read]
     found: dict[str, dict[str, Any]] = {}
     for path, missing, pulled, sites, *names in conn.execute(select(*columns)):
         if missing is None:  # not resolved since it was parsed
@@ -114,35 +121,41 @@ def deps_on(conn: Connection, changed: Sequence[str]) -> dict[str, dict[str, Any
 def site_keys(conn: Connection) -> dict[str, list[str]]:
     """File -> the keys its call sites with arguments are indexed under, as its last
     resolution stored them (files not resolved since they were parsed are left out)."""
-    # Only the two keys are read (the deps of all files are ~30x bigger, and decoding them
-    # was a tenth of a 2-file edit); "missing" is there in every resolved file's deps.
-    deps = FILES.c.deps
-    rows = conn.execute(select(FILES.c.path, deps["sites"], deps["missing"])).all()
-    return {path: sites or [] for path, sites, missing in rows if missing is not None}
+    rows = conn.execute(select(FILES.c.path, FILES.c.sites).where(FILES.c.sites.is_not(None)))
+    return {path: sites or [] for path, sites in rows}
 
 
 def save_parsed(conn: Connection, parsed: Sequence[dict[str, Any]], when: datetime) -> None:
-    """Insert or replace graph_files rows for freshly parsed files (marked stale).
+    """Insert or replace the rows of freshly parsed files (marked stale, not resolved yet):
+    ``graph_files`` and ``graph_summaries``.
 
     ``summary`` arrives already serialised (workers do it), so it is bound as text.
     """
-    paths = [row["path"] for row in parsed]
-    for chunk in _chunks(paths):
-        conn.execute(delete(FILES).where(FILES.c.path.in_(chunk)))
-    if parsed:
-        summary: Any = bindparam("summary", type_=Text)
-        if conn.dialect.name == "postgresql":  # text into a json column: say so
-            summary = cast(summary, JSON)
-        statement = insert(FILES).values(summary=summary)
-        conn.execute(statement, [{**row, "parsed_at": when, "stale": True} for row in parsed])
+    delete_files(conn, [row["path"] for row in parsed], graph=False)
+    if not parsed:
+        return
+    files = [{**row, "parsed_at": when, "stale": True} for row in parsed]
+    for row in files:
+        del row["summary"]
+    conn.execute(insert(FILES), files)
+    summary: Any = bindparam("summary", type_=Text)
+    if conn.dialect.name == "postgresql":  # text into a json column: say so
+        summary = cast(summary, JSON)
+    conn.execute(
+        insert(SUMMARIES).values(summary=summary),
+        [{"path": row["path"], "summary": row["summary"]} for row in parsed],
+    )
 
 
-def delete_files(conn: Connection, paths: Sequence[str]) -> None:
-    """Remove files with their entities and the edges their parse produced."""
+def delete_files(conn: Connection, paths: Sequence[str], graph: bool = True) -> None:
+    """Remove files' rows and summaries, and (``graph``) their entities and the edges their
+    parse produced."""
     for chunk in _chunks(list(paths)):
         conn.execute(delete(FILES).where(FILES.c.path.in_(chunk)))
-        conn.execute(delete(ENTITIES).where(ENTITIES.c.file_path.in_(chunk)))
-        conn.execute(delete(EDGES).where(EDGES.c.file_path.in_(chunk)))
+        conn.execute(delete(SUMMARIES).where(SUMMARIES.c.path.in_(chunk)))
+        if graph:
+            conn.execute(delete(ENTITIES).where(ENTITIES.c.file_path.in_(chunk)))
+            conn.execute(delete(EDGES).where(EDGES.c.file_path.in_(chunk)))
 
 
 def mark_stale(conn: Connection, paths: Sequence[str]) -> None:
@@ -285,7 +298,7 @@ def replace_rows(
         conn.execute(
             update(FILES)
             .where(FILES.c.path == bindparam("p"))
-            .values(deps=bindparam("d"), stale=False),
-            [{"p": path, "d": rows.deps} for path, rows in results.items()],
+            .values(deps=bindparam("d"), sites=bindparam("s"), stale=False),
+            [{"p": path, "d": rows.deps, "s": rows.sites} for path, rows in results.items()],
         )
     return len(entities), len(edges)

@@ -1,4 +1,4 @@
-"""The per-file parse summary: what a worker returns and ``graph_files.summary`` stores, so a
+"""The per-file parse summary: what a worker returns and ``graph_summaries`` stores, so a
 file can be re-resolved later without re-parsing it. Independent of the file's path.
 
 Dict-shaped parts are TypedDicts (:class:`Summary`, :class:`Scope`, :class:`Definition`):
@@ -294,7 +294,14 @@ _ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 
 
 def to_json(summary: Summary) -> str:
-    return _ENCODER.encode(summary)
+    """The stored form: each scope is a JSON text of its own inside the summary's, so that
+    reading a summary back parses only the scopes the resolver looks at (a 2-file edit of
+    sqlalchemy reads 93 summaries and never looks at 73% of their scopes' bytes; parsing
+    them was a fifth of the edit)."""
+    encode = _ENCODER.encode
+    stored: dict[str, Any] = dict(summary)
+    stored["scopes"] = {name: encode(scope) for name, scope in summary["scopes"].items()}
+    return encode(stored)
 
 
 def content_hash(data: bytes) -> str:
@@ -349,7 +356,8 @@ class _StoredScopes(dict[str, Scope]):
         scope = dict.__getitem__(self, name)
         if name in self._pending:
             self._pending.discard(name)
-            _decode_scope(scope)
+            scope = _read_scope(scope)
+            dict.__setitem__(self, name, scope)
         return scope
 
     def get(self, name: str, default: Any = None) -> Any:
@@ -359,7 +367,7 @@ class _StoredScopes(dict[str, Scope]):
 
     def _decode_all(self) -> None:
         for name in self._pending:
-            _decode_scope(dict.__getitem__(self, name))
+            dict.__setitem__(self, name, _read_scope(dict.__getitem__(self, name)))
         self._pending.clear()
 
     def values(self) -> Any:
@@ -371,15 +379,24 @@ class _StoredScopes(dict[str, Scope]):
         return dict.items(self)
 
 
+def _read_scope(stored: Scope | str) -> Scope:
+    """A stored scope decoded: a JSON text (see :func:`to_json`), or the object itself in
+    summaries stored before scopes were texts of their own."""
+    scope: Scope = json.loads(stored) if isinstance(stored, str) else stored
+    _decode_scope(scope)
+    return scope
+
+
 def decode_summary(text: str | bytes, lazy: bool = False) -> Summary:
     """A stored summary (JSON) with its records rebuilt as NamedTuples; ``lazy``: scope by
     scope, as the resolver first reads each (:class:`_StoredScopes`)."""
     summary: Summary = json.loads(text)
+    scopes = summary["scopes"]
     if lazy:
-        summary["scopes"] = _StoredScopes(summary["scopes"])
+        summary["scopes"] = _StoredScopes(scopes)
     else:
-        for scope in summary["scopes"].values():
-            _decode_scope(scope)
+        for name, scope in scopes.items():
+            scopes[name] = _read_scope(scope)
     summary["imports"] = [_new(Import, row) for row in summary["imports"]]
     summary["star"] = [_new(StarImport, row) for row in summary["star"]]
     exports = summary["exports"]

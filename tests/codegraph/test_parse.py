@@ -110,6 +110,10 @@ class Service(Base):
     assert scopes["Service.__init__"] == summary["scopes"]["Service.__init__"]
     assert dict(scopes.items()) == summary["scopes"]  # the rest, all at once
     assert lazy == summary
+    assert isinstance(json.loads(to_json(summary))["scopes"]["Service"], str)  # parsed apart
+    older = json.dumps(summary)  # scopes stored as objects, as before
+    assert decode_summary(older) == summary
+    assert dict(decode_summary(older, lazy=True)["scopes"].items()) == summary["scopes"]
 
 
 def test_changed_names_ignore_line_shifts_and_body_calls() -> None:

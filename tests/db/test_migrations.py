@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -14,8 +16,10 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine
 
 from alembic import command
+from kgraph.codegraph import store
+from kgraph.codegraph.indexer import parse_repository
 from kgraph.codegraph.query import blast_radius
-from kgraph.db import open_database
+from kgraph.db import Database, open_database
 from kgraph.db.fts import is_fts_object
 from kgraph.db.migrate import alembic_config, migrations_dir
 from kgraph.db.models import Base
@@ -188,3 +192,56 @@ def test_a_database_in_a_folder_with_a_percent_sign_is_created_and_upgraded(
         assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == (
             HEAD_REVISION,
         )
+
+
+def callback_repo(tmp_path: Path) -> Path:
+    """A repository whose graph has call-site keys (``run(greet)`` passes a function)."""
+    repo = tmp_path / "repo"
+    (repo / "app").mkdir(parents=True)
+    (repo / "app" / "__init__.py").write_text("")
+    (repo / "app" / "hooks.py").write_text("def run(callback):\n    return callback()\n")
+    (repo / "app" / "main.py").write_text(
+        "from app.hooks import run\n\n\ndef greet():\n    return 1\n\n\n"
+        "def main():\n    return run(greet)\n"
+    )
+    return repo
+
+
+def check_0005_upgrade(db: Database, repo: Path, old_sites: dict[str, Any]) -> None:
+    """After 0005, a graph parsed before it: its summaries load, its call-site keys are in
+    their column, nothing is re-parsed, and an edit re-resolves the file and its callee's."""
+    sites = db.read(lambda c: store.site_keys(c))
+    assert old_sites["app/main.py"]  # run(greet): a call site with an argument
+    assert sites == {path: keys or [] for path, keys in old_sites.items()}
+    assert set(db.read(lambda c: store.load_summaries(c, sorted(old_sites)))) == set(old_sites)
+    assert parse_repository(db, repo, root=repo).resolved == 0
+    main = repo / "app" / "main.py"
+    main.write_text(main.read_text() + "\n\ndef other():\n    return run(main)\n")
+    report = parse_repository(db, repo, root=repo)
+    assert (report.changed, report.resolved) == (1, 2)
+
+
+def test_a_0004_code_graph_keeps_its_summaries_and_call_site_keys(tmp_path: Path) -> None:
+    """0005 moves the summaries out of graph_files and the call-site keys out of deps; a
+    downgrade puts both back."""
+    repo = callback_repo(tmp_path)
+    path = tmp_path / "graph.db"
+    db = open_database(f"sqlite:///{path}")
+    parse_repository(db, repo, root=repo)
+    db.close()
+    engine = create_engine(f"sqlite:///{path}")
+    command.downgrade(alembic_config(engine), "0004")
+    engine.dispose()
+    assert "graph_summaries" not in _tables(path)
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT COUNT(summary) FROM graph_files").fetchone() == (3,)
+        rows = conn.execute("SELECT path, json_extract(deps, '$.sites') FROM graph_files")
+        old = {p: json.loads(keys) if keys else None for p, keys in rows}
+
+    db = open_database(f"sqlite:///{path}")  # upgrades to the head
+    try:
+        check_0005_upgrade(db, repo, old)
+    finally:
+        db.close()
+    with sqlite3.connect(path) as conn:
+        assert "summary" not in {row[1] for row in conn.execute("PRAGMA table_info(graph_files)")}

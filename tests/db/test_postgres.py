@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy import text
 
 from alembic import command
+from kgraph.codegraph.indexer import parse_repository
 from kgraph.codegraph.query import blast_radius
 from kgraph.db import open_database
 from kgraph.db import postgres as pg
@@ -22,7 +23,7 @@ from kgraph.errors import DatabaseError, SchemaTooNewError
 from kgraph.hooks.runner import run_hook
 from kgraph.knowledge.query import list_items
 from kgraph.knowledge.store import add_item
-from tests.db.test_migrations import EXPECTED_TABLES
+from tests.db.test_migrations import EXPECTED_TABLES, callback_repo, check_0005_upgrade
 from tests.pgserver import PgServer
 
 
@@ -114,6 +115,30 @@ def test_a_0001_project_with_a_code_graph_upgrades_in_place(pg_server: PgServer)
     ]
     assert version == HEAD_REVISION
     open_database(url).close()  # again: nothing to do
+
+
+def test_a_0004_code_graph_keeps_its_summaries_and_call_site_keys(
+    pg_server: PgServer, tmp_path: Path
+) -> None:
+    repo = callback_repo(tmp_path)
+    url = pg_server.fresh_url()
+    db = open_database(url)
+    parse_repository(db, repo, root=repo)
+    db.close()
+    engine = make_engine(url)
+    with engine.begin() as conn:
+        cfg = alembic_config(engine)
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0004")
+        assert conn.execute(text("SELECT COUNT(summary) FROM graph_files")).scalar() == 3
+        old = dict(conn.execute(text("SELECT path, deps -> 'sites' FROM graph_files")).all())
+    engine.dispose()
+
+    db = open_database(url)  # upgrades to the head
+    try:
+        check_0005_upgrade(db, repo, old)
+    finally:
+        db.close()
 
 
 def test_a_plain_postgresql_url_uses_psycopg(pg_server: PgServer) -> None:

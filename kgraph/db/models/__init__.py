@@ -9,7 +9,7 @@ from kgraph.db.models.checkpoint import (
     MilestoneWorkflow,
     Workflow,
 )
-from kgraph.db.models.codegraph import GraphEntity, GraphFile, GraphRelationship
+from kgraph.db.models.codegraph import GraphEntity, GraphFile, GraphRelationship, GraphSummary
 from kgraph.db.models.knowledge import Entity, Relationship, VectorEpoch
 from kgraph.db.models.sessions import ContextMetric, GraphQuery, Session
 
@@ -24,6 +24,7 @@ __all__ = [
     "GraphFile",
     "GraphQuery",
     "GraphRelationship",
+    "GraphSummary",
     "Milestone",
     "MilestoneWorkflow",
     "Relationship",

@@ -1,9 +1,10 @@
 """Code graph tables (seed 004): ``graph_entities`` and ``graph_relationships``.
 
 ``graph_files`` is added for incremental parsing: one row per parsed file with its content
-hash, the parse summary (so a file can be re-resolved without re-parsing it, and a new
-version compared with it name by name), what its resolution read in other files (``deps``)
-and a ``stale`` flag for files whose edges must be recomputed. Entity ids are stable:
+hash, what its resolution read in other files (``deps``), the keys of its call sites
+(``sites``) and a ``stale`` flag for files whose edges must be recomputed;
+``graph_summaries`` holds its parse summary (so a file can be re-resolved without
+re-parsing it, and a new version compared with it name by name). Entity ids are stable:
 ``<repo-relative path>::<qualified name>``; a file's own entity id is its path.
 """
 
@@ -27,10 +28,24 @@ class GraphFile(Base):
     size: Mapped[int] = mapped_column(Integer, default=0)
     parse_errors: Mapped[int] = mapped_column(Integer, default=0)
     parsed_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
-    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON)
-    # {"files": {path: [top-level names read while resolving]}, "missing": [import keys]}
+    # {"files": {path: [top-level names read while resolving]}, "missing": [import keys],
+    # "pulled": [call-site keys read]}; NULL until the file is resolved after its parse.
     deps: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     stale: Mapped[bool] = mapped_column(default=False)
+    # The keys this file's call sites with arguments are indexed under (set with ``deps``):
+    # an edit reads every file's, which in ``deps`` meant parsing all of them.
+    sites: Mapped[list[str] | None] = mapped_column(JSON)
+
+
+class GraphSummary(Base):
+    """A file's parse summary, in a table of its own (migration 0005): in the file's row,
+    every write of its resolution (``deps``) rewrote the summary's pages too, and every read
+    of another column past it walked them."""
+
+    __tablename__ = "graph_summaries"
+
+    path: Mapped[str] = mapped_column(Text, primary_key=True)
+    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
 
 class GraphEntity(Base):

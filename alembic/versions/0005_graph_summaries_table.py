@@ -1,0 +1,81 @@
+"""parse summaries in a table of their own; call-site keys in a column
+
+A file's parse summary (sqlalchemy: 27 MB over 696 files) sat in its ``graph_files`` row,
+before ``deps`` and ``stale``. SQLite stores a row as one record, so writing a file's
+resolution (``deps``, ``stale``) rewrote its summary's overflow pages too (a fifth of a
+second of write locks on a cold parse of sqlalchemy), and reading ``deps`` or ``stale`` of
+every file walked all of them. The summaries move to ``graph_summaries``; the call-site keys
+that every edit reads move out of ``deps`` into a ``sites`` column (reading them no longer
+parses every file's ``deps``).
+
+Existing rows keep their summaries and deps, so the next parse stays incremental.
+SQLite: dropping the column copies ``graph_files`` (batch mode); PostgreSQL drops it in
+place.
+
+Revision ID: 0005
+Revises: 0004
+Create Date: 2026-11-26 01:30:00
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+
+from alembic import op
+
+revision: str = "0005"
+down_revision: str | None = "0004"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "graph_summaries",
+        sa.Column("path", sa.Text(), nullable=False),
+        sa.Column("summary", sa.JSON(), nullable=True),
+        sa.PrimaryKeyConstraint("path", name=op.f("pk_graph_summaries")),
+    )
+    op.execute(
+        "INSERT INTO graph_summaries (path, summary) "
+        "SELECT path, summary FROM graph_files WHERE summary IS NOT NULL"
+    )
+    op.add_column("graph_files", sa.Column("sites", sa.JSON(), nullable=True))
+    # A resolved file's keys ("sites" is absent when it has none; "missing" is in every
+    # resolved file's deps); NULL: not resolved since its parse, as before.
+    if op.get_bind().dialect.name == "sqlite":
+        op.execute(
+            "UPDATE graph_files SET sites = coalesce(json_extract(deps, '$.sites'), '[]') "
+            "WHERE json_extract(deps, '$.missing') IS NOT NULL"
+        )
+        with op.batch_alter_table("graph_files", recreate="always") as batch_op:
+            batch_op.drop_column("summary")
+    else:
+        op.execute(
+            "UPDATE graph_files SET sites = coalesce(deps -> 'sites', '[]'::json) "
+            "WHERE deps -> 'missing' IS NOT NULL"
+        )
+        op.drop_column("graph_files", "summary")
+
+
+def downgrade() -> None:
+    op.add_column("graph_files", sa.Column("summary", sa.JSON(), nullable=True))
+    op.execute(
+        "UPDATE graph_files SET summary = "
+        "(SELECT summary FROM graph_summaries WHERE graph_summaries.path = graph_files.path)"
+    )
+    if op.get_bind().dialect.name == "sqlite":
+        op.execute(
+            "UPDATE graph_files SET deps = json_set(deps, '$.sites', json(sites)) "
+            "WHERE sites IS NOT NULL AND sites != '[]'"
+        )
+        with op.batch_alter_table("graph_files", recreate="always") as batch_op:
+            batch_op.drop_column("sites")
+    else:
+        op.execute(
+            "UPDATE graph_files SET deps = "
+            "(deps::jsonb || jsonb_build_object('sites', sites::jsonb))::json "
+            "WHERE sites IS NOT NULL AND sites::text != '[]'"
+        )
+        op.drop_column("graph_files", "sites")
+    op.drop_table("graph_summaries")
