@@ -8,7 +8,9 @@ every file walked all of them. The summaries move to ``graph_summaries``; the ca
 that every edit reads move out of ``deps`` into a ``sites`` column (reading them no longer
 parses every file's ``deps``).
 
-Existing rows keep their summaries and deps, so the next parse stays incremental.
+Existing rows keep their summaries and deps, so the next parse stays incremental. New
+summaries are stored as kgraph.codegraph.summary.encode_summary's text (JSON, then each
+scope's own JSON text), in a text column; the plain JSON stored before still decodes.
 SQLite: dropping the column copies ``graph_files`` (batch mode); PostgreSQL drops it in
 place.
 
@@ -33,12 +35,12 @@ def upgrade() -> None:
     op.create_table(
         "graph_summaries",
         sa.Column("path", sa.Text(), nullable=False),
-        sa.Column("summary", sa.JSON(), nullable=True),
+        sa.Column("summary", sa.Text(), nullable=False),
         sa.PrimaryKeyConstraint("path", name=op.f("pk_graph_summaries")),
     )
     op.execute(
         "INSERT INTO graph_summaries (path, summary) "
-        "SELECT path, summary FROM graph_files WHERE summary IS NOT NULL"
+        "SELECT path, CAST(summary AS TEXT) FROM graph_files WHERE summary IS NOT NULL"
     )
     op.add_column("graph_files", sa.Column("sites", sa.JSON(), nullable=True))
     # A resolved file's keys ("sites" is absent when it has none; "missing" is in every
@@ -59,12 +61,21 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    sqlite = op.get_bind().dialect.name == "sqlite"
     op.add_column("graph_files", sa.Column("summary", sa.JSON(), nullable=True))
+    # Summaries still in the plain JSON stored before go back; those in the newer form
+    # (JSON, a newline, the scopes' texts) cannot, and their files get an empty content
+    # hash: the next parse parses them again.
     op.execute(
-        "UPDATE graph_files SET summary = "
-        "(SELECT summary FROM graph_summaries WHERE graph_summaries.path = graph_files.path)"
+        sa.text(
+            "UPDATE graph_files SET summary = (SELECT "
+            + ("summary" if sqlite else "CAST(summary AS JSON)")
+            + " FROM graph_summaries WHERE graph_summaries.path = graph_files.path"
+            " AND summary NOT LIKE :newline)"
+        ).bindparams(newline="%\n%")
     )
-    if op.get_bind().dialect.name == "sqlite":
+    op.execute("UPDATE graph_files SET content_hash = '' WHERE summary IS NULL")
+    if sqlite:
         op.execute(
             "UPDATE graph_files SET deps = json_set(deps, '$.sites', json(sites)) "
             "WHERE sites IS NOT NULL AND sites != '[]'"

@@ -12,17 +12,13 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
-    JSON,
     Index,
-    Text,
     bindparam,
-    cast,
     delete,
     exists,
     insert,
     inspect,
     select,
-    type_coerce,
     update,
 )
 from sqlalchemy.engine import Connection
@@ -73,12 +69,9 @@ def load_summaries(conn: Connection, paths: Sequence[str]) -> dict[str, Summary]
     tuples by :func:`~kgraph.codegraph.summary.decode_summary`, scope by scope as they are
     first read)."""
     found: dict[str, Summary] = {}
-    text: Any = type_coerce(SUMMARIES.c.summary, Text)
-    if conn.dialect.name != "sqlite":  # psycopg would parse the json column
-        text = cast(SUMMARIES.c.summary, Text)
     for chunk in _chunks(list(paths)):
         where = SUMMARIES.c.path.in_(chunk)
-        rows = conn.execute(select(SUMMARIES.c.path, text).where(where)).all()
+        rows = conn.execute(select(SUMMARIES.c.path, SUMMARIES.c.summary).where(where)).all()
         found.update(
             {path: decode_summary(raw, lazy=True) for path, raw in rows if raw is not None}
         )
@@ -129,7 +122,7 @@ def save_parsed(conn: Connection, parsed: Sequence[dict[str, Any]], when: dateti
     """Insert or replace the rows of freshly parsed files (marked stale, not resolved yet):
     ``graph_files`` and ``graph_summaries``.
 
-    ``summary`` arrives already serialised (workers do it), so it is bound as text.
+    ``summary`` arrives encoded (workers do it: :func:`~kgraph.codegraph.summary.encode_summary`).
     """
     delete_files(conn, [row["path"] for row in parsed], graph=False)
     if not parsed:
@@ -138,12 +131,8 @@ def save_parsed(conn: Connection, parsed: Sequence[dict[str, Any]], when: dateti
     for row in files:
         del row["summary"]
     conn.execute(insert(FILES), files)
-    summary: Any = bindparam("summary", type_=Text)
-    if conn.dialect.name == "postgresql":  # text into a json column: say so
-        summary = cast(summary, JSON)
     conn.execute(
-        insert(SUMMARIES).values(summary=summary),
-        [{"path": row["path"], "summary": row["summary"]} for row in parsed],
+        insert(SUMMARIES), [{"path": row["path"], "summary": row["summary"]} for row in parsed]
     )
 
 

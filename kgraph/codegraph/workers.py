@@ -25,7 +25,7 @@ from kgraph.codegraph.build import FileRows, build_file
 from kgraph.codegraph.changes import site_entries
 from kgraph.codegraph.modules import ModuleIndex
 from kgraph.codegraph.resolve import Resolver
-from kgraph.codegraph.summary import Summary, content_hash, new_summary, to_json
+from kgraph.codegraph.summary import Summary, content_hash, encode_summary, new_summary
 
 # progress(stage, done, total); stages: "wait" (for another parse, total 0), "parse", "resolve"
 Progress = Callable[[str, int, int], None]
@@ -70,7 +70,12 @@ def parse_one(item: tuple[str, str, str]) -> Parsed | None:
         summary["errors"] = 1
         summary["failed"] = f"{type(exc).__name__}: {exc}"
     return Parsed(
-        path, summary["lang"], to_json(summary), summary["errors"], len(data), content_hash(data)
+        path,
+        summary["lang"],
+        encode_summary(summary),
+        summary["errors"],
+        len(data),
+        content_hash(data),
     )
 
 

@@ -18,7 +18,9 @@ from sqlalchemy import create_engine
 from alembic import command
 from kgraph.codegraph import store
 from kgraph.codegraph.indexer import parse_repository
+from kgraph.codegraph.parse_python import parse_python
 from kgraph.codegraph.query import blast_radius
+from kgraph.codegraph.summary import content_hash
 from kgraph.db import Database, open_database
 from kgraph.db.fts import is_fts_object
 from kgraph.db.migrate import alembic_config, migrations_dir
@@ -207,6 +209,20 @@ def callback_repo(tmp_path: Path) -> Path:
     return repo
 
 
+def summaries_as_0004_stored_them(repo: Path) -> list[dict[str, str]]:
+    """UPDATE parameters (``p``, ``s``, ``h``) giving each file of ``repo`` the summary
+    kgraph stored before 0005 (plain JSON) and its content hash: a downgrade leaves neither
+    for summaries in the newer form."""
+    return [
+        {
+            "p": file.relative_to(repo).as_posix(),
+            "s": json.dumps(parse_python(file.read_bytes()), separators=(",", ":")),
+            "h": content_hash(file.read_bytes()),
+        }
+        for file in sorted(repo.rglob("*.py"))
+    ]
+
+
 def check_0005_upgrade(db: Database, repo: Path, old_sites: dict[str, Any]) -> None:
     """After 0005, a graph parsed before it: its summaries load, its call-site keys are in
     their column, nothing is re-parsed, and an edit re-resolves the file and its callee's."""
@@ -223,7 +239,8 @@ def check_0005_upgrade(db: Database, repo: Path, old_sites: dict[str, Any]) -> N
 
 def test_a_0004_code_graph_keeps_its_summaries_and_call_site_keys(tmp_path: Path) -> None:
     """0005 moves the summaries out of graph_files and the call-site keys out of deps; a
-    downgrade puts both back."""
+    downgrade puts the keys back, and a summary it cannot put back (the newer form) has its
+    file parsed again."""
     repo = callback_repo(tmp_path)
     path = tmp_path / "graph.db"
     db = open_database(f"sqlite:///{path}")
@@ -234,9 +251,15 @@ def test_a_0004_code_graph_keeps_its_summaries_and_call_site_keys(tmp_path: Path
     engine.dispose()
     assert "graph_summaries" not in _tables(path)
     with sqlite3.connect(path) as conn:
-        assert conn.execute("SELECT COUNT(summary) FROM graph_files").fetchone() == (3,)
+        assert conn.execute(
+            "SELECT COUNT(summary), COUNT(NULLIF(content_hash, '')) FROM graph_files"
+        ).fetchone() == (0, 0)
         rows = conn.execute("SELECT path, json_extract(deps, '$.sites') FROM graph_files")
         old = {p: json.loads(keys) if keys else None for p, keys in rows}
+        conn.executemany(
+            "UPDATE graph_files SET summary = :s, content_hash = :h WHERE path = :p",
+            summaries_as_0004_stored_them(repo),
+        )
 
     db = open_database(f"sqlite:///{path}")  # upgrades to the head
     try:

@@ -45,7 +45,8 @@ class GraphSummary(Base):
     __tablename__ = "graph_summaries"
 
     path: Mapped[str] = mapped_column(Text, primary_key=True)
-    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # kgraph.codegraph.summary.encode_summary's text: JSON, then its scopes' JSON texts.
+    summary: Mapped[str] = mapped_column(Text)
 
 
 class GraphEntity(Base):
