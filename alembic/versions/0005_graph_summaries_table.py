@@ -4,9 +4,10 @@ A file's parse summary (sqlalchemy: 27 MB over 696 files) sat in its ``graph_fil
 before ``deps`` and ``stale``. SQLite stores a row as one record, so writing a file's
 resolution (``deps``, ``stale``) rewrote its summary's overflow pages too (a fifth of a
 second of write locks on a cold parse of sqlalchemy), and reading ``deps`` or ``stale`` of
-every file walked all of them. The summaries move to ``graph_summaries``; the call-site keys
-that every edit reads move out of ``deps`` into a ``sites`` column (reading them no longer
-parses every file's ``deps``).
+every file walked all of them. The summaries move to ``graph_summaries``; the small lists
+every edit reads of every file (``missing`` imports, ``pulled`` and own call-site keys,
+``sites``) move out of ``deps`` into columns of their own (reading them no longer parses
+every file's ``deps``, 3.2 MB of JSON for sqlalchemy).
 
 Existing rows keep their summaries and deps, so the next parse stays incremental. New
 summaries are stored as kgraph.codegraph.summary.encode_summary's text (JSON, then each
@@ -31,6 +32,10 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
+# The lists every edit reads of every file, out of deps into columns of their own.
+LISTS = ("missing", "pulled", "sites")
+
+
 def upgrade() -> None:
     op.create_table(
         "graph_summaries",
@@ -42,19 +47,24 @@ def upgrade() -> None:
         "INSERT INTO graph_summaries (path, summary) "
         "SELECT path, CAST(summary AS TEXT) FROM graph_files WHERE summary IS NOT NULL"
     )
-    op.add_column("graph_files", sa.Column("sites", sa.JSON(), nullable=True))
-    # A resolved file's keys ("sites" is absent when it has none; "missing" is in every
-    # resolved file's deps); NULL: not resolved since its parse, as before.
+    for name in LISTS:
+        op.add_column("graph_files", sa.Column(name, sa.JSON(), nullable=True))
+    # Only in resolved files' deps ("missing" is in all of them; "pulled" and "sites" only
+    # when not empty); the rest stay NULL: not resolved since their parse, as before.
     if op.get_bind().dialect.name == "sqlite":
+        lists = ", ".join(f"{n} = coalesce(json_extract(deps, '$.{n}'), '[]')" for n in LISTS)
         op.execute(
-            "UPDATE graph_files SET sites = coalesce(json_extract(deps, '$.sites'), '[]') "
+            f"UPDATE graph_files SET {lists}, "
+            "deps = json_remove(deps, '$.missing', '$.pulled', '$.sites') "
             "WHERE json_extract(deps, '$.missing') IS NOT NULL"
         )
         with op.batch_alter_table("graph_files", recreate="always") as batch_op:
             batch_op.drop_column("summary")
     else:
+        lists = ", ".join(f"{n} = coalesce(deps -> '{n}', '[]'::json)" for n in LISTS)
         op.execute(
-            "UPDATE graph_files SET sites = coalesce(deps -> 'sites', '[]'::json) "
+            f"UPDATE graph_files SET {lists}, "
+            "deps = (deps::jsonb - 'missing' - 'pulled' - 'sites')::json "
             "WHERE deps -> 'missing' IS NOT NULL"
         )
         op.drop_column("graph_files", "summary")
@@ -77,16 +87,18 @@ def downgrade() -> None:
     op.execute("UPDATE graph_files SET content_hash = '' WHERE summary IS NULL")
     if sqlite:
         op.execute(
-            "UPDATE graph_files SET deps = json_set(deps, '$.sites', json(sites)) "
-            "WHERE sites IS NOT NULL AND sites != '[]'"
+            "UPDATE graph_files SET deps = json_set(deps, '$.missing', json(missing), "
+            "'$.pulled', json(pulled), '$.sites', json(sites)) WHERE missing IS NOT NULL"
         )
         with op.batch_alter_table("graph_files", recreate="always") as batch_op:
-            batch_op.drop_column("sites")
+            for name in LISTS:
+                batch_op.drop_column(name)
     else:
         op.execute(
-            "UPDATE graph_files SET deps = "
-            "(deps::jsonb || jsonb_build_object('sites', sites::jsonb))::json "
-            "WHERE sites IS NOT NULL AND sites::text != '[]'"
+            "UPDATE graph_files SET deps = (deps::jsonb || jsonb_build_object("
+            "'missing', missing::jsonb, 'pulled', pulled::jsonb, 'sites', sites::jsonb))::json "
+            "WHERE missing IS NOT NULL"
         )
-        op.drop_column("graph_files", "sites")
+        for name in LISTS:
+            op.drop_column("graph_files", name)
     op.drop_table("graph_summaries")

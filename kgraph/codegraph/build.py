@@ -42,9 +42,9 @@ class FileRows:
 
     entities: list[dict[str, Any]] = field(default_factory=list)
     edges: dict[tuple[str, str, str], dict[str, Any]] = field(default_factory=dict)
-    # {"files": {path: [top-level names read]}, "missing": [import keys not found],
-    # "pulled": [call-site keys whose sites were read]}
-    deps: dict[str, Any] = field(default_factory=dict)
+    deps: dict[str, Any] = field(default_factory=dict)  # {"files": {path: [top-level names read]}}
+    missing: list[str] = field(default_factory=list)  # import keys that matched no file
+    pulled: list[str] = field(default_factory=list)  # call-site keys whose sites were read
     sites: list[str] = field(default_factory=list)  # the keys its call sites are indexed under
 
     def edge(
@@ -157,13 +157,10 @@ def build_file(path: str, summary: Summary, resolver: Resolver) -> FileRows:
             pulled.add(name)
         elif other != path:
             names.setdefault(other, set()).add(name)
-    rows.deps = {
-        "files": {other: sorted(n) for other, n in sorted(names.items())},
-        "missing": sorted(missing),
-    }
+    rows.deps = {"files": {other: sorted(n) for other, n in sorted(names.items())}}
+    rows.missing = sorted(missing)
+    rows.pulled = sorted(pulled)
     rows.sites = sorted(resolver.site_entries(path))
-    if pulled:  # the keys whose call sites this resolution read
-        rows.deps["pulled"] = sorted(pulled)
     return rows
 
 

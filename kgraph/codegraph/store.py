@@ -48,19 +48,20 @@ def file_states(conn: Connection) -> dict[str, tuple[str, bool]]:
 
 
 def deps_of(conn: Connection, paths: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
-    """The stored deps of the given files, or of every file (None), with their call-site
-    keys (``sites``, a column of their own); files without deps are left out."""
-    statement = select(FILES.c.path, FILES.c.deps, FILES.c.sites)
+    """The stored deps of the given files, or of every file (None): what their resolution
+    read (``files``, ``missing``, ``pulled``) and their call-site keys (``sites``); files
+    not resolved since they were parsed are left out."""
+    statement = select(FILES.c.path, FILES.c.deps, FILES.c.missing, FILES.c.pulled, FILES.c.sites)
     chunks = (
         [statement]
         if paths is None
         else [statement.where(FILES.c.path.in_(chunk)) for chunk in _chunks(list(paths))]
     )
     return {
-        path: {**deps, "sites": sites or []}
+        path: {"files": deps["files"], "missing": missing, "pulled": pulled, "sites": sites}
         for query in chunks
-        for path, deps, sites in conn.execute(query)
-        if deps
+        for path, deps, missing, pulled, sites in conn.execute(query)
+        if deps and missing is not None
     }
 
 
@@ -88,26 +89,20 @@ _PLAIN_PATH = re.compile(r"[A-Za-z0-9_./@+-]+")
 
 def deps_on(conn: Connection, changed: Sequence[str]) -> dict[str, dict[str, Any]]:
     """Every resolved file's deps as far as an incremental parse tests them: what it read of
-    the ``changed`` files (``files``, those only), its ``missing`` imports, the call-site
-    keys it ``pulled`` and its own ``sites``. Extracted by the database: the whole deps of
-    sqlalchemy's files are 3.4 MB of JSON, nearly all of it the other files they read
-    (decoding them was a fifth of a 2-file interface edit)."""
+    the ``changed`` files (``files``, those only, extracted by the database: the whole deps
+    of sqlalchemy's files are 3.2 MB of JSON, and decoding them was a fifth of a 2-file
+    interface edit), and the small columns: its ``missing`` imports, the call-site keys it
+    ``pulled`` and its own ``sites``."""
     if len(changed) > _DEPS_OF_CHANGED_MAX or not all(map(_PLAIN_PATH.fullmatch, changed)):
         return deps_of(conn)
-    deps = FILES.c.deps
-    read = [deps[("files", path)] for path in changed]
-    columns = [FILES.c.path, deps["missing"], deps["pulled"], FILES.c.sites, *read]
+    read = [FILES.c.deps[("files", path)] for path in changed]
+    columns = [FILES.c.path, FILES.c.missing, FILES.c.pulled, FILES.c.sites, *read]
     found: dict[str, dict[str, Any]] = {}
     for path, missing, pulled, sites, *names in conn.execute(select(*columns)):
         if missing is None:  # not resolved since it was parsed
             continue
         files = {changed_path: n for changed_path, n in zip(changed, names, strict=True) if n}
-        found[path] = {
-            "files": files,
-            "missing": missing,
-            "pulled": pulled or [],
-            "sites": sites or [],
-        }
+        found[path] = {"files": files, "missing": missing, "pulled": pulled, "sites": sites}
     return found
 
 
@@ -287,7 +282,16 @@ def replace_rows(
         conn.execute(
             update(FILES)
             .where(FILES.c.path == bindparam("p"))
-            .values(deps=bindparam("d"), sites=bindparam("s"), stale=False),
-            [{"p": path, "d": rows.deps, "s": rows.sites} for path, rows in results.items()],
+            .values(
+                deps=bindparam("d"),
+                missing=bindparam("m"),
+                pulled=bindparam("u"),
+                sites=bindparam("s"),
+                stale=False,
+            ),
+            [
+                {"p": path, "d": rows.deps, "m": rows.missing, "u": rows.pulled, "s": rows.sites}
+                for path, rows in results.items()
+            ],
         )
     return len(entities), len(edges)

@@ -188,8 +188,8 @@ def test_every_file_reading_through_a_missing_import_is_re_resolved(
         },
     )
     parse(repo)
-    missing = db.read(lambda c: dict(c.execute(select(FILES.c.path, FILES.c.deps)).all()))
-    assert all("pkg.gone" in missing[path]["missing"] for path in ("a.py", "b.py"))
+    missing = db.read(lambda c: dict(c.execute(select(FILES.c.path, FILES.c.missing)).all()))
+    assert all("pkg.gone" in missing[path] for path in ("a.py", "b.py"))
     write_tree(repo, {"pkg/gone.py": "def thing():\n    return 1\n"})
     report = parse(repo)
     assert report.added == 1

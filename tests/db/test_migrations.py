@@ -229,6 +229,10 @@ def check_0005_upgrade(db: Database, repo: Path, old_sites: dict[str, Any]) -> N
     sites = db.read(lambda c: store.site_keys(c))
     assert old_sites["app/main.py"]  # run(greet): a call site with an argument
     assert sites == {path: keys or [] for path, keys in old_sites.items()}
+    deps = db.read(lambda c: store.deps_of(c))
+    assert deps.keys() == old_sites.keys()  # still resolved: their lists left deps whole
+    assert deps["app/main.py"]["files"]["app/hooks.py"] == ["", "run"]
+    assert [d["missing"] for d in deps.values()] == [[], [], []]
     assert set(db.read(lambda c: store.load_summaries(c, sorted(old_sites)))) == set(old_sites)
     assert parse_repository(db, repo, root=repo).resolved == 0
     main = repo / "app" / "main.py"

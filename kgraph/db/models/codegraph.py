@@ -28,12 +28,15 @@ class GraphFile(Base):
     size: Mapped[int] = mapped_column(Integer, default=0)
     parse_errors: Mapped[int] = mapped_column(Integer, default=0)
     parsed_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
-    # {"files": {path: [top-level names read while resolving]}, "missing": [import keys],
-    # "pulled": [call-site keys read]}; NULL until the file is resolved after its parse.
+    # What the file's last resolution read: {"files": {path: [top-level names]}}; NULL
+    # until the file is resolved after its parse, as are the three lists below.
     deps: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     stale: Mapped[bool] = mapped_column(default=False)
-    # The keys this file's call sites with arguments are indexed under (set with ``deps``):
-    # an edit reads every file's, which in ``deps`` meant parsing all of them.
+    # Small lists an edit reads of every file, in columns of their own (in ``deps`` each
+    # read parsed all of it): import keys that matched no file, the call-site keys whose
+    # sites the resolution read, and the keys this file's call sites are indexed under.
+    missing: Mapped[list[str] | None] = mapped_column(JSON)
+    pulled: Mapped[list[str] | None] = mapped_column(JSON)
     sites: Mapped[list[str] | None] = mapped_column(JSON)
 
 
