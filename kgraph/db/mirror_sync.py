@@ -70,7 +70,7 @@ FILES = table_of(GraphFile)
 GRAPH_ENTITIES = table_of(GraphEntity)
 EDGES = table_of(GraphRelationship)
 # Columns the copy leaves empty: nothing the hooks read, and most of the bytes.
-_LEFT_OUT = {"embedding", "deps", "sites"}
+_LEFT_OUT = {"embedding", "deps", "missing", "pulled", "sites"}
 
 # The tables of each group. A group is copied again when any of its rows changed on the
 # server: PostgreSQL writes every inserted or updated row version with the writing

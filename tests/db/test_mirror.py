@@ -236,7 +236,13 @@ def test_a_copy_leaves_out_vectors_and_parse_summaries(server_db: Database, tmp_
         vectors, summaries = copy.read(
             lambda c: (
                 c.execute(text("SELECT COUNT(embedding) FROM entities")).scalar_one(),
-                c.execute(text("SELECT COUNT(*) FROM graph_summaries")).scalar_one(),
+                c.execute(text("SELECT COUNT(*) FROM graph_summaries")).scalar_one()
+                + c.execute(
+                    text(
+                        "SELECT COUNT(deps) + COUNT(missing) + COUNT(pulled) + COUNT(sites) "
+                        "FROM graph_files"
+                    )
+                ).scalar_one(),
             )
         )
     finally:
