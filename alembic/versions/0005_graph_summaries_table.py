@@ -45,7 +45,8 @@ def upgrade() -> None:
     )
     op.execute(
         "INSERT INTO graph_summaries (path, summary) "
-        "SELECT path, CAST(summary AS TEXT) FROM graph_files WHERE summary IS NOT NULL"
+        "SELECT path, CAST(summary AS TEXT) FROM graph_files "
+        "WHERE summary IS NOT NULL AND CAST(summary AS TEXT) != 'null'"
     )
     for name in LISTS:
         op.add_column("graph_files", sa.Column(name, sa.JSON(), nullable=True))
