@@ -349,7 +349,8 @@ def _decode_scope(scope: Scope) -> None:
 
 
 class _StoredScopes(dict[str, Scope]):
-    """The scopes of a summary read back from the database, each rebuilt on first access.
+    """The scopes of a summary read back from the database, each parsed and rebuilt on first
+    access.
 
     A file loaded because another file reads some of its names has most of its scopes
     never looked at: in a 2-file edit of sqlalchemy, rebuilding every record of the 93

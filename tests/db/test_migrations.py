@@ -27,6 +27,7 @@ from kgraph.db.migrate import alembic_config, migrations_dir
 from kgraph.db.models import Base
 from kgraph.db.schema_version import HEAD_REVISION
 from kgraph.errors import DatabaseError, SchemaTooNewError
+from tests.codegraph.conftest import write_tree
 
 EXPECTED_TABLES = {
     "workflows",
@@ -198,15 +199,15 @@ def test_a_database_in_a_folder_with_a_percent_sign_is_created_and_upgraded(
 
 def callback_repo(tmp_path: Path) -> Path:
     """A repository whose graph has call-site keys (``run(greet)`` passes a function)."""
-    repo = tmp_path / "repo"
-    (repo / "app").mkdir(parents=True)
-    (repo / "app" / "__init__.py").write_text("")
-    (repo / "app" / "hooks.py").write_text("def run(callback):\n    return callback()\n")
-    (repo / "app" / "main.py").write_text(
-        "from app.hooks import run\n\n\ndef greet():\n    return 1\n\n\n"
-        "def main():\n    return run(greet)\n"
+    return write_tree(
+        tmp_path / "repo",
+        {
+            "app/__init__.py": "",
+            "app/hooks.py": "def run(callback):\n    return callback()\n",
+            "app/main.py": "from app.hooks import run\n\n\ndef greet():\n    return 1\n\n\n"
+            "def main():\n    return run(greet)\n",
+        },
     )
-    return repo
 
 
 def summaries_as_0004_stored_them(repo: Path) -> list[dict[str, str]]:

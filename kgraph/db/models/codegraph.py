@@ -1,8 +1,9 @@
 """Code graph tables (seed 004): ``graph_entities`` and ``graph_relationships``.
 
 ``graph_files`` is added for incremental parsing: one row per parsed file with its content
-hash, what its resolution read in other files (``deps``), the keys of its call sites
-(``sites``) and a ``stale`` flag for files whose edges must be recomputed;
+hash, what its resolution read in other files (``deps``; and in columns of their own the
+small lists every edit reads: ``missing`` imports, call-site keys ``pulled`` and its own
+``sites``) and a ``stale`` flag for files whose edges must be recomputed;
 ``graph_summaries`` holds its parse summary (so a file can be re-resolved without
 re-parsing it, and a new version compared with it name by name). Entity ids are stable:
 ``<repo-relative path>::<qualified name>``; a file's own entity id is its path.
