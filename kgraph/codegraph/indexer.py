@@ -240,17 +240,17 @@ def _dependents(
     if not (changed or added or sites):
         return set(), None
     all_deps = db.read(lambda c: store.deps_on(c, sorted(changed)))
-    if added and any(deps.get("pulled") for deps in all_deps.values()):
+    if added and any(deps["pulled"] for deps in all_deps.values()):
         for path in added:  # new call sites (a cold parse has no one to tell)
             sites |= changed_sites(None, summaries[path])
     new_keys = {key for path in added for key in file_keys(path)}
     found: set[str] = set()
     for file_path, deps in all_deps.items():
-        files: dict[str, list[str]] = deps.get("files") or {}
+        files: dict[str, list[str]] = deps["files"]
         if (
             any(path in files and depends_on(files[path], names) for path, names in changed.items())
-            or new_keys.intersection(deps.get("missing", ()))
-            or sites.intersection(deps.get("pulled", ()))
+            or new_keys.intersection(deps["missing"])
+            or sites.intersection(deps["pulled"])
         ):
             found.add(file_path)
     return found, all_deps
@@ -290,7 +290,7 @@ def _resolve(
     def stored_sites() -> dict[str, list[str]]:
         # The deps read before this run's writes (the files parsed in it are not asked).
         if all_deps is not None:
-            return {path: deps.get("sites", []) for path, deps in all_deps.items()}
+            return {path: deps["sites"] for path, deps in all_deps.items()}
         return db.read(store.site_keys)
 
     state = ResolveState(

@@ -62,8 +62,8 @@ def test_deps_on_reads_what_deps_of_holds(db: Database, app_repo: Path, parse: P
         for path, deps in part.items():
             for changed_path in changed:
                 assert deps["files"].get(changed_path) == whole[path]["files"].get(changed_path)
-            assert deps["missing"] == whole[path]["missing"]
-            assert deps.get("sites", []) == whole[path].get("sites", [])
+            for column in ("missing", "pulled", "sites"):
+                assert deps[column] == whole[path][column]
     assert db.read(lambda c: store.deps_on(c, ["app/db.py"]))["app/repo.py"]["files"] == {
         "app/db.py": ["", "Database", "get_database"]
     }
