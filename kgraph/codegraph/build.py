@@ -14,8 +14,9 @@ from typing import Any
 
 from kgraph.codegraph.hierarchy import bases
 from kgraph.codegraph.imports import import_module, module_attr
+from kgraph.codegraph.memo import CALL_SITES, MISSING_IMPORT
 from kgraph.codegraph.modules import PY_SUFFIXES, python_module_path
-from kgraph.codegraph.resolve import CALL_SITES, MISSING_IMPORT, Resolver
+from kgraph.codegraph.resolve import Resolver
 from kgraph.codegraph.summary import Definition, ImportedName, Summary
 from kgraph.codegraph.targets import (
     BUILTIN_PREFIX,

@@ -165,17 +165,9 @@ def stored(resolver: Resolver, value: Value) -> list[Stored]:
     """The stores of the literal's file into it, found by evaluating every store target of
     the file once (cached per file, with what that read)."""
     path = value[1]
-    hit = resolver._stores.get(path)
-    if hit is None:
-        resolver.start_reads()
-        try:
-            found = _stores_of(resolver, path)
-        finally:
-            reads = resolver.finish_reads()
-        hit = resolver._stores[path] = (found, reads)
-    else:
-        resolver.replay(hit[1])
-    return hit[0].get(value, [])
+    cut: dict[Value, list[Stored]] = {}
+    stores = resolver.memo(("stores", path), lambda: _stores_of(resolver, path), cut)
+    return stores.get(value, [])
 
 
 def _stores_of(resolver: Resolver, path: str) -> dict[Value, list[Stored]]:

@@ -359,22 +359,8 @@ def pack_items(resolver: Resolver, value: Value, key: object) -> list[Result]:
 def call_sites(resolver: Resolver, path: str, qname: str) -> list[Site]:
     """The calls that reach function ``qname``, found by name in every file (cached with
     what the search read)."""
-    key = (path, qname)
-    hit = resolver._sites.get(key)
-    if hit is not None:
-        resolver.replay(hit[1])
-        return hit[0]
-    if ("sites", *key) in resolver._active:
-        return []
-    resolver._active.add(("sites", *key))
-    resolver.start_reads()
-    try:
-        found = _call_sites(resolver, path, qname)
-    finally:
-        resolver._active.discard(("sites", *key))
-        reads = resolver.finish_reads()
-    resolver._sites[key] = (found, reads)
-    return found
+    cut: list[Site] = []
+    return resolver.memo(("sites", path, qname), lambda: _call_sites(resolver, path, qname), cut)
 
 
 def _call_sites(resolver: Resolver, path: str, qname: str) -> list[Site]:

@@ -84,26 +84,16 @@ def bases(resolver: Resolver, path: str, qname: str) -> list[Result]:
 def mro(resolver: Resolver, path: str, qname: str) -> list[tuple[str, str]]:
     """C3 linearisation over in-repo classes (external bases end the chain)."""
     key = (path, qname)
-    hit = resolver._mro.get(key)
-    if hit is not None:
-        resolver.replay(hit[1])
-        return hit[0]
-    if ("mro", *key) in resolver._active:
-        return [key]
-    resolver._active.add(("mro", *key))
-    resolver.start_reads()
-    try:
+
+    def compute() -> list[tuple[str, str]]:
         parents = [
             (v[1], v[2])
             for v, _c, _m in bases(resolver, path, qname)
             if v[0] == "def" and resolver.def_kind(v) in ("class", "interface")
         ]
-        linear = _c3([key], [mro(resolver, *p) for p in parents] + [parents])
-    finally:
-        resolver._active.discard(("mro", *key))
-        reads = resolver.finish_reads()
-    resolver._mro[key] = (linear, reads)
-    return linear
+        return _c3([key], [mro(resolver, *p) for p in parents] + [parents])
+
+    return resolver.memo(("mro", *key), compute, [key])  # in a cycle: the class alone
 
 
 def class_member(

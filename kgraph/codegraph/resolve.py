@@ -13,7 +13,6 @@ the call's arguments for its parameters: :mod:`.flow`), subscripts and iteration
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from collections.abc import Set as AbstractSet
 from functools import partial
 from typing import Any, Protocol
 
@@ -21,6 +20,7 @@ from kgraph.codegraph import elements, flow
 from kgraph.codegraph.changes import site_entries
 from kgraph.codegraph.hierarchy import attribute
 from kgraph.codegraph.imports import from_import, import_module, module_attr
+from kgraph.codegraph.memo import Memo
 from kgraph.codegraph.modules import ModuleIndex
 from kgraph.codegraph.refs import ITERATE, Part, call_args, op_key, split_ref
 from kgraph.codegraph.summary import (
@@ -50,15 +50,6 @@ from kgraph.codegraph.values import (
     weaken,
 )
 
-Read = tuple[str, str]  # (file, top-level name) an evaluation depended on
-# The "file" of a read recording an import that matched no file (the name is its key):
-# kept with the other reads, so a cache hit replays it like any other read.
-MISSING_IMPORT = "\0missing"
-# The "file" of a read of the call sites indexed under a key (see changes.site_key).
-CALL_SITES = "\0calls"
-Reads = AbstractSet[Read]  # a finished computation's reads (never changed once cached)
-_NO_READS: Reads = frozenset()
-
 
 class Sites(Protocol):
     """Where call sites are: files by key, and a file's sites (cached by the owner: the
@@ -83,10 +74,10 @@ class NoSites:
         return site_entries(summary, only)
 
 
-_MAX_DEPTH = 40
 # Heads whose meaning depends on the function they are used in (``super()`` finds its
 # class from there; TS/JS ``this``).
 _SCOPED_HEADS = frozenset({"super", "this"})
+_SELF_TYPES = frozenset({"typing.Self", "typing_extensions.Self"})
 
 
 def _outer_scope(scopes: dict[str, Scope], scope: Scope) -> str:
@@ -128,15 +119,15 @@ def _line_marker(ref: str, line: int | None, bindings: list[Binding] | None) -> 
     return marker
 
 
-class Resolver:
+class Resolver(Memo):
     """Evaluates refs against summaries loaded on demand by ``load(path)``.
 
     ``consulted`` (per :meth:`begin`) collects every (file, top-level name) an evaluation
     read, cached work included: a file needs re-resolving when one of the names it read in
     another file changes (``""``: only the file's existence; ``"*"``: its star imports;
     ``"="``: the module scope's arguments and literals). Imports that matched no file are
-    reads of :data:`MISSING_IMPORT`; call-site keys whose sites were read, of
-    :data:`CALL_SITES`.
+    reads of :data:`~kgraph.codegraph.memo.MISSING_IMPORT`; call-site keys whose sites were
+    read, of :data:`~kgraph.codegraph.memo.CALL_SITES`. Caching, and cycles: :mod:`.memo`.
     """
 
     def __init__(
@@ -145,43 +136,13 @@ class Resolver:
         load: Callable[[str], Summary | None],
         sites: Sites | None = None,
     ) -> None:
+        super().__init__()
         self.index = index
         self._load = load
         self.sites: Sites = sites or NoSites()
         self._summaries: dict[str, Summary | None] = {}
-        self._cache: dict[tuple[Any, ...], tuple[list[Result], Reads]] = {}
-        # hierarchy.mro's cache (linearisations, not results), with the reads they made.
-        self._mro: dict[tuple[str, str], tuple[list[tuple[str, str]], Reads]] = {}
-        # elements.stored's cache: a file's stores by the literal they store into.
-        self._stores: dict[str, tuple[dict[Value, list[Any]], Reads]] = {}
-        # flow.call_sites' cache.
-        self._sites: dict[tuple[str, str], tuple[list[Any], Reads]] = {}
-        # What was read since begin(): a set per computation in progress, the file's at the
-        # bottom. A finished computation's set is cached with its result and merged into its
-        # caller's; a cache hit merges the cached set.
-        self._reads: list[set[Read]] = [set()]
-        self._active: set[tuple[Any, ...]] = set()
 
-    # -- bookkeeping --------------------------------------------------------------------
-    def begin(self) -> None:
-        self._reads = [set()]
-
-    @property
-    def consulted(self) -> set[Read]:
-        return self._reads[0]
-
-    def note(self, path: str, name: str) -> None:
-        """Record that the current evaluation depends on ``name`` of file ``path``."""
-        self._reads[-1].add((path, name.partition(".")[0]))
-
-    def note_missing(self, key: str) -> None:
-        """Record that the current evaluation met an import of ``key`` that matched no file."""
-        self._reads[-1].add((MISSING_IMPORT, key))
-
-    def note_sites(self, key: str) -> None:
-        """Record that the current evaluation read the call sites indexed under ``key``."""
-        self._reads[-1].add((CALL_SITES, key))
-
+    # -- summaries and call sites -------------------------------------------------------
     def site_files(self, key: str) -> list[str]:
         """The files with call sites under ``key`` (see :func:`.changes.site_key`)."""
         return self.sites.files(key)
@@ -193,23 +154,6 @@ class Resolver:
         ``only``: at least those of that key."""
         summary = self.summary(path)
         return self.sites.entries(path, summary, only) if summary is not None else {}
-
-    def replay(self, reads: Reads) -> None:
-        """Record the reads of a cached computation being reused."""
-        if reads:
-            self._reads[-1] |= reads
-
-    def start_reads(self) -> None:
-        """Open the read set of a computation (paired with :meth:`finish_reads`)."""
-        self._reads.append(set())
-
-    def finish_reads(self) -> Reads:
-        """Close the innermost computation's read set, merging it into its caller's."""
-        reads = self._reads.pop()
-        if not reads:
-            return _NO_READS
-        self._reads[-1] |= reads
-        return reads
 
     def summary(self, path: str, name: str | None = None) -> Summary | None:
         """A file's summary; ``name``: the (qualified) name being read, for dependencies
@@ -231,35 +175,7 @@ class Resolver:
         """Drop cached summaries and results (after files changed)."""
         for path in paths:
             self._summaries.pop(path, None)
-        self._cache.clear()
-        self._mro.clear()
-        self._stores.clear()
-        self._sites.clear()
-
-    def cached(self, key: tuple[Any, ...], compute: Callable[[], list[Result]]) -> list[Result]:
-        """``compute()``, memoised under ``key`` with the reads it made (replayed into the
-        caller's reads on a hit); ``[]`` for a key already being computed (a cycle) or too
-        deep a chain."""
-        hit = self._cache.get(key)
-        if hit is not None:
-            if hit[1]:
-                self._reads[-1] |= hit[1]
-            return hit[0]
-        active = self._active
-        if key in active or len(active) > _MAX_DEPTH:
-            return []
-        active.add(key)
-        stack = self._reads
-        stack.append(set())
-        try:
-            result = compute()
-        finally:
-            active.discard(key)
-            reads = stack.pop()  # finish_reads(), inline: this is the resolver's hottest path
-            if reads:
-                stack[-1] |= reads
-        self._cache[key] = (result, reads or _NO_READS)
-        return result
+        self.clear_cache()
 
     # -- names --------------------------------------------------------------------------
     def lookup(self, path: str, scope_name: str, name: str, line: int | None) -> list[Result]:
@@ -325,7 +241,8 @@ class Resolver:
             if hit is not None:
                 if hit[1]:
                     self._reads[-1] |= hit[1]
-                return hit[0]
+                found: list[Result] = hit[0]
+                return found
             return self.cached(key, lambda: self.eval_ref(path, scope_name, ref, -line))
         if isinstance(binding, Defined):
             return [(("def", path, binding.qname), CONF_LOCAL, "local")]
@@ -339,7 +256,9 @@ class Resolver:
             ann = binding.ref
             return self.cached(
                 ("ann", path, scope_name, ann),
-                lambda: self._instances(self.eval_ref(path, scope_name, ann, None)),
+                lambda: self._instances(
+                    self.eval_ref(path, scope_name, ann, None), path, scope_name
+                ),
             )
         return []
 
@@ -364,10 +283,16 @@ class Resolver:
         kind = "pack" if params[position].startswith("*") else "param"
         return [((kind, path, scope_name, position, ()), CONF_INFERRED, "argument")]
 
-    def _instances(self, results: list[Result]) -> list[Result]:
+    def _instances(self, results: list[Result], path: str, scope_name: str) -> list[Result]:
+        """Instances of the classes an annotation written in ``scope_name`` names; ``Self``:
+        of the class the annotation is in."""
         out: list[Result] = []
         for value, conf, method in results:
-            if value[0] == "def" and self.def_kind(value) in ("class", "interface"):
+            if value[0] == "ext" and value[1] in _SELF_TYPES:
+                found = self.enclosing_class(path, scope_name)
+                if found is not None:
+                    out.append((("inst", path, found[0]), min(conf, CONF_INFERRED), "inferred"))
+            elif value[0] == "def" and self.def_kind(value) in ("class", "interface"):
                 out.append((("inst", value[1], value[2]), min(conf, CONF_INFERRED), "inferred"))
             elif value[0] == "builtin" and value[1] in PY_BUILTIN_TYPES:
                 out.append((("lit", f"<{value[1]}>"), conf, method))
@@ -422,7 +347,8 @@ class Resolver:
         if hit is not None:  # cached()'s hit path, inline: most refs are met more than once
             if hit[1]:
                 self._reads[-1] |= hit[1]
-            return hit[0]
+            values: list[Result] = hit[0]
+            return values
         compute: Callable[[], list[Result]]
         if key[0] == "outer":
             compute = partial(self._eval_ref, path, key[2], ref, None, True)
