@@ -96,6 +96,28 @@ def mro(resolver: Resolver, path: str, qname: str) -> list[tuple[str, str]]:
     return resolver.memo(("mro", *key), compute, [key])  # in a cycle: the class alone
 
 
+def as_receiver(resolver: Resolver, results: list[Result], receivers: list[Result]) -> list[Result]:
+    """What a method called on ``receivers`` (instances) returns, where it returns an
+    instance of a base class of a receiver's (``return self`` or ``-> Self`` in a method
+    the receiver's class inherits): the receiver's instance, as Python would give back."""
+    out: list[Result] = []
+    changed = False
+    for value, conf, method in results:
+        if value[0] == "inst":
+            base = (value[1], value[2])
+            subs = [
+                r[0]
+                for r in receivers
+                if (r[0][1], r[0][2]) != base and base in mro(resolver, r[0][1], r[0][2])
+            ]
+            if subs:
+                out.extend((sub, conf, method) for sub in subs)
+                changed = True
+                continue
+        out.append((value, conf, method))
+    return unique(out) if changed else results
+
+
 def class_member(
     resolver: Resolver, path: str, qname: str, name: str, instance: bool, skip_first: bool = False
 ) -> list[Result]:

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from kgraph.codegraph import elements, flow
 from kgraph.codegraph.changes import site_entries
-from kgraph.codegraph.hierarchy import attribute
+from kgraph.codegraph.hierarchy import as_receiver, attribute
 from kgraph.codegraph.imports import from_import, import_module, module_attr
 from kgraph.codegraph.memo import Memo
 from kgraph.codegraph.modules import ModuleIndex
@@ -408,17 +408,23 @@ class Resolver(Memo):
     ) -> list[Result]:
         """Apply the operations and attributes of a ref's ``parts`` to its head's ``values``."""
         via_class = False  # the values came from an attribute of a class (unbound methods)
+        receivers: list[Result] = []  # instances whose method the first op calls
         for index, part in enumerate(parts):
+            receivers = []
             if index:
                 if part.name == "?" or not values:
                     return []
                 if part.ops:  # a method called through its class is unbound
                     via_class = all(v[0] == "def" for v, _c, _m in values)
+                    receivers = [r for r in values if r[0][0] == "inst"]
                 values = self.flat(values, lambda v, n=part.name: attribute(self, v, n))  # type: ignore[misc]
             for op in part.ops:
                 if not values and not op.startswith("(#"):  # a decorator: see flow.apply_call
                     return values
                 values = self.apply(values, op, path, scope_name, line, via_class)
+                if receivers and op[0] == "(":
+                    values = as_receiver(self, values, receivers)
+                receivers = []
                 via_class = False
         return values
 
