@@ -408,9 +408,8 @@ class Resolver(Memo):
     ) -> list[Result]:
         """Apply the operations and attributes of a ref's ``parts`` to its head's ``values``."""
         via_class = False  # the values came from an attribute of a class (unbound methods)
-        receivers: list[Result] = []  # instances whose method the first op calls
         for index, part in enumerate(parts):
-            receivers = []
+            receivers: list[Result] = []  # instances whose method the part's first op calls
             if index:
                 if part.name == "?" or not values:
                     return []
