@@ -22,7 +22,6 @@ the cut is cached.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from collections.abc import Set as AbstractSet
 from typing import Any, TypeVar
 
 from kgraph.codegraph.values import Result
@@ -33,8 +32,11 @@ Read = tuple[str, str]  # (file, top-level name) an evaluation depended on
 MISSING_IMPORT = "\0missing"
 # The "file" of a read of the call sites indexed under a key (see changes.site_key).
 CALL_SITES = "\0calls"
-Reads = AbstractSet[Read]  # a finished computation's reads (never changed once cached)
-NO_READS: Reads = frozenset()
+# A finished computation's reads, as a tuple: a set of ~20 reads takes ~1.3 KB, a tuple
+# ~0.2 KB, and the cache holds ~180,000 of them for sqlalchemy (240 MB as sets: most of a
+# resolve worker's memory, and of its page faults).
+Reads = tuple[Read, ...]
+NO_READS: Reads = ()
 MAX_DEPTH = 40
 MAX_PASSES = 5  # of a cycle's head (a fixpoint takes two or three)
 _NO_CYCLE = 1 << 30  # a frame's lowest cycle depth when it met no cycle
@@ -96,14 +98,14 @@ class Memo:
         hit = self._cache.get(key)
         if hit is not None:
             if hit[1]:
-                self._reads[-1] |= hit[1]
+                self._reads[-1].update(hit[1])
             result: T = hit[0]
             return result
         low = self._low
         tentative = self._tentative.get(key)
         if tentative is not None:
             if tentative[1]:
-                self._reads[-1] |= tentative[1]
+                self._reads[-1].update(tentative[1])
             if tentative[2] < low[-1]:
                 low[-1] = tentative[2]
             result = tentative[0]
@@ -118,14 +120,34 @@ class Memo:
         if len(active) > MAX_DEPTH:
             low[-1] = 0  # depends on the whole chain: nothing above is cached
             return cut
-        depth = len(self._reads)
+        stack, waiting = self._reads, self._waiting
+        depth = len(stack)
         active[key] = depth
+        # The first pass, inline: most computations meet no cycle and need no other.
+        stack.append(set())
+        low.append(_NO_CYCLE)
+        waiting.append(None)
         try:
-            result, reads, lowest = self._passes(key, compute, cut, depth)
+            result = compute()
+        finally:
+            made = stack.pop()
+            lowest = low.pop()
+            mine = waiting.pop()
+            del active[key]
+        if lowest > depth:  # no cycle through this computation: final
+            if made:
+                stack[-1] |= made
+            self._cache[key] = (result, tuple(made))
+            return result
+        active[key] = depth  # running again for the cycle's further passes
+        try:
+            result, reads, lowest = self._passes(
+                key, compute, cut, depth, result, made, lowest, mine
+            )
         finally:
             del active[key]
         if reads:
-            self._reads[-1] |= reads
+            stack[-1].update(reads)
         if lowest < depth:  # waits on a head further up
             self._wait(key, (result, reads, lowest))
             if lowest < low[-1]:
@@ -135,26 +157,37 @@ class Memo:
         return result
 
     def _passes(
-        self, key: Key, compute: Callable[[], T], cut: T, depth: int
+        self,
+        key: Key,
+        compute: Callable[[], T],
+        cut: T,
+        depth: int,
+        result: T,
+        made: set[Read],
+        lowest: int,
+        first: list[Key] | None,
     ) -> tuple[T, Reads, int]:
-        """Compute ``key`` in frame ``depth``; again while it is the head of a cycle whose
-        result is still changing. Returns (result, reads of all passes, lowest depth it
-        depended on)."""
+        """Finish ``key``, computed once in frame ``depth`` (``result``, its reads ``made``,
+        the ``lowest`` depth it depended on, the keys that waited on it) through a cycle:
+        computed again while it is the head of a cycle whose result is still changing.
+        Returns (result, reads of all passes, lowest depth it depended on)."""
         stack, low, waiting = self._reads, self._low, self._waiting
         reads: set[Read] | None = None
         passes = 0
         standing: list[Key] = []  # keys given a provisional result by this head
+        mine: Sequence[Key] = first or _NONE
         try:
             while True:
-                stack.append(set())
-                low.append(_NO_CYCLE)
-                waiting.append(None)
-                try:
-                    result = compute()
-                finally:
-                    made = stack.pop()
-                    lowest = low.pop()
-                    mine = waiting.pop() or _NONE
+                if passes:
+                    stack.append(set())
+                    low.append(_NO_CYCLE)
+                    waiting.append(None)
+                    try:
+                        result = compute()
+                    finally:
+                        made = stack.pop()
+                        lowest = low.pop()
+                        mine = waiting.pop() or _NONE
                 if made:
                     reads = made if reads is None else reads | made
                 passes += 1
@@ -177,14 +210,14 @@ class Memo:
                 # Its members were computed with the fixpoint: final too. Each read what the
                 # head did (they reach one another), though a member's own reads stop where
                 # its cycle was cut.
-                everything = reads or NO_READS
+                everything = tuple(reads) if reads else NO_READS
                 for other in mine:
                     self._cache[other] = (self._tentative.pop(other)[0], everything)
                 break
         finally:
             for other in standing:
                 self._provisional.pop(other, None)
-        return result, reads or NO_READS, lowest
+        return result, tuple(reads) if reads else NO_READS, lowest
 
     def _changed(self, key: Key, result: Any, cut: Any, members: Sequence[Key]) -> bool:
         """Whether a cycle's pass changed its head's result or a member's (one that waited

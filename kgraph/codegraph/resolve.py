@@ -240,7 +240,7 @@ class Resolver(Memo):
             hit = self._cache.get(key)
             if hit is not None:
                 if hit[1]:
-                    self._reads[-1] |= hit[1]
+                    self._reads[-1].update(hit[1])
                 found: list[Result] = hit[0]
                 return found
             return self.cached(key, lambda: self.eval_ref(path, scope_name, ref, -line))
@@ -346,7 +346,7 @@ class Resolver(Memo):
         hit = self._cache.get(key)
         if hit is not None:  # cached()'s hit path, inline: most refs are met more than once
             if hit[1]:
-                self._reads[-1] |= hit[1]
+                self._reads[-1].update(hit[1])
             values: list[Result] = hit[0]
             return values
         compute: Callable[[], list[Result]]
