@@ -3,7 +3,8 @@
 
 Attributes of classes and instances follow the C3 MRO over in-repository classes, instance
 attributes (``self.x = Cls()``) and annotations. A member no class of the repository
-defines, in a class with an external base, is that base's (``ext.Base.method``). These are
+defines, in a class with an external base, is that base's (``ext.Base.method``), unless
+the base only marks the class (``Generic[T]``, ``Protocol``, ``ABC``). These are
 plain functions taking the resolver: they are part of its evaluation (they record what
 they read in its read sets, and cache in its caches).
 """
@@ -29,6 +30,12 @@ if TYPE_CHECKING:
     from kgraph.codegraph.resolve import Resolver
 
 _MAX_EXTERNAL_DOTS = 5
+# External bases that mark a class (generic, a protocol, abstract) and define none of the
+# members a call reaches: a member no class of the repository defines is not theirs
+# (sqlalchemy: 1,559 edges to methods such as ``typing.Generic.scalars`` that do not exist).
+_MARKER_BASES = frozenset(
+    {"typing.Generic", "typing.Protocol", "typing_extensions.Protocol", "abc.ABC"}
+)
 # Methods of a literal followed through (what they return is made of its items).
 CONTAINER_METHODS = frozenset({"get", "pop", "setdefault", "values", "items", "keys", "copy"})
 
@@ -97,16 +104,17 @@ def mro(resolver: Resolver, path: str, qname: str) -> list[tuple[str, str]]:
 
 
 def as_receiver(resolver: Resolver, results: list[Result], receivers: list[Result]) -> list[Result]:
-    """What a method called on ``receivers`` (instances) returns, where it returns an
-    instance of a base class of a receiver's (``return self`` or ``-> Self`` in a method
-    the receiver's class inherits): the receiver's instance, as Python would give back."""
+    """What a method called on ``receivers`` returns, where it returns an instance of a
+    base class of a receiver's (``return self`` or ``-> Self`` in a method the receiver's
+    class inherits; ``return cls()`` in a classmethod called on a subclass): an instance of
+    the receiver's class, as Python would give back."""
     out: list[Result] = []
     changed = False
     for value, conf, method in results:
         if value[0] == "inst":
             base = (value[1], value[2])
             subs = [
-                r[0]
+                ("inst", r[0][1], r[0][2])
                 for r in receivers
                 if (r[0][1], r[0][2]) != base and base in mro(resolver, r[0][1], r[0][2])
             ]
@@ -156,13 +164,17 @@ def _class_member(
 
 
 def _external_member(resolver: Resolver, order: list[tuple[str, str]], name: str) -> list[Result]:
-    """``ext.Base.name`` for the first external base along the MRO (Python only; builtin
-    bases' methods are not followed)."""
+    """``ext.Base.name`` for the first external base along the MRO that is not a marker
+    (:data:`_MARKER_BASES`; Python only; builtin bases' methods are not followed)."""
     for class_path, class_name in order:
         if resolver._lang(class_path) != "python":
             return []
         for value, _conf, _method in bases(resolver, class_path, class_name):
-            if value[0] == "ext" and value[1].count(".") < _MAX_EXTERNAL_DOTS:
+            if (
+                value[0] == "ext"
+                and value[1] not in _MARKER_BASES
+                and value[1].count(".") < _MAX_EXTERNAL_DOTS
+            ):
                 return [(("ext", f"{value[1]}.{name}"), CONF_EXTERNAL, "external")]
     return []
 

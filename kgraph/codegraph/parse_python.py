@@ -260,10 +260,10 @@ class _PythonSummariser(BindingHandlers):
             if index == 0 and is_method and scope.get("method") != "static" and kind == "pos":
                 self_name = scope["self_name"] = name
             refs = (
-                annotation_refs(annotation)
+                [r for r in annotation_refs(annotation) if r.rpartition(".")[2] != "Any"]
                 if annotation is not None and kind in ("pos", "posonly", "kwonly")
                 else []
-            )
+            )  # `x: Any` says nothing: bound to what callers pass, as if unannotated
             if refs:
                 for ref in refs:
                     add_binding(scope, name, annotated(ref, line))

@@ -78,6 +78,9 @@ class NoSites:
 # class from there; TS/JS ``this``).
 _SCOPED_HEADS = frozenset({"super", "this"})
 _SELF_TYPES = frozenset({"typing.Self", "typing_extensions.Self"})
+# Annotations that say nothing of the value: no instance (``x: Any`` made every ``x.f()``
+# an edge to a method ``typing.Any.f`` that does not exist: 2,905 in sqlalchemy).
+_ANY_TYPES = frozenset({"typing.Any", "typing_extensions.Any"})
 
 
 def _outer_scope(scopes: dict[str, Scope], scope: Scope) -> str:
@@ -285,7 +288,7 @@ class Resolver(Memo):
 
     def _instances(self, results: list[Result], path: str, scope_name: str) -> list[Result]:
         """Instances of the classes an annotation written in ``scope_name`` names; ``Self``:
-        of the class the annotation is in."""
+        of the class the annotation is in; ``Any``: none."""
         out: list[Result] = []
         for value, conf, method in results:
             if value[0] == "ext" and value[1] in _SELF_TYPES:
@@ -296,7 +299,7 @@ class Resolver(Memo):
                 out.append((("inst", value[1], value[2]), min(conf, CONF_INFERRED), "inferred"))
             elif value[0] == "builtin" and value[1] in PY_BUILTIN_TYPES:
                 out.append((("lit", f"<{value[1]}>"), conf, method))
-            elif value[0] == "ext":
+            elif value[0] == "ext" and value[1] not in _ANY_TYPES:
                 out.append((("extinst", value[1]), conf, method))
         return out
 
@@ -409,14 +412,17 @@ class Resolver(Memo):
         """Apply the operations and attributes of a ref's ``parts`` to its head's ``values``."""
         via_class = False  # the values came from an attribute of a class (unbound methods)
         for index, part in enumerate(parts):
-            receivers: list[Result] = []  # instances whose method the part's first op calls
+            # Instances (and classes, for a classmethod) whose method the part's first op calls.
+            receivers: list[Result] = []
             if index:
                 if part.name == "?" or not values:
                     return []
                 if part.ops:  # a method called through its class is unbound
                     via_class = all(v[0] == "def" for v, _c, _m in values)
-                    receivers = [r for r in values if r[0][0] == "inst"]
+                    receivers = [r for r in values if r[0][0] in ("inst", "def")]
                 values = self.flat(values, lambda v, n=part.name: attribute(self, v, n))  # type: ignore[misc]
+                if via_class and receivers and not all(self._classmethod(v) for v, _, _ in values):
+                    receivers = []
             for op in part.ops:
                 if not values and not op.startswith("(#"):  # a decorator: see flow.apply_call
                     return values
@@ -426,6 +432,10 @@ class Resolver(Memo):
                 receivers = []
                 via_class = False
         return values
+
+    def _classmethod(self, value: Value) -> bool:
+        scope = self.scope(value[1], value[2]) if value[0] == "def" else None
+        return scope is not None and scope.get("method") == "class"
 
     def apply(
         self,
