@@ -71,6 +71,14 @@ _WORD = re.compile(r"\w+")
 _CALLED_OR_INDEXED = re.compile(r"\b(\w+)\s*[(\[]")
 
 
+def _is_async_with(item: Node) -> bool:
+    """Whether a ``with_item`` is one of an ``async with`` (the statement's first token)."""
+    clause = item.parent
+    statement = clause.parent if clause is not None else None
+    first = statement.child(0) if statement is not None else None
+    return first is not None and first.type == "async"
+
+
 def _value(ref: str, line: int) -> Binding:
     return assigned(ref, line) if ref != UNKNOWN else unknown(line)
 
@@ -437,7 +445,8 @@ class BindingHandlers:
             # `with Cls() as x`: x is what __enter__ returns; most return self.
             ref = self.refs.ref(node.named_children[0], scope)
             if ref != UNKNOWN:
-                values = [assigned(ref, line), assigned(f"{ref}.__enter__()", line)]
+                enter = "__aenter__" if _is_async_with(parent) else "__enter__"
+                values = [assigned(ref, line), assigned(f"{ref}.{enter}()", line)]
         elif parent is not None and parent.type == "except_clause":
             caught = node.named_children[0]
             classes = caught.named_children if caught.type == "tuple" else [caught]
@@ -448,15 +457,17 @@ class BindingHandlers:
                 self._bind(scope, name, value)
 
     def on_with(self, node: Node, scope: str) -> None:
-        """A ``with`` item calls the context manager's ``__enter__`` and ``__exit__``."""
+        """A ``with`` item calls the context manager's ``__enter__`` and ``__exit__``
+        (``async with``: ``__aenter__`` and ``__aexit__``)."""
         value = node.child_by_field_id(F_VALUE)
         if value is not None and value.type == "as_pattern" and value.named_children:
             value = value.named_children[0]
         ref = self.refs.ref(value, scope)
         if ref != UNKNOWN:
             line = node.start_point[0] + 1
-            add_call(self.summary, scope, f"{ref}.__enter__()", line)
-            add_call(self.summary, scope, f"{ref}.__exit__()", line)
+            prefix = "__a" if _is_async_with(node) else "__"
+            add_call(self.summary, scope, f"{ref}.{prefix}enter__()", line)
+            add_call(self.summary, scope, f"{ref}.{prefix}exit__()", line)
 
     # -- returns and yields ---------------------------------------------------------------
     def on_return(self, node: Node, scope: str) -> None:
