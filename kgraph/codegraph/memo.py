@@ -120,19 +120,12 @@ class Memo:
         if len(active) > MAX_DEPTH:
             low[-1] = 0  # depends on the whole chain: nothing above is cached
             return cut
-        stack, waiting = self._reads, self._waiting
+        stack = self._reads
         depth = len(stack)
         active[key] = depth
-        # The first pass, inline: most computations meet no cycle and need no other.
-        stack.append(set())
-        low.append(_NO_CYCLE)
-        waiting.append(None)
-        try:
-            result = compute()
+        try:  # most computations meet no cycle and need no other pass
+            result, made, lowest, mine = self._run(compute)
         finally:
-            made = stack.pop()
-            lowest = low.pop()
-            mine = waiting.pop()
             del active[key]
         if lowest > depth:  # no cycle through this computation: final
             if made:
@@ -156,6 +149,21 @@ class Memo:
             self._cache[key] = (result, reads)
         return result
 
+    def _run(self, compute: Callable[[], T]) -> tuple[T, set[Read], int, list[Key] | None]:
+        """One pass of a computation in a frame of its own: (result, what it read, the
+        lowest depth of a running computation it depended on, the keys that waited on it)."""
+        stack, low, waiting = self._reads, self._low, self._waiting
+        stack.append(set())
+        low.append(_NO_CYCLE)
+        waiting.append(None)
+        try:
+            result = compute()
+        finally:
+            made = stack.pop()
+            lowest = low.pop()
+            mine = waiting.pop()
+        return result, made, lowest, mine
+
     def _passes(
         self,
         key: Key,
@@ -171,7 +179,6 @@ class Memo:
         the ``lowest`` depth it depended on, the keys that waited on it) through a cycle:
         computed again while it is the head of a cycle whose result is still changing.
         Returns (result, reads of all passes, lowest depth it depended on)."""
-        stack, low, waiting = self._reads, self._low, self._waiting
         reads: set[Read] | None = None
         passes = 0
         standing: list[Key] = []  # keys given a provisional result by this head
@@ -179,15 +186,8 @@ class Memo:
         try:
             while True:
                 if passes:
-                    stack.append(set())
-                    low.append(_NO_CYCLE)
-                    waiting.append(None)
-                    try:
-                        result = compute()
-                    finally:
-                        made = stack.pop()
-                        lowest = low.pop()
-                        mine = waiting.pop() or _NONE
+                    result, made, lowest, waited = self._run(compute)
+                    mine = waited or _NONE
                 if made:
                     reads = made if reads is None else reads | made
                 passes += 1
