@@ -421,8 +421,10 @@ class Resolver(Memo):
                     via_class = all(v[0] == "def" for v, _c, _m in values)
                     receivers = [r for r in values if r[0][0] in ("inst", "def")]
                 values = self.flat(values, lambda v, n=part.name: attribute(self, v, n))  # type: ignore[misc]
-                if via_class and receivers and not all(self._classmethod(v) for v, _, _ in values):
-                    receivers = []
+                if any(r[0][0] == "def" for r in receivers) and not all(
+                    self._classmethod(v) for v, _, _ in values
+                ):  # a class gives back an instance of itself only through a classmethod
+                    receivers = [r for r in receivers if r[0][0] == "inst"]
             for op in part.ops:
                 if not values and not op.startswith("(#"):  # a decorator: see flow.apply_call
                     return values
