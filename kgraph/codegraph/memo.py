@@ -194,7 +194,7 @@ class Memo:
                 if lowest < depth:  # tentative itself: what waited on it waits further up
                     for other in mine:
                         self._wait(other, (*self._tentative[other][:2], lowest))
-                    break
+                    return result, tuple(reads) if reads else NO_READS, lowest
                 if (
                     lowest == depth
                     and passes < MAX_PASSES
@@ -213,11 +213,10 @@ class Memo:
                 everything = tuple(reads) if reads else NO_READS
                 for other in mine:
                     self._cache[other] = (self._tentative.pop(other)[0], everything)
-                break
+                return result, everything, lowest
         finally:
             for other in standing:
                 self._provisional.pop(other, None)
-        return result, tuple(reads) if reads else NO_READS, lowest
 
     def _changed(self, key: Key, result: Any, cut: Any, members: Sequence[Key]) -> bool:
         """Whether a cycle's pass changed its head's result or a member's (one that waited
