@@ -8,7 +8,11 @@ two heavily imported files, then an interface edit of the same two — each foll
 incremental parse) and reports each one's median wall and CPU time, and their ratios.
 
     git worktree add /tmp/kgraph-before <commit>
-    python scripts/ab_codegraph.py /tmp/kgraph-before . --rounds 8
+    python scripts/ab_codegraph.py /tmp/kgraph-before . --rounds 8 [--wheel]
+
+``--wheel`` measures what ``pip install .`` installs: each checkout's wheel is built and
+unpacked first (a checkout with ``hatch_build.py`` compiles its code graph with mypyc; the
+checkouts themselves run pure Python, as an editable install does).
 
 The source defaults to sqlalchemy's, as unpacked by ``scripts/bench_codegraph.py``.
 """
@@ -21,7 +25,10 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
+import zipfile
 from pathlib import Path
+from typing import Any
 
 DEFAULT_SOURCE = Path(__file__).parent / ".cache" / "src" / "sqlalchemy-2.0.36"
 
@@ -29,6 +36,7 @@ DEFAULT_SOURCE = Path(__file__).parent / ".cache" / "src" / "sqlalchemy-2.0.36"
 _CHILD = """
 import json, os, shutil, sys, tempfile, time
 from pathlib import Path
+from typing import Any
 from kgraph.codegraph.indexer import parse_repository
 from kgraph.db import open_database
 source, edited = Path(sys.argv[1]), json.loads(sys.argv[2])
@@ -75,6 +83,22 @@ def run_once(checkout: Path, source: Path, edited: list[str]) -> dict[str, float
     return result
 
 
+def unpacked_wheel(checkout: Path, folder: Path) -> Path:
+    """Build ``checkout``'s wheel (as ``pip install .`` does) and unpack it under
+    ``folder``; returns the folder to put on ``PYTHONPATH``."""
+    wheels = folder / "wheels"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(checkout)],
+        check=True,
+    )
+    (wheel,) = wheels.glob("*.whl")
+    site = folder / "site"
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(site)
+    wheel.unlink()
+    return site
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("before", type=Path, help="checkout measured first in each round")
@@ -93,12 +117,23 @@ def main() -> None:
         metavar="FILE",
         help="the two files edited, relative to the source (default: sqlalchemy's)",
     )
+    parser.add_argument(
+        "--wheel", action="store_true", help="measure each checkout's wheel, built and unpacked"
+    )
     args = parser.parse_args()
     for checkout in (args.before, args.after):
         if not (checkout / "kgraph" / "codegraph" / "indexer.py").is_file():
             parser.error(f"{checkout} is not a kgraph checkout")
     if not args.source.is_dir():
         parser.error(f"no such folder: {args.source} (run scripts/bench_codegraph.py once)")
+    with tempfile.TemporaryDirectory() as scratch:
+        if args.wheel:
+            args.before = unpacked_wheel(args.before, Path(scratch) / "before")
+            args.after = unpacked_wheel(args.after, Path(scratch) / "after")
+        _measure(args)
+
+
+def _measure(args: argparse.Namespace) -> None:
     runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
     for round_number in range(1, args.rounds + 1):
         for name in ("before", "after"):
@@ -108,7 +143,7 @@ def main() -> None:
             + ", ".join(f"{n} {runs[n][-1]['wall']:.2f} s" for n in runs),
             file=sys.stderr,
         )
-    summary = {
+    summary: dict[str, Any] = {
         name: {
             "wall_median_s": round(statistics.median(r["wall"] for r in rs), 3),
             "cpu_median_s": round(statistics.median(r["cpu"] for r in rs), 2),

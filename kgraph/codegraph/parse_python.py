@@ -40,6 +40,7 @@ from kgraph.codegraph.summary import (
     UNKNOWN,
     Arguments,
     Defined,
+    Scope,
     Summary,
     add_binding,
     add_call,
@@ -107,8 +108,8 @@ def _language() -> tuple[Parser, Query, Query]:
 
 class _PythonSummariser(BindingHandlers):
     def __init__(self) -> None:
-        self.summary = new_summary("python")
-        self.scopes = self.summary["scopes"]
+        self.scopes: dict[str, Scope] = {}
+        self.summary = new_summary("python", self.scopes)
         self.defs = self.summary["defs"]
         self.spans = Spans()
         self.refs = RefBuilder(self.scopes, self.defs)
@@ -340,7 +341,9 @@ class _PythonSummariser(BindingHandlers):
         name = qname.rsplit(".", 1)[-1]
         value = f"@{name}"
         applied = False
-        for decorator in reversed([c for c in node.named_children if c.type == "decorator"]):
+        decorators = [c for c in node.named_children if c.type == "decorator"]
+        decorators.reverse()  # (``reversed`` of a list of Any broke mypyc)
+        for decorator in decorators:
             if not decorator.named_children:
                 continue
             expr = decorator.named_children[0]

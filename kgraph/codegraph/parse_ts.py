@@ -119,8 +119,8 @@ class ScriptSummariser:
 
     def __init__(self, source: bytes, dialect: str) -> None:
         self.source = source
-        self.summary = new_summary(dialect)
-        self.scopes: dict[str, Scope] = self.summary["scopes"]
+        self.scopes: dict[str, Scope] = {}
+        self.summary = new_summary(dialect, self.scopes)
         self.spans = Spans()
 
     def text(self, node: Node | None) -> str:

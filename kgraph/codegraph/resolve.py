@@ -12,7 +12,7 @@ the call's arguments for its parameters: :mod:`.flow`), subscripts and iteration
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from typing import Any, Protocol
 
@@ -83,7 +83,7 @@ _SELF_TYPES = frozenset({"typing.Self", "typing_extensions.Self"})
 _ANY_TYPES = frozenset({"typing.Any", "typing_extensions.Any"})
 
 
-def _outer_scope(scopes: dict[str, Scope], scope: Scope) -> str:
+def _outer_scope(scopes: Mapping[str, Scope], scope: Scope) -> str:
     """Where the LEGB walk from a function goes once its own scope is passed: the parent,
     past class bodies (skipped from nested scopes) that declare no ``global``."""
     current = scope["parent"] or ""

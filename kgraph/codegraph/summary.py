@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from typing import Any, Literal, NamedTuple, NotRequired, TypedDict
 
 UNKNOWN = "?"
@@ -231,7 +232,7 @@ class Summary(TypedDict):
     errors: int  # ERROR nodes seen
     failed: NotRequired[str]  # the summariser raised: why
     defs: dict[str, Definition]
-    scopes: dict[str, Scope]  # "" is the module
+    scopes: Mapping[str, Scope]  # "" is the module
     calls: dict[str, list[str | int]]  # scope -> [call ref, line, call ref, line, ...]
     imports: list[Import]
     star: list[StarImport]
@@ -246,12 +247,16 @@ class Call(NamedTuple):
     line: int
 
 
-def new_summary(lang: str) -> Summary:
+def new_summary(lang: str, scopes: dict[str, Scope] | None = None) -> Summary:
+    """An empty summary; ``scopes``: the dict its summariser fills (the module's scope is
+    added to it)."""
+    scopes = {} if scopes is None else scopes
+    scopes[""] = new_scope("module", None)
     return {
         "lang": lang,
         "errors": 0,
         "defs": {},
-        "scopes": {"": new_scope("module", None)},
+        "scopes": scopes,
         "calls": {},
         "imports": [],
         "star": [],
@@ -317,27 +322,30 @@ def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=20).hexdigest()
 
 
-def _bindings(rows: list[list[Any]]) -> list[Binding]:
+def _bindings(rows: list[Any]) -> list[Binding]:
     return [_new(_BINDINGS[row[0]], row) for row in rows]
 
 
-def _decode_scope(scope: Scope) -> None:
-    """Rebuild one scope's records (JSON arrays) as NamedTuples, in place."""
+def _decode_scope(scope: Any) -> Scope:
+    """Rebuild one scope's records (JSON arrays) as NamedTuples, in place. ``scope`` is
+    the decoded JSON, typed ``Any``: its lists are not yet the records they become (a
+    compiled build checks what its values are)."""
     bindings = _BINDINGS
     # Each name's rows are replaced in their own list: most names have one binding, and a
     # comprehension per name (a function call in Python 3.11) cost a third of rebuilding.
-    for rows in scope["names"].values():
+    names: dict[str, list[Any]] = scope["names"]
+    for rows in names.values():
         if len(rows) == 1:
-            row: Any = rows[0]
+            row = rows[0]
             rows[0] = _new(bindings[row[0]], row)
         else:
             rows[:] = [_new(bindings[row[0]], row) for row in rows]
     if "returns" in scope:
-        scope["returns"] = _bindings(scope["returns"])  # type: ignore[arg-type]
+        scope["returns"] = _bindings(scope["returns"])
     if "yields" in scope:
-        scope["yields"] = _bindings(scope["yields"])  # type: ignore[arg-type]
+        scope["yields"] = _bindings(scope["yields"])
     if "attrs" in scope:
-        attrs = scope["attrs"]
+        attrs: dict[str, list[Any]] = scope["attrs"]
         for name, pairs in attrs.items():
             attrs[name] = [_new(ScopedBinding, (s, _new(_BINDINGS[b[0]], b))) for s, b in pairs]
     if "args" in scope:
@@ -346,11 +354,16 @@ def _decode_scope(scope: Scope) -> None:
         scope["containers"] = [_new(Container, row) for row in scope["containers"]]
     if "stores" in scope:
         scope["stores"] = [_new(Store, row) for row in scope["stores"]]
+    decoded: Scope = scope
+    return decoded
 
 
-class _StoredScopes(dict[str, Scope]):
+class _StoredScopes(dict[str, Any]):
     """The scopes of a summary read back from the database, each parsed and rebuilt on first
     access.
+
+    The resolver reads ``Summary["scopes"]`` as a ``Mapping``, not a ``dict``: compiled by
+    mypyc (``hatch_build.py``), its ``get`` on a ``dict`` would skip this subclass's own.
 
     A file loaded because another file reads some of its names has most of its scopes
     never looked at: in a 2-file edit of sqlalchemy, rebuilding every record of the 93
@@ -358,16 +371,17 @@ class _StoredScopes(dict[str, Scope]):
     and ``values`` (the resolver's only ones); ``in`` and ``len`` need no decoding.
     """
 
-    def __init__(self, scopes: dict[str, Scope]) -> None:
+    def __init__(self, scopes: dict[str, Any]) -> None:
         super().__init__(scopes)
         self._pending = set(scopes)
 
     def __getitem__(self, name: str) -> Scope:
-        scope = dict.__getitem__(self, name)
-        if name in self._pending:
-            self._pending.discard(name)
-            scope = _read_scope(scope)
-            dict.__setitem__(self, name, scope)
+        if name not in self._pending:
+            found: Scope = dict.__getitem__(self, name)
+            return found
+        self._pending.discard(name)
+        scope = _read_scope(dict.__getitem__(self, name))
+        dict.__setitem__(self, name, scope)
         return scope
 
     def get(self, name: str, default: Any = None) -> Any:
@@ -389,12 +403,10 @@ class _StoredScopes(dict[str, Scope]):
         return dict.items(self)
 
 
-def _read_scope(stored: Scope | str) -> Scope:
+def _read_scope(stored: Any) -> Scope:
     """A stored scope decoded: its JSON text (see :func:`encode_summary`), or the object
     itself in summaries stored before scopes were texts of their own."""
-    scope: Scope = json.loads(stored) if isinstance(stored, str) else stored
-    _decode_scope(scope)
-    return scope
+    return _decode_scope(json.loads(stored) if isinstance(stored, str) else stored)
 
 
 def decode_summary(text: str | bytes, lazy: bool = False) -> Summary:
@@ -404,8 +416,9 @@ def decode_summary(text: str | bytes, lazy: bool = False) -> Summary:
     if isinstance(text, bytes):
         text = text.decode()
     head, split, body = text.partition("\n")
-    summary: Summary = json.loads(head)
-    scopes: dict[str, Any] = summary["scopes"]
+    raw: Any = json.loads(head)
+    summary: Summary = raw
+    scopes: dict[str, Any] = raw["scopes"]
     if split and not lazy:  # the scopes' texts are the items of a JSON array
         for name, scope in zip(scopes, json.loads(f"[{body}]"), strict=True):
             scopes[name] = scope

@@ -363,6 +363,24 @@ def check_extractor(root: Path) -> Check:
     return Check("capture extractor", "ok", f"rules + claude -p ({found})")
 
 
+def check_code_graph_build(module: str = "kgraph.codegraph.resolve") -> Check:
+    """Whether the code graph's parse and resolve modules are compiled (a wheel built with
+    a C compiler; see hatch_build.py) or pure Python (an editable install, or no
+    compiler): the same graph, but a cold parse of a large repository is slower."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(module)
+    origin = spec.origin if spec is not None else None
+    if origin is not None and not origin.endswith(".py"):
+        return Check("code graph build", "ok", "compiled (mypyc)")
+    return Check(
+        "code graph build",
+        "ok",
+        "pure Python: `graph parse` of a large repository is slower; a wheel install "
+        "(`pip install .`, not -e) with a C compiler compiles it",
+    )
+
+
 def run_doctor(
     root: Path, db_url: str | None = None, *, run_hooks: bool = True, full: bool = False
 ) -> list[Check]:
@@ -379,6 +397,7 @@ def run_doctor(
         check_writable(root, db_url),
         *([copy] if copy is not None else []),
         check_extractor(root),
+        check_code_graph_build(),
     ]
     if run_hooks:
         timeouts = installed_timeouts(root)

@@ -115,3 +115,16 @@ def test_on_a_server_doctor_tells_how_old_the_hooks_copy_is(
     db.close()
     made = doctor.check_local_copy(tmp_repo)
     assert made is not None and made.status == "ok" and "refreshed 0 s ago" in made.detail
+
+
+def test_code_graph_build_says_pure_python_for_a_source_module() -> None:
+    # This checkout's modules are .py files (an editable install is never compiled).
+    check = doctor.check_code_graph_build()
+    assert (check.name, check.status) == ("code graph build", "ok")
+    assert check.detail.startswith("pure Python")
+
+
+def test_code_graph_build_says_compiled_for_an_extension_module() -> None:
+    # An extension module stands in for a compiled one: its spec's origin is a .so.
+    check = doctor.check_code_graph_build("_json")
+    assert check.detail == "compiled (mypyc)"
