@@ -4,7 +4,8 @@
 Attributes of classes and instances follow the C3 MRO over in-repository classes, instance
 attributes (``self.x = Cls()``) and annotations. A member no class of the repository
 defines, in a class with an external base, is that base's (``ext.Base.method``), unless
-the base only marks the class (``Generic[T]``, ``Protocol``, ``ABC``). These are
+the base only marks the class (``Generic[T]``, ``Protocol``, ``ABC``) or is an abstract
+base class of ``collections.abc`` without that member (``Awaitable.__enter__``). These are
 plain functions taking the resolver: they are part of its evaluation (they record what
 they read in its read sets, and cache in its caches).
 """
@@ -36,6 +37,58 @@ _MAX_EXTERNAL_DOTS = 5
 _MARKER_BASES = frozenset(
     {"typing.Generic", "typing.Protocol", "typing_extensions.Protocol", "abc.ABC"}
 )
+# The abstract base classes of ``collections.abc`` (and their ``typing`` aliases) own only
+# their interface and object's members: a plain ``with`` on a value that may be an
+# ``AsyncEngine`` made 170 edges of sqlalchemy to ``typing.Awaitable.__enter__``/``__exit__``.
+_SIZED, _ITERABLE, _CONTAINER = {"__len__"}, {"__iter__"}, {"__contains__"}
+_COLLECTION = _SIZED | _ITERABLE | _CONTAINER
+_SEQUENCE = _COLLECTION | {"__getitem__", "__reversed__", "index", "count"}
+_SET = _COLLECTION | {"__le__", "__lt__", "__gt__", "__ge__", "__and__", "__or__"}
+_SET |= {"__sub__", "__xor__", "__rand__", "__ror__", "__rsub__", "__rxor__", "isdisjoint"}
+_MAPPING = _COLLECTION | {"__getitem__", "keys", "items", "values", "get"}
+_ABC_MEMBERS: dict[str, set[str]] = {
+    "Container": _CONTAINER,
+    "Hashable": set(),
+    "Sized": _SIZED,
+    "Callable": {"__call__"},
+    "Iterable": _ITERABLE,
+    "Iterator": _ITERABLE | {"__next__"},
+    "Reversible": _ITERABLE | {"__reversed__"},
+    "Generator": _ITERABLE | {"__next__", "send", "throw", "close"},
+    "Collection": _COLLECTION,
+    "Sequence": _SEQUENCE,
+    "MutableSequence": _SEQUENCE
+    | {"__setitem__", "__delitem__", "__iadd__", "insert", "append", "extend"}
+    | {"pop", "remove", "clear", "reverse"},
+    "AbstractSet": _SET,
+    "MutableSet": _SET
+    | {"add", "discard", "clear", "pop", "remove", "__ior__", "__iand__", "__ixor__", "__isub__"},
+    "Mapping": _MAPPING,
+    "MutableMapping": _MAPPING
+    | {"__setitem__", "__delitem__", "pop", "popitem", "clear", "update", "setdefault"},
+    "MappingView": _SIZED,
+    "KeysView": _SET,
+    "ItemsView": _SET,
+    "ValuesView": _COLLECTION,
+    "Awaitable": {"__await__"},
+    "Coroutine": {"__await__", "send", "throw", "close"},
+    "AsyncIterable": {"__aiter__"},
+    "AsyncIterator": {"__aiter__", "__anext__"},
+    "AsyncGenerator": {"__aiter__", "__anext__", "asend", "athrow", "aclose"},
+    "ContextManager": {"__enter__", "__exit__"},
+    "AsyncContextManager": {"__aenter__", "__aexit__"},
+}
+_OBJECT_MEMBERS = frozenset(dir(object))
+_INTERFACES = {
+    f"{module}.{name}": frozenset(members) | _OBJECT_MEMBERS
+    for name, members in _ABC_MEMBERS.items()
+    for module in ("typing", "typing_extensions", "collections.abc")
+    if not (module == "collections.abc" and name.endswith("ContextManager"))
+}
+# collections.abc spells AbstractSet as Set (typing.Set is the builtin set's alias).
+_INTERFACES["collections.abc.Set"] = _INTERFACES.pop("collections.abc.AbstractSet")
+_INTERFACES["contextlib.AbstractContextManager"] = _INTERFACES["typing.ContextManager"]
+_INTERFACES["contextlib.AbstractAsyncContextManager"] = _INTERFACES["typing.AsyncContextManager"]
 # Methods of a literal followed through (what they return is made of its items).
 CONTAINER_METHODS = frozenset({"get", "pop", "setdefault", "values", "items", "keys", "copy"})
 
@@ -164,17 +217,19 @@ def _class_member(
 
 
 def _external_member(resolver: Resolver, order: list[tuple[str, str]], name: str) -> list[Result]:
-    """``ext.Base.name`` for the first external base along the MRO that is not a marker
-    (:data:`_MARKER_BASES`; Python only; builtin bases' methods are not followed)."""
+    """``ext.Base.name`` for the first external base along the MRO that may own ``name``:
+    not a marker (:data:`_MARKER_BASES`), and not an abstract base class without such a
+    member (:data:`_INTERFACES`). Python only; builtin bases' methods are not followed."""
     for class_path, class_name in order:
         if resolver._lang(class_path) != "python":
             return []
         for value, _conf, _method in bases(resolver, class_path, class_name):
-            if (
-                value[0] == "ext"
-                and value[1] not in _MARKER_BASES
-                and value[1].count(".") < _MAX_EXTERNAL_DOTS
-            ):
+            if value[0] != "ext" or value[1] in _MARKER_BASES:
+                continue
+            interface = _INTERFACES.get(value[1])
+            if interface is not None and name not in interface:
+                continue
+            if value[1].count(".") < _MAX_EXTERNAL_DOTS:
                 return [(("ext", f"{value[1]}.{name}"), CONF_EXTERNAL, "external")]
     return []
 
