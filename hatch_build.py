@@ -56,7 +56,7 @@ MYPY_ARGS = [
 ]
 
 
-def compile_extensions(root: Path, out: Path, jobs: int | None = None) -> list[Path]:
+def compile_extensions(root: Path, out: Path) -> list[Path]:
     """Compile :data:`COMPILED` under ``root``; returns the extension files, written
     under ``out`` at their paths in the package (``kgraph/codegraph/resolve.*.so``, and
     one shared library at the top)."""
@@ -64,20 +64,19 @@ def compile_extensions(root: Path, out: Path, jobs: int | None = None) -> list[P
     from setuptools import Distribution  # type: ignore[import-untyped]
 
     here = Path.cwd()
-    os.chdir(root)  # mypycify takes paths relative to the project, and writes C under it
+    os.chdir(root)  # mypycify takes paths relative to the project
     try:
         with tempfile.TemporaryDirectory() as scratch:
             extensions = mypycify(
                 [*MYPY_ARGS, *COMPILED],
-                opt_level="2",
-                multi_file=True,  # one C file a module: compiled in parallel
+                opt_level="2",  # -O3 ran no fewer instructions (README, Code graph)
+                multi_file=True,  # a C file a module
                 target_dir=str(Path(scratch) / "c"),
             )
             dist = Distribution({"name": "kgraph-compiled", "ext_modules": extensions})
             command: Any = dist.get_command_obj("build_ext")
             command.build_lib = str(out)
             command.build_temp = str(Path(scratch) / "o")
-            command.parallel = jobs or os.cpu_count() or 1
             command.ensure_finalized()
             command.run()
     finally:
@@ -89,14 +88,15 @@ class CompileHook(BuildHookInterface):  # type: ignore[type-arg]
     """Adds the compiled modules to a (non-editable) wheel, tagged for this platform."""
 
     PLUGIN_NAME = "custom"
+    _out: str | None = None  # the compiled files, until the wheel holds them
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         if self.target_name != "wheel" or version == "editable":
             return
         if os.environ.get("KGRAPH_PURE_PYTHON"):
             return
-        out = Path(self.directory) / "compiled"
-        shutil.rmtree(out, ignore_errors=True)
+        self._out = tempfile.mkdtemp(prefix="kgraph-mypyc-")
+        out = Path(self._out)
         try:
             built = compile_extensions(Path(self.root), out)
         except Exception as exc:  # no compiler, no headers: a pure-Python wheel still works
@@ -110,3 +110,7 @@ class CompileHook(BuildHookInterface):  # type: ignore[type-arg]
             build_data["force_include"][str(path)] = path.relative_to(out).as_posix()
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
+
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        if self._out is not None:
+            shutil.rmtree(self._out, ignore_errors=True)
