@@ -31,20 +31,16 @@ if TYPE_CHECKING:
     from kgraph.codegraph.resolve import Resolver
 
 _MAX_EXTERNAL_DOTS = 5
-# External bases that mark a class (generic, a protocol, abstract) and define none of the
-# members a call reaches: a member no class of the repository defines is not theirs
-# (sqlalchemy: 1,559 edges to methods such as ``typing.Generic.scalars`` that do not exist).
-_MARKER_BASES = frozenset(
-    {"typing.Generic", "typing.Protocol", "typing_extensions.Protocol", "abc.ABC"}
-)
-# The abstract base classes of ``collections.abc`` (and their ``typing`` aliases) own only
-# their interface and object's members: a plain ``with`` on a value that may be an
-# ``AsyncEngine`` made 170 edges of sqlalchemy to ``typing.Awaitable.__enter__``/``__exit__``.
+# What an abstract base class of ``collections.abc`` (or its ``typing`` alias) defines: its
+# interface (with object's members, below).
 _SIZED, _ITERABLE, _CONTAINER = {"__len__"}, {"__iter__"}, {"__contains__"}
 _COLLECTION = _SIZED | _ITERABLE | _CONTAINER
 _SEQUENCE = _COLLECTION | {"__getitem__", "__reversed__", "index", "count"}
-_SET = _COLLECTION | {"__le__", "__lt__", "__gt__", "__ge__", "__and__", "__or__"}
-_SET |= {"__sub__", "__xor__", "__rand__", "__ror__", "__rsub__", "__rxor__", "isdisjoint"}
+_SET = (
+    _COLLECTION
+    | {"__le__", "__lt__", "__gt__", "__ge__", "__and__", "__or__", "__sub__", "__xor__"}
+    | {"__rand__", "__ror__", "__rsub__", "__rxor__", "isdisjoint"}
+)
 _MAPPING = _COLLECTION | {"__getitem__", "keys", "items", "values", "get"}
 _ABC_MEMBERS: dict[str, set[str]] = {
     "Container": _CONTAINER,
@@ -79,16 +75,26 @@ _ABC_MEMBERS: dict[str, set[str]] = {
     "AsyncContextManager": {"__aenter__", "__aexit__"},
 }
 _OBJECT_MEMBERS = frozenset(dir(object))
-_INTERFACES = {
+# The members an external base may own, for the bases known to own few: a member no class
+# of the repository defines is the base's only when listed here.
+# - Abstract base classes own their interface and object's members: a plain ``with`` on a
+#   value that may be an ``AsyncEngine`` made 170 edges of sqlalchemy to
+#   ``typing.Awaitable.__enter__``/``__exit__``.
+# - Bases that only mark a class (generic, a protocol, abstract) own none of the members a
+#   call reaches: 1,559 edges of sqlalchemy went to methods such as
+#   ``typing.Generic.scalars`` that do not exist.
+_OWN_MEMBERS = {
     f"{module}.{name}": frozenset(members) | _OBJECT_MEMBERS
     for name, members in _ABC_MEMBERS.items()
     for module in ("typing", "typing_extensions", "collections.abc")
     if not (module == "collections.abc" and name.endswith("ContextManager"))
 }
 # collections.abc spells AbstractSet as Set (typing.Set is the builtin set's alias).
-_INTERFACES["collections.abc.Set"] = _INTERFACES.pop("collections.abc.AbstractSet")
-_INTERFACES["contextlib.AbstractContextManager"] = _INTERFACES["typing.ContextManager"]
-_INTERFACES["contextlib.AbstractAsyncContextManager"] = _INTERFACES["typing.AsyncContextManager"]
+_OWN_MEMBERS["collections.abc.Set"] = _OWN_MEMBERS.pop("collections.abc.AbstractSet")
+_OWN_MEMBERS["contextlib.AbstractContextManager"] = _OWN_MEMBERS["typing.ContextManager"]
+_OWN_MEMBERS["contextlib.AbstractAsyncContextManager"] = _OWN_MEMBERS["typing.AsyncContextManager"]
+_MARKERS = ("typing.Generic", "typing.Protocol", "typing_extensions.Protocol", "abc.ABC")
+_OWN_MEMBERS.update(dict.fromkeys(_MARKERS, frozenset()))
 # Methods of a literal followed through (what they return is made of its items).
 CONTAINER_METHODS = frozenset({"get", "pop", "setdefault", "values", "items", "keys", "copy"})
 
@@ -217,17 +223,17 @@ def _class_member(
 
 
 def _external_member(resolver: Resolver, order: list[tuple[str, str]], name: str) -> list[Result]:
-    """``ext.Base.name`` for the first external base along the MRO that may own ``name``:
-    not a marker (:data:`_MARKER_BASES`), and not an abstract base class without such a
-    member (:data:`_INTERFACES`). Python only; builtin bases' methods are not followed."""
+    """``ext.Base.name`` for the first external base along the MRO that may own ``name``
+    (:data:`_OWN_MEMBERS`: not a marker, nor an abstract base class without such a member).
+    Python only; builtin bases' methods are not followed."""
     for class_path, class_name in order:
         if resolver._lang(class_path) != "python":
             return []
         for value, _conf, _method in bases(resolver, class_path, class_name):
-            if value[0] != "ext" or value[1] in _MARKER_BASES:
+            if value[0] != "ext":
                 continue
-            interface = _INTERFACES.get(value[1])
-            if interface is not None and name not in interface:
+            owned = _OWN_MEMBERS.get(value[1])
+            if owned is not None and name not in owned:
                 continue
             if value[1].count(".") < _MAX_EXTERNAL_DOTS:
                 return [(("ext", f"{value[1]}.{name}"), CONF_EXTERNAL, "external")]
