@@ -36,7 +36,6 @@ DEFAULT_SOURCE = Path(__file__).parent / ".cache" / "src" / "sqlalchemy-2.0.36"
 _CHILD = """
 import json, os, shutil, sys, tempfile, time
 from pathlib import Path
-from typing import Any
 from kgraph.codegraph.indexer import parse_repository
 from kgraph.db import open_database
 source, edited = Path(sys.argv[1]), json.loads(sys.argv[2])
