@@ -8,6 +8,7 @@ function or method is ``module.qualified.name``; builtins are ``<builtin>.name``
 modules keep their import path (``os.path.join``). Code in a class body belongs to the
 enclosing function or module. Name-only candidates are not exported (they are guesses), nor
 are instantiations of a class that defines no ``__init__`` (no code of the project runs).
+A ``self.m()`` call also reaches the overrides of ``m`` in subclasses (:mod:`.dispatch`).
 Every function, method and module under the root is a key, even with no callees.
 """
 
@@ -18,6 +19,7 @@ from typing import Any
 from sqlalchemy import select
 
 from kgraph.codegraph.build import BUILTIN_PREFIX, EXTERNAL_PREFIX, UNRESOLVED_PREFIX
+from kgraph.codegraph.dispatch import OVERRIDE, calls_from
 from kgraph.codegraph.filedeps import normalise_path
 from kgraph.codegraph.modules import PY_SUFFIXES, TS_EXTENSIONS, python_module_path
 from kgraph.db import Database
@@ -55,6 +57,8 @@ def export_callgraph(db: Database, root: str = "") -> dict[str, list[str]]:
                 EDGES.c.type == "calls", EDGES.c.file_path.like(like)
             )
         ).all()
+        self_calls = [(e[0], e[1], None, 1.0) for e in edges if e[2] == "self"]
+        edges += [(c.caller, c.override, OVERRIDE) for c in calls_from(conn, self_calls)]
         return entities, edges
 
     entities, edges = db.read(read)

@@ -17,6 +17,7 @@ from typing import NamedTuple
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
+from kgraph.codegraph.dispatch import calls_from
 from kgraph.codegraph.filedeps import DEPENDENCY_TYPES
 from kgraph.codegraph.records import (
     ENTITY_COLUMNS,
@@ -117,30 +118,35 @@ def _seeds(conn: Connection, target: EntityRecord) -> list[tuple[str, str]]:
 def _calls_from(
     conn: Connection, sources: Sequence[tuple[str, str]]
 ) -> list[tuple[str, str, int | None, float]]:
-    """``calls`` edges (from, to, line, confidence) out of ``sources``, read file by file."""
+    """``calls`` edges (from, to, line, confidence) out of ``sources``, read file by file;
+    a ``self.m()`` call also reaches the overrides of ``m`` below its class
+    (:mod:`.dispatch`)."""
     by_file: dict[str, set[str]] = defaultdict(set)
     for entity_id, path in sources:
         by_file[path].add(entity_id)
     rows: list[tuple[str, str, int | None, float]] = []
+    self_calls: list[tuple[str, str, int | None, float]] = []
     for path, ids in sorted(by_file.items()):
         ordered = sorted(ids)
         for i in range(0, len(ordered), _CHUNK):
-            rows += [
-                (str(f), str(t), line, float(c))
-                for f, t, line, c in conn.execute(
-                    select(
-                        EDGES.c.from_entity,
-                        EDGES.c.to_entity,
-                        EDGES.c.line_number,
-                        EDGES.c.confidence,
-                    ).where(
-                        EDGES.c.file_path == path,
-                        EDGES.c.from_entity.in_(ordered[i : i + _CHUNK]),
-                        EDGES.c.type == "calls",
-                        EDGES.c.resolution != "name-only",
-                    )
-                ).all()
-            ]
+            for f, t, line, c, resolution in conn.execute(
+                select(
+                    EDGES.c.from_entity,
+                    EDGES.c.to_entity,
+                    EDGES.c.line_number,
+                    EDGES.c.confidence,
+                    EDGES.c.resolution,
+                ).where(
+                    EDGES.c.file_path == path,
+                    EDGES.c.from_entity.in_(ordered[i : i + _CHUNK]),
+                    EDGES.c.type == "calls",
+                    EDGES.c.resolution != "name-only",
+                )
+            ):
+                rows.append((str(f), str(t), line, float(c)))
+                if resolution == "self":
+                    self_calls.append(rows[-1])
+    rows += [(c.caller, c.override, c.line, c.confidence) for c in calls_from(conn, self_calls)]
     return rows
 
 

@@ -17,6 +17,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from kgraph.codegraph.build import UNRESOLVED_PREFIX
+from kgraph.codegraph.dispatch import OVERRIDE, calls_into
 from kgraph.codegraph.filedeps import (
     DEPENDENCY_TYPES,
     dependents_by_level,
@@ -137,6 +138,20 @@ def _dependents_of(
     return rows
 
 
+def _override_dependents(conn: Connection, methods: set[str]) -> list[tuple[Any, ...]]:
+    """The ``self.m()`` calls that run ``methods`` as overrides (:mod:`.dispatch`), shaped
+    like :func:`_dependents_of`'s rows."""
+    if not methods:
+        return []
+    calls = calls_into(conn, methods)
+    callers = _entities(conn, [c.caller for c in calls])
+    return [
+        (c.caller, c.override, "calls", c.line, c.confidence, OVERRIDE, *callers[c.caller][1:])
+        for c in calls
+        if c.caller in callers
+    ]
+
+
 def _entities(conn: Connection, ids: Sequence[str]) -> dict[str, EntityRecord]:
     found: dict[str, EntityRecord] = {}
     ordered = sorted(set(ids))
@@ -152,6 +167,8 @@ def what_calls(
     db: Database, name: str, *, include_unresolved: bool = False, record: bool = True
 ) -> tuple[EntityRecord, list[CallerRecord]]:
     """The target ``name`` resolves to and its direct callers (file:line of each call).
+    A method's callers include the ``self.m()`` calls written in its class's ancestors,
+    which run it for an instance of its class (resolution ``override``, :mod:`.dispatch`).
 
     Name-only candidates (calls whose receiver could not be resolved but whose method name
     matches) are added, with their low confidence, when ``include_unresolved``.
@@ -165,14 +182,17 @@ def what_calls(
             if include_unresolved:
                 ids.append(UNRESOLVED_PREFIX + target.name)
             rows = _edges_to(conn, ids, ("calls",))
-            callers = _entities(conn, [r.from_entity for r in rows])
-            result = [
-                CallerRecord(
-                    callers[r.from_entity], r.to_entity, r.line_number, r.confidence, r.resolution
-                )
+            found = [
+                (r.from_entity, r.to_entity, r.line_number, r.confidence, r.resolution)
                 for r in rows
-                if r.from_entity in callers
             ]
+            if target.type == "method":  # self.m() in an ancestor runs this override
+                found += [
+                    (c.caller, c.written, c.line, c.confidence, OVERRIDE)
+                    for c in calls_into(conn, [target.id])
+                ]
+            callers = _entities(conn, [f[0] for f in found])
+            result = [CallerRecord(callers[f[0]], *f[1:]) for f in found if f[0] in callers]
             result.sort(key=lambda c: (c.caller.file_path, c.line or 0, c.caller.id))
             return target, result
 
@@ -233,6 +253,24 @@ class BlastRadius:
         }
 
 
+def _blast_seeds(conn: Connection, target: EntityRecord) -> tuple[set[str], set[str]]:
+    """The ids whose dependents depend on ``target`` (a class's members, a file's
+    entities), and which of them are methods (overrides: :mod:`.dispatch`)."""
+    seeds = set(_targets(conn, target))
+    methods = {target.id} if target.type == "method" else set()
+    if target.type in ("class", "file", "interface"):
+        prefix = target.id if target.type == "file" else target.id + "."
+        pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        like = pattern + ("::%" if target.type == "file" else "%")
+        for member, kind in conn.execute(
+            select(ENTITIES.c.id, ENTITIES.c.type).where(ENTITIES.c.id.like(like, escape="\\"))
+        ):
+            seeds.add(member)
+            if kind == "method":
+                methods.add(member)
+    return seeds, methods
+
+
 def blast_radius(
     db: Database,
     name: str,
@@ -245,24 +283,16 @@ def blast_radius(
     implements edges), up to ``depth`` levels, each at its minimum depth.
 
     A class brings its methods along (callers of ``C.m`` depend on ``C``); a file brings
-    every entity it defines. Modules reached (module-level code, imports) are listed but not
-    expanded further. Name-only call candidates count only with ``include_unresolved``.
+    every entity it defines; a method, the ``self.m()`` calls it runs as an override.
+    Modules reached (module-level code, imports) are listed but not expanded further.
+    Name-only call candidates count only with ``include_unresolved``.
     """
     params = {"name": name, "depth": depth, "include_unresolved": include_unresolved}
     with recorded(db, "blast-radius", params, record) as done:
 
         def query(conn: Connection) -> BlastRadius:
             target = resolve_one(conn, name)
-            seeds = set(_targets(conn, target))
-            if target.type in ("class", "file", "interface"):
-                prefix = target.id if target.type == "file" else target.id + "."
-                pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-                like = pattern + ("::%" if target.type == "file" else "%")
-                seeds.update(
-                    conn.execute(
-                        select(ENTITIES.c.id).where(ENTITIES.c.id.like(like, escape="\\"))
-                    ).scalars()
-                )
+            seeds, methods = _blast_seeds(conn, target)
             names = {target.name} if include_unresolved else set()
             seen = set(seeds)
             impacts: list[Impact] = []
@@ -272,7 +302,8 @@ def blast_radius(
                 frontier, names = set(), set()
                 # Each new source once, through its most confident edge (first one on ties).
                 best: dict[str, tuple[Any, ...]] = {}
-                for row in _dependents_of(conn, ids, include_unresolved):
+                rows = _dependents_of(conn, ids, include_unresolved)
+                for row in rows + _override_dependents(conn, methods):
                     source = row[0]
                     if source not in seen:
                         kept = best.get(source)
@@ -288,6 +319,7 @@ def blast_radius(
                     # not expanded: every importer of it does not depend on the target.
                     if "::" in source:
                         frontier.add(source)
+                methods = {source for source, row in best.items() if row[6] == "method"}
                 if include_unresolved:
                     names = {i.split("::", 1)[1].rsplit(".", 1)[-1] for i in frontier if "::" in i}
                 if not frontier:

@@ -32,8 +32,6 @@ from tests.conftest import backend_url
 
 CASES = sorted(p.name for p in CASES_DIR.iterdir() if (p / "callgraph.json").is_file())
 KNOWN_LIMITATIONS = {
-    "inherited_init_dispatch": "self.m() resolves through the static MRO, not to overrides "
-    "in subclasses",
     "mro_diamond": "super() follows the MRO of the class it is written in, not the instance's",
 }
 Edge = tuple[str, str]

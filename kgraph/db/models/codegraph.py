@@ -93,7 +93,7 @@ class GraphRelationship(Base):
     confidence: Mapped[float] = mapped_column(Float, default=1.0)
     # How the target was resolved: local|import|self|mro|super-mro|constructor|class|
     # inferred|builtin|external|name-only (see kgraph/codegraph/resolve.py, imports.py,
-    # hierarchy.py and build.py).
+    # hierarchy.py and build.py); queries add "override" (kgraph/codegraph/dispatch.py).
     resolution: Mapped[str | None] = mapped_column(String(32))
     metadata_: Mapped[dict[str, Any] | None] = mapped_column("metadata", JSON)
 

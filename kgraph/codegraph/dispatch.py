@@ -1,0 +1,173 @@
+"""Calls that run an override: ``self.m()`` written in a method of class ``S`` runs ``C.m``
+when ``self`` is an instance of a subclass ``C`` of ``S`` that defines its own ``m`` (a
+template method: ``Base.__init__`` calls ``self.setup()``, and a ``Child`` overrides
+``setup``).
+
+The stored edge goes where ``S``'s MRO finds ``m`` (resolution ``self``): a file is resolved
+on its own, and which subclasses other files define is not part of it, so a re-parse stays
+as incremental as before. The queries add the overrides when they read, from the class
+hierarchy the ``extends`` edges hold: what calls ``C.m`` includes the ``self.m()`` calls
+written in ``C``'s ancestors (:func:`calls_into`), and what a method calls includes the
+overrides below its class (:func:`calls_from`). Only repository classes count: an external
+base's own code is not in the graph.
+
+Only calls written in a method whose qualified name's parent is the class count (``self``
+in a nested function or lambda is not followed), and ``super().m()`` (resolution
+``super-mro``) names its target exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
+
+from sqlalchemy.engine import Connection
+
+from kgraph.db.sqlite import fetch_raw_sql
+
+_CHUNK = 5000  # well under SQLite's 32766 host parameters
+# An override is a possible target, not a certain one: the receiver may be any subclass.
+CONF_OVERRIDE = 0.8
+OVERRIDE = "override"
+
+
+class OverrideCall(NamedTuple):
+    """``caller`` calls ``self.m()``; its stored edge names ``written`` (where the caller's
+    class finds ``m``); for an instance of a subclass, ``override`` runs instead."""
+
+    caller: str
+    written: str
+    override: str
+    line: int | None
+    confidence: float
+
+
+def _owner(entity_id: str) -> str:
+    """The id of the scope ``entity_id`` is defined in (``path::C.m`` -> ``path::C``)."""
+    head, dot, _ = entity_id.rpartition(".")
+    return head if dot and "::" in head else ""
+
+
+def _member(entity_id: str) -> str:
+    return entity_id.rpartition(".")[2]
+
+
+def _chunks(ids: Iterable[str]) -> list[list[str]]:
+    ordered = sorted(set(ids))
+    return [ordered[i : i + _CHUNK] for i in range(0, len(ordered), _CHUNK)]
+
+
+def _rows(conn: Connection, sql: str, ids: Iterable[str]) -> list[tuple[Any, ...]]:
+    """``sql`` (one ``{}`` for a list of ``?``) run on ``ids``, a chunk at a time: plain
+    driver rows (SQLAlchemy's per-row processing cost more than these reads)."""
+    rows: list[tuple[Any, ...]] = []
+    for chunk in _chunks(ids):
+        rows += fetch_raw_sql(conn, sql.format(",".join("?" * len(chunk))), chunk)
+    return rows
+
+
+_PARENTS_SQL = (
+    "SELECT from_entity, to_entity FROM graph_relationships "
+    "WHERE file_path IN ({}) AND type = 'extends' AND to_file IS NOT NULL"
+)
+_CHILDREN_SQL = (
+    "SELECT to_entity, from_entity FROM graph_relationships "
+    "WHERE to_entity IN ({}) AND type = 'extends'"
+)
+_SHARED_NAMES_SQL = (
+    "SELECT name FROM graph_entities WHERE name IN ({}) AND type = 'method' "
+    "GROUP BY name HAVING COUNT(*) > 1"
+)
+_ENTITIES_SQL = "SELECT id FROM graph_entities WHERE id IN ({})"
+_SELF_CALLS_SQL = (
+    "SELECT from_entity, to_entity, line_number, confidence FROM graph_relationships "
+    "WHERE to_entity IN ({}) AND type = 'calls' AND resolution = 'self'"
+)
+
+
+def ancestors(conn: Connection, classes: Iterable[str]) -> dict[str, set[str]]:
+    """Each class's repository ancestors, transitively (``extends`` edges upward). An
+    ``extends`` edge is stored under its subclass's file: a level of the hierarchy is one
+    read of its classes' files by the ``file_path`` index."""
+    return _walk(conn, set(classes), _PARENTS_SQL, lambda cls: cls.partition("::")[0])
+
+
+def descendants(conn: Connection, classes: Iterable[str]) -> dict[str, set[str]]:
+    """Each class's repository subclasses, transitively (``extends`` edges downward)."""
+    return _walk(conn, set(classes), _CHILDREN_SQL, lambda cls: cls)
+
+
+def _walk(
+    conn: Connection, classes: set[str], sql: str, key: Callable[[str], str]
+) -> dict[str, set[str]]:
+    """Each of ``classes``' transitive neighbours along the (class, neighbour) rows ``sql``
+    reads for the ``key``s of a level's classes."""
+    links: dict[str, set[str]] = {}
+    frontier = set(classes)
+    while frontier:
+        for cls in frontier:
+            links[cls] = set()
+        found = set()
+        for cls, neighbour in _rows(conn, sql, {key(cls) for cls in frontier}):
+            if cls in frontier:
+                links[cls].add(neighbour)
+                found.add(neighbour)
+        frontier = found - set(links)
+    return {cls: _closure(cls, links) for cls in classes}
+
+
+def _closure(start: str, links: dict[str, set[str]]) -> set[str]:
+    seen: set[str] = set()
+    stack = list(links.get(start, ()))
+    while stack:
+        cls = stack.pop()
+        if cls not in seen and cls != start:
+            seen.add(cls)
+            stack.extend(links.get(cls, ()))
+    return seen
+
+
+def calls_into(conn: Connection, methods: Iterable[str]) -> list[OverrideCall]:
+    """The ``self.m()`` calls, written in an ancestor of ``C``, that run ``C.m`` for an
+    instance of ``C``; for each of ``methods`` (ids ``path::C.m``; ids that are not a
+    method of a class find nothing)."""
+    methods = set(methods)
+    # Only a method whose name another method has may override one: most have none (a
+    # read by the ``name`` index saves walking the hierarchy of their classes).
+    shared = {str(row[0]) for row in _rows(conn, _SHARED_NAMES_SQL, map(_member, methods))}
+    owners = {method: _owner(method) for method in methods if _member(method) in shared}
+    lineage = ancestors(conn, {owner for owner in owners.values() if owner})
+    wanted: dict[str, list[str]] = {}  # an ancestor's m -> the overrides it may run
+    for method, owner in owners.items():
+        for ancestor in lineage.get(owner, ()):
+            wanted.setdefault(f"{ancestor}.{_member(method)}", []).append(method)
+    found = []
+    for caller, written, line, confidence in _rows(conn, _SELF_CALLS_SQL, wanted):
+        for method in wanted[written]:
+            if _owner(caller) in lineage[owners[method]]:
+                found.append(
+                    OverrideCall(caller, written, method, line, min(confidence, CONF_OVERRIDE))
+                )
+    return found
+
+
+def calls_from(
+    conn: Connection, calls: Iterable[tuple[str, str, int | None, float]]
+) -> list[OverrideCall]:
+    """The overrides ``self.m()`` calls may run: for each of ``calls`` (caller, target,
+    line, confidence: edges of resolution ``self``), the ``m`` of every subclass of the
+    caller's class that defines one."""
+    calls = [c for c in calls if _owner(c[0])]
+    below = descendants(conn, {_owner(c[0]) for c in calls})
+    candidates = {
+        f"{sub}.{_member(target)}": None
+        for caller, target, _line, _conf in calls
+        for sub in below[_owner(caller)]
+    }
+    existing = {str(row[0]) for row in _rows(conn, _ENTITIES_SQL, candidates)}
+    return [
+        OverrideCall(caller, target, override, line, min(confidence, CONF_OVERRIDE))
+        for caller, target, line, confidence in calls
+        for sub in sorted(below[_owner(caller)])
+        if (override := f"{sub}.{_member(target)}") in existing and override != target
+    ]

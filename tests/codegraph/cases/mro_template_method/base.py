@@ -1,0 +1,18 @@
+class Job:
+    def run(self):
+        self.prepare()
+        return self.step()
+
+    def prepare(self):
+        return None
+
+    def step(self):
+        return "job"
+
+    @classmethod
+    def build(cls):
+        return cls.default()
+
+    @classmethod
+    def default(cls):
+        return "job"
