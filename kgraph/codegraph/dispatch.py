@@ -43,13 +43,15 @@ class OverrideCall(NamedTuple):
 
 
 def _owner(entity_id: str) -> str:
-    """The id of the scope ``entity_id`` is defined in (``path::C.m`` -> ``path::C``)."""
-    head, dot, _ = entity_id.rpartition(".")
-    return head if dot and "::" in head else ""
+    """The id of the scope ``entity_id`` is defined in (``path::C.m`` -> ``path::C``; ""
+    for a module-level name or a file)."""
+    path, _, qname = entity_id.partition("::")
+    scope, dot, _ = qname.rpartition(".")
+    return f"{path}::{scope}" if dot else ""
 
 
 def _member(entity_id: str) -> str:
-    return entity_id.rpartition(".")[2]
+    return entity_id.partition("::")[2].rpartition(".")[2]
 
 
 def _chunks(ids: Iterable[str]) -> list[list[str]]:
@@ -74,9 +76,10 @@ _CHILDREN_SQL = (
     "SELECT to_entity, from_entity FROM graph_relationships "
     "WHERE to_entity IN ({}) AND type = 'extends'"
 )
-_SHARED_NAMES_SQL = (
-    "SELECT name FROM graph_entities WHERE name IN ({}) AND type = 'method' "
-    "GROUP BY name HAVING COUNT(*) > 1"
+_SELF_CALLED_SQL = (
+    "SELECT DISTINCT e.name FROM graph_entities e "
+    "JOIN graph_relationships r ON r.to_entity = e.id "
+    "WHERE e.name IN ({}) AND e.type = 'method' AND r.type = 'calls' AND r.resolution = 'self'"
 )
 _ENTITIES_SQL = "SELECT id FROM graph_entities WHERE id IN ({})"
 _SELF_CALLS_SQL = (
@@ -132,10 +135,10 @@ def calls_into(conn: Connection, methods: Iterable[str]) -> list[OverrideCall]:
     instance of ``C``; for each of ``methods`` (ids ``path::C.m``; ids that are not a
     method of a class find nothing)."""
     methods = set(methods)
-    # Only a method whose name another method has may override one: most have none (a
+    # Only a name some ``self.m()`` call names can be reached so: most methods' are not (a
     # read by the ``name`` index saves walking the hierarchy of their classes).
-    shared = {str(row[0]) for row in _rows(conn, _SHARED_NAMES_SQL, map(_member, methods))}
-    owners = {method: _owner(method) for method in methods if _member(method) in shared}
+    called = {str(row[0]) for row in _rows(conn, _SELF_CALLED_SQL, map(_member, methods))}
+    owners = {method: _owner(method) for method in methods if _member(method) in called}
     lineage = ancestors(conn, {owner for owner in owners.values() if owner})
     wanted: dict[str, list[str]] = {}  # an ancestor's m -> the overrides it may run
     for method, owner in owners.items():
