@@ -18,7 +18,7 @@ in a nested function or lambda is not followed), and ``super().m()`` (resolution
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from sqlalchemy.engine import Connection
@@ -68,55 +68,33 @@ def _rows(conn: Connection, sql: str, ids: Iterable[str]) -> list[tuple[Any, ...
     return rows
 
 
-_PARENTS_SQL = (
-    "SELECT from_entity, to_entity FROM graph_relationships "
-    "WHERE file_path IN ({}) AND type = 'extends' AND to_file IS NOT NULL"
-)
 _CHILDREN_SQL = (
     "SELECT to_entity, from_entity FROM graph_relationships "
     "WHERE to_entity IN ({}) AND type = 'extends'"
 )
-_SELF_CALLED_SQL = (
-    "SELECT DISTINCT e.name FROM graph_entities e "
-    "JOIN graph_relationships r ON r.to_entity = e.id "
+_SELF_CALLS_BY_NAME_SQL = (
+    "SELECT r.from_entity, r.to_entity, r.line_number, r.confidence, e.name "
+    "FROM graph_entities e JOIN graph_relationships r ON r.to_entity = e.id "
     "WHERE e.name IN ({}) AND e.type = 'method' AND r.type = 'calls' AND r.resolution = 'self'"
 )
 _ENTITIES_SQL = "SELECT id FROM graph_entities WHERE id IN ({})"
-_SELF_CALLS_SQL = (
-    "SELECT from_entity, to_entity, line_number, confidence FROM graph_relationships "
-    "WHERE to_entity IN ({}) AND type = 'calls' AND resolution = 'self'"
-)
-
-
-def ancestors(conn: Connection, classes: Iterable[str]) -> dict[str, set[str]]:
-    """Each class's repository ancestors, transitively (``extends`` edges upward). An
-    ``extends`` edge is stored under its subclass's file: a level of the hierarchy is one
-    read of its classes' files by the ``file_path`` index."""
-    return _walk(conn, set(classes), _PARENTS_SQL, lambda cls: cls.partition("::")[0])
 
 
 def descendants(conn: Connection, classes: Iterable[str]) -> dict[str, set[str]]:
-    """Each class's repository subclasses, transitively (``extends`` edges downward)."""
-    return _walk(conn, set(classes), _CHILDREN_SQL, lambda cls: cls)
-
-
-def _walk(
-    conn: Connection, classes: set[str], sql: str, key: Callable[[str], str]
-) -> dict[str, set[str]]:
-    """Each of ``classes``' transitive neighbours along the (class, neighbour) rows ``sql``
-    reads for the ``key``s of a level's classes."""
-    links: dict[str, set[str]] = {}
+    """Each class's repository subclasses, transitively (``extends`` edges downward, by
+    the callers index: one read a level of the hierarchy)."""
+    classes = set(classes)
+    children: dict[str, set[str]] = {}
     frontier = set(classes)
     while frontier:
         for cls in frontier:
-            links[cls] = set()
+            children[cls] = set()
         found = set()
-        for cls, neighbour in _rows(conn, sql, {key(cls) for cls in frontier}):
-            if cls in frontier:
-                links[cls].add(neighbour)
-                found.add(neighbour)
-        frontier = found - set(links)
-    return {cls: _closure(cls, links) for cls in classes}
+        for base, sub in _rows(conn, _CHILDREN_SQL, frontier):
+            children[base].add(sub)
+            found.add(sub)
+        frontier = found - set(children)
+    return {cls: _closure(cls, children) for cls in classes}
 
 
 def _closure(start: str, links: dict[str, set[str]]) -> set[str]:
@@ -131,27 +109,23 @@ def _closure(start: str, links: dict[str, set[str]]) -> set[str]:
 
 
 def calls_into(conn: Connection, methods: Iterable[str]) -> list[OverrideCall]:
-    """The ``self.m()`` calls, written in an ancestor of ``C``, that run ``C.m`` for an
-    instance of ``C``; for each of ``methods`` (ids ``path::C.m``; ids that are not a
-    method of a class find nothing)."""
-    methods = set(methods)
-    # Only a name some ``self.m()`` call names can be reached so: most methods' are not (a
-    # read by the ``name`` index saves walking the hierarchy of their classes).
-    called = {str(row[0]) for row in _rows(conn, _SELF_CALLED_SQL, map(_member, methods))}
-    owners = {method: _owner(method) for method in methods if _member(method) in called}
-    lineage = ancestors(conn, {owner for owner in owners.values() if owner})
-    wanted: dict[str, list[str]] = {}  # an ancestor's m -> the overrides it may run
-    for method, owner in owners.items():
-        for ancestor in lineage.get(owner, ()):
-            wanted.setdefault(f"{ancestor}.{_member(method)}", []).append(method)
-    found = []
-    for caller, written, line, confidence in _rows(conn, _SELF_CALLS_SQL, wanted):
-        for method in wanted[written]:
-            if _owner(caller) in lineage[owners[method]]:
-                found.append(
-                    OverrideCall(caller, written, method, line, min(confidence, CONF_OVERRIDE))
-                )
-    return found
+    """The ``self.m()`` calls that run ``C.m`` for an instance of ``C``, for each of
+    ``methods`` (ids ``path::C.m``): those written in a method of a proper ancestor of
+    ``C``. Read by name (the ``name`` and callers indexes), then checked downward from the
+    calls' classes: a subclass's ``extends`` edge is found by its base's id, the other way
+    only by scanning its file."""
+    methods = {method for method in methods if _owner(method)}
+    by_name: dict[str, list[str]] = {}
+    for method in methods:
+        by_name.setdefault(_member(method), []).append(method)
+    calls = _rows(conn, _SELF_CALLS_BY_NAME_SQL, by_name)
+    below = descendants(conn, {_owner(str(row[0])) for row in calls})
+    return [
+        OverrideCall(caller, written, method, line, min(confidence, CONF_OVERRIDE))
+        for caller, written, line, confidence, name in calls
+        for method in by_name[name]
+        if _owner(method) in below[_owner(caller)]
+    ]
 
 
 def calls_from(

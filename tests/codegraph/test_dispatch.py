@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import Connection
 
-from kgraph.codegraph.dispatch import CONF_OVERRIDE, OVERRIDE, ancestors, descendants
+from kgraph.codegraph.dispatch import CONF_OVERRIDE, OVERRIDE, descendants
 from kgraph.codegraph.export import export_callgraph
 from kgraph.codegraph.neighbours import callees
 from kgraph.codegraph.query import blast_radius, what_calls
@@ -140,18 +140,15 @@ def test_callees_and_export_reach_the_overrides(jobs_db: Database) -> None:
     assert graph["jobs.fast.Fast.helper.inner"] == ["jobs.fast.Fast.step"]
 
 
-def test_the_hierarchy_walks_across_files(jobs_db: Database) -> None:
-    def read(conn: Connection) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
-        return (
-            ancestors(conn, ["jobs/faster.py::Faster", "jobs/fast.py::Other"]),
-            descendants(conn, ["jobs/base.py::Job"]),
-        )
+def test_the_hierarchy_walks_down_across_files(jobs_db: Database) -> None:
+    def read(conn: Connection) -> dict[str, set[str]]:
+        return descendants(conn, ["jobs/base.py::Job", "jobs/fast.py::Other"])
 
-    up, down = jobs_db.read(read)
-    assert up == {
-        "jobs/faster.py::Faster": {"jobs/fast.py::Fast", "jobs/base.py::Job"},
+    assert jobs_db.read(read) == {
+        "jobs/base.py::Job": {
+            "jobs/fast.py::Fast",
+            "jobs/fast.py::Plain",
+            "jobs/faster.py::Faster",
+        },
         "jobs/fast.py::Other": set(),
-    }
-    assert down == {
-        "jobs/base.py::Job": {"jobs/fast.py::Fast", "jobs/fast.py::Plain", "jobs/faster.py::Faster"}
     }
