@@ -25,6 +25,10 @@ from sqlalchemy.engine import Connection
 
 from kgraph.db.sqlite import fetch_raw_sql
 
+# A constructor is reached through its class (``Child()`` calls ``Child.__init__``), not
+# through ``self``; and every class has one, so looking for them would read the whole
+# hierarchy below every class.
+_CONSTRUCTORS = frozenset({"__init__", "__new__"})
 _CHUNK = 5000  # well under SQLite's 32766 host parameters
 # An override is a possible target, not a certain one: the receiver may be any subclass.
 CONF_OVERRIDE = 0.8
@@ -72,10 +76,10 @@ _CHILDREN_SQL = (
     "SELECT to_entity, from_entity FROM graph_relationships "
     "WHERE to_entity IN ({}) AND type = 'extends'"
 )
-_SELF_CALLS_BY_NAME_SQL = (
-    "SELECT r.from_entity, r.to_entity, r.line_number, r.confidence, e.name "
-    "FROM graph_entities e JOIN graph_relationships r ON r.to_entity = e.id "
-    "WHERE e.name IN ({}) AND e.type = 'method' AND r.type = 'calls' AND r.resolution = 'self'"
+_METHODS_NAMED_SQL = "SELECT id FROM graph_entities WHERE name IN ({}) AND type = 'method'"
+_SELF_CALLS_SQL = (
+    "SELECT from_entity, to_entity, line_number, confidence FROM graph_relationships "
+    "WHERE to_entity IN ({}) AND type = 'calls' AND resolution = 'self'"
 )
 _ENTITIES_SQL = "SELECT id FROM graph_entities WHERE id IN ({})"
 
@@ -111,20 +115,32 @@ def _closure(start: str, links: dict[str, set[str]]) -> set[str]:
 def calls_into(conn: Connection, methods: Iterable[str]) -> list[OverrideCall]:
     """The ``self.m()`` calls that run ``C.m`` for an instance of ``C``, for each of
     ``methods`` (ids ``path::C.m``): those written in a method of a proper ancestor of
-    ``C``. Read by name (the ``name`` and callers indexes), then checked downward from the
-    calls' classes: a subclass's ``extends`` edge is found by its base's id, the other way
-    only by scanning its file."""
-    methods = {method for method in methods if _owner(method)}
-    by_name: dict[str, list[str]] = {}
+    ``C``. Everything is read downward (a subclass's ``extends`` edge is found by its base's
+    id; upward only by scanning the subclass's file): the methods named ``m`` whose class
+    is above ``C`` (the ``name`` index), then the ``self.m()`` calls into them (the
+    callers index), kept where the calling class is above ``C`` too."""
+    by_name: dict[str, list[tuple[str, str]]] = {}  # m -> (C.m, C)
     for method in methods:
-        by_name.setdefault(_member(method), []).append(method)
-    calls = _rows(conn, _SELF_CALLS_BY_NAME_SQL, by_name)
-    below = descendants(conn, {_owner(str(row[0])) for row in calls})
+        owner, name = _owner(method), _member(method)
+        if owner and name not in _CONSTRUCTORS:
+            by_name.setdefault(name, []).append((method, owner))
+    named = [(str(i), _owner(str(i))) for (i,) in _rows(conn, _METHODS_NAMED_SQL, by_name)]
+    below = descendants(conn, {owner for _written, owner in named})
+    overridden: dict[str, list[tuple[str, str]]] = {}  # A.m -> the (C.m, C) below A
+    for written, owner in named:
+        subclasses = below[owner]
+        if subclasses:  # most classes have none
+            for method, method_owner in by_name[_member(written)]:
+                if method_owner in subclasses:
+                    overridden.setdefault(written, []).append((method, method_owner))
+    calls = _rows(conn, _SELF_CALLS_SQL, overridden)
+    callers = {_owner(str(row[0])) for row in calls}
+    below.update(descendants(conn, callers - set(below)))
     return [
         OverrideCall(caller, written, method, line, min(confidence, CONF_OVERRIDE))
-        for caller, written, line, confidence, name in calls
-        for method in by_name[name]
-        if _owner(method) in below[_owner(caller)]
+        for caller, written, line, confidence in calls
+        for method, method_owner in overridden[written]
+        if method_owner in below[_owner(caller)]
     ]
 
 
