@@ -46,16 +46,12 @@ class OverrideCall(NamedTuple):
     confidence: float
 
 
-def _owner(entity_id: str) -> str:
-    """The id of the scope ``entity_id`` is defined in (``path::C.m`` -> ``path::C``; ""
-    for a module-level name or a file)."""
+def _split(entity_id: str) -> tuple[str, str]:
+    """(the id of the scope ``entity_id`` is defined in, its name): ``path::C.m`` ->
+    (``path::C``, ``m``); the scope is "" for a module-level name or a file."""
     path, _, qname = entity_id.partition("::")
-    scope, dot, _ = qname.rpartition(".")
-    return f"{path}::{scope}" if dot else ""
-
-
-def _member(entity_id: str) -> str:
-    return entity_id.partition("::")[2].rpartition(".")[2]
+    scope, dot, name = qname.rpartition(".")
+    return (f"{path}::{scope}" if dot else "", name)
 
 
 def _chunks(ids: Iterable[str]) -> list[list[str]]:
@@ -76,7 +72,13 @@ _CHILDREN_SQL = (
     "SELECT to_entity, from_entity FROM graph_relationships "
     "WHERE to_entity IN ({}) AND type = 'extends'"
 )
-_METHODS_NAMED_SQL = "SELECT id FROM graph_entities WHERE name IN ({}) AND type = 'method'"
+# The methods named like one of the given names, where more than one method has that name
+# (an override needs another method of its name; most names, tests' above all, are unique).
+_METHODS_NAMED_SQL = (
+    "SELECT id FROM graph_entities WHERE type = 'method' AND name IN ("
+    "SELECT name FROM graph_entities WHERE name IN ({}) AND type = 'method' "
+    "GROUP BY name HAVING COUNT(*) > 1)"
+)
 _SELF_CALLS_SQL = (
     "SELECT from_entity, to_entity, line_number, confidence FROM graph_relationships "
     "WHERE to_entity IN ({}) AND type = 'calls' AND resolution = 'self'"
@@ -121,26 +123,26 @@ def calls_into(conn: Connection, methods: Iterable[str]) -> list[OverrideCall]:
     callers index), kept where the calling class is above ``C`` too."""
     by_name: dict[str, list[tuple[str, str]]] = {}  # m -> (C.m, C)
     for method in methods:
-        owner, name = _owner(method), _member(method)
+        owner, name = _split(method)
         if owner and name not in _CONSTRUCTORS:
             by_name.setdefault(name, []).append((method, owner))
-    named = [(str(i), _owner(str(i))) for (i,) in _rows(conn, _METHODS_NAMED_SQL, by_name)]
-    below = descendants(conn, {owner for _written, owner in named})
+    named = [(*_split(str(i)), str(i)) for (i,) in _rows(conn, _METHODS_NAMED_SQL, by_name)]
+    below = descendants(conn, {owner for owner, _name, _written in named})
     overridden: dict[str, list[tuple[str, str]]] = {}  # A.m -> the (C.m, C) below A
-    for written, owner in named:
+    for owner, name, written in named:
         subclasses = below[owner]
         if subclasses:  # most classes have none
-            for method, method_owner in by_name[_member(written)]:
+            for method, method_owner in by_name[name]:
                 if method_owner in subclasses:
                     overridden.setdefault(written, []).append((method, method_owner))
     calls = _rows(conn, _SELF_CALLS_SQL, overridden)
-    callers = {_owner(str(row[0])) for row in calls}
+    callers = {_split(str(row[0]))[0] for row in calls}
     below.update(descendants(conn, callers - set(below)))
     return [
         OverrideCall(caller, written, method, line, min(confidence, CONF_OVERRIDE))
         for caller, written, line, confidence in calls
         for method, method_owner in overridden[written]
-        if method_owner in below[_owner(caller)]
+        if method_owner in below[_split(caller)[0]]
     ]
 
 
@@ -150,17 +152,18 @@ def calls_from(
     """The overrides ``self.m()`` calls may run: for each of ``calls`` (caller, target,
     line, confidence: edges of resolution ``self``), the ``m`` of every subclass of the
     caller's class that defines one."""
-    calls = [c for c in calls if _owner(c[0])]
-    below = descendants(conn, {_owner(c[0]) for c in calls})
+    owned = [(_split(c[0])[0], c) for c in calls]
+    owned = [(owner, c) for owner, c in owned if owner]
+    below = descendants(conn, {owner for owner, _c in owned})
     candidates = {
-        f"{sub}.{_member(target)}": None
-        for caller, target, _line, _conf in calls
-        for sub in below[_owner(caller)]
+        f"{sub}.{_split(target)[1]}": None
+        for owner, (_caller, target, _line, _conf) in owned
+        for sub in below[owner]
     }
     existing = {str(row[0]) for row in _rows(conn, _ENTITIES_SQL, candidates)}
     return [
         OverrideCall(caller, target, override, line, min(confidence, CONF_OVERRIDE))
-        for caller, target, line, confidence in calls
-        for sub in sorted(below[_owner(caller)])
-        if (override := f"{sub}.{_member(target)}") in existing and override != target
+        for owner, (caller, target, line, confidence) in owned
+        for sub in sorted(below[owner])
+        if (override := f"{sub}.{_split(target)[1]}") in existing and override != target
     ]
