@@ -1,7 +1,7 @@
 """Calls that run an override: ``self.m()`` written in a method of class ``S`` runs ``C.m``
 when ``self`` is an instance of a subclass ``C`` of ``S`` that defines its own ``m`` (a
 template method: ``Base.__init__`` calls ``self.setup()``, and a ``Child`` overrides
-``setup``).
+``setup``). ``this.m()`` in TypeScript and JavaScript is the same.
 
 The stored edge goes where ``S``'s MRO finds ``m`` (resolution ``self``): a file is resolved
 on its own, and which subclasses other files define is not part of it, so a re-parse stays

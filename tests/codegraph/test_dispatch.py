@@ -152,3 +152,27 @@ def test_the_hierarchy_walks_down_across_files(jobs_db: Database) -> None:
         },
         "jobs/fast.py::Other": set(),
     }
+
+
+def test_this_calls_in_typescript_reach_overrides(
+    db: Database, tmp_path: Path, parse: Callable[..., object]
+) -> None:
+    parse(
+        write_tree(
+            tmp_path / "web",
+            {
+                "base.ts": (
+                    "export class Base {\n  run(): number {\n    return this.step();\n  }\n"
+                    "  step(): number {\n    return 0;\n  }\n}\n"
+                ),
+                "child.ts": (
+                    'import { Base } from "./base";\n\nexport class Child extends Base {\n'
+                    "  step(): number {\n    return 1;\n  }\n}\n"
+                ),
+            },
+        )
+    )
+    _target, callers = what_calls(db, "Child.step")
+    assert {(c.caller.id, c.line, c.resolution) for c in callers} == {
+        ("base.ts::Base.run", 3, OVERRIDE)
+    }
