@@ -11,9 +11,8 @@ written in ``C``'s ancestors (:func:`calls_into`), and what a method calls inclu
 overrides below its class (:func:`calls_from`). Only repository classes count: an external
 base's own code is not in the graph.
 
-Only calls written in a method whose qualified name's parent is the class count (``self``
-in a nested function or lambda is not followed), and ``super().m()`` (resolution
-``super-mro``) names its target exactly.
+A call in a function or lambda nested in a method counts as the method's (``self`` there
+is the method's); ``super().m()`` (resolution ``super-mro``) names its target exactly.
 """
 
 from __future__ import annotations
@@ -83,6 +82,7 @@ _SELF_CALLS_SQL = (
     "SELECT from_entity, to_entity, line_number, confidence FROM graph_relationships "
     "WHERE to_entity IN ({}) AND type = 'calls' AND resolution = 'self'"
 )
+_CLASSES_SQL = "SELECT id FROM graph_entities WHERE id IN ({}) AND type = 'class'"
 _ENTITIES_SQL = "SELECT id FROM graph_entities WHERE id IN ({})"
 
 
@@ -114,6 +114,20 @@ def _closure(start: str, links: dict[str, set[str]]) -> set[str]:
     return seen
 
 
+def _enclosing_classes(conn: Connection, ids: Iterable[str]) -> dict[str, str]:
+    """Each id's nearest enclosing class ("" for none): a method's class, and the method's
+    for a function or lambda nested in it (``self`` there is the method's)."""
+    chains: dict[str, list[str]] = {}
+    for entity_id in ids:
+        path, _, qname = entity_id.partition("::")
+        parts = qname.split(".")
+        chains[entity_id] = [
+            f"{path}::{'.'.join(parts[:end])}" for end in range(len(parts) - 1, 0, -1)
+        ]
+    found = {str(row[0]) for row in _rows(conn, _CLASSES_SQL, set().union(*chains.values()))}
+    return {i: next((c for c in chain if c in found), "") for i, chain in chains.items()}
+
+
 def calls_into(conn: Connection, methods: Iterable[str]) -> list[OverrideCall]:
     """The ``self.m()`` calls that run ``C.m`` for an instance of ``C``, for each of
     ``methods`` (ids ``path::C.m``): those written in a method of a proper ancestor of
@@ -136,13 +150,13 @@ def calls_into(conn: Connection, methods: Iterable[str]) -> list[OverrideCall]:
                 if method_owner in subclasses:
                     overridden.setdefault(written, []).append((method, method_owner))
     calls = _rows(conn, _SELF_CALLS_SQL, overridden)
-    callers = {_split(str(row[0]))[0] for row in calls}
-    below.update(descendants(conn, callers - set(below)))
+    classes = _enclosing_classes(conn, {str(row[0]) for row in calls})
+    below.update(descendants(conn, set(classes.values()) - set(below)))
     return [
         OverrideCall(caller, written, method, line, min(confidence, CONF_OVERRIDE))
         for caller, written, line, confidence in calls
         for method, method_owner in overridden[written]
-        if method_owner in below[_split(caller)[0]]
+        if method_owner in below[classes[caller]]
     ]
 
 
@@ -152,8 +166,9 @@ def calls_from(
     """The overrides ``self.m()`` calls may run: for each of ``calls`` (caller, target,
     line, confidence: edges of resolution ``self``), the ``m`` of every subclass of the
     caller's class that defines one."""
-    owned = [(_split(c[0])[0], c) for c in calls]
-    owned = [(owner, c) for owner, c in owned if owner]
+    calls = list(calls)
+    classes = _enclosing_classes(conn, {c[0] for c in calls})
+    owned = [(classes[c[0]], c) for c in calls if classes[c[0]]]
     below = descendants(conn, {owner for owner, _c in owned})
     candidates = {
         f"{sub}.{_split(target)[1]}": None

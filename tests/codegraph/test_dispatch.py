@@ -3,7 +3,8 @@
 The fixture: ``jobs/base.py``'s ``Job.run`` calls ``self.step()`` (line 4); ``Fast`` and
 ``Faster(Fast)`` (another file) override ``step``; ``Plain`` does not; ``Other`` has a
 ``step`` of its own but is no ``Job``; ``Fast.helper`` calls ``self.step()`` inside a
-nested function; ``Fast.redo`` calls ``super().step()``; ``main.go`` calls ``Fast().run()``.
+nested function (line 10); ``Fast.redo`` calls ``super().step()``; ``main.go`` calls
+``Fast().run()``.
 """
 
 from __future__ import annotations
@@ -96,7 +97,10 @@ def test_what_calls_an_override_includes_self_calls_in_its_ancestors(jobs_db: Da
     assert override.confidence == CONF_OVERRIDE
     # Faster is a Fast too: the same call runs its own step, not Fast's.
     _target, deeper = what_calls(jobs_db, "Faster.step")
-    assert {(c.caller.id, c.resolution) for c in deeper} == {("jobs/base.py::Job.run", OVERRIDE)}
+    assert {(c.caller.id, c.line, c.resolution) for c in deeper} == {
+        ("jobs/base.py::Job.run", 4, OVERRIDE),
+        ("jobs/fast.py::Fast.helper.inner", 10, OVERRIDE),
+    }
 
 
 def test_unrelated_and_exact_calls_get_no_override(jobs_db: Database) -> None:
@@ -136,8 +140,11 @@ def test_callees_and_export_reach_the_overrides(jobs_db: Database) -> None:
         "jobs.fast.Fast.step",
         "jobs.faster.Faster.step",
     ]
-    # self in a nested function is not followed to overrides.
-    assert graph["jobs.fast.Fast.helper.inner"] == ["jobs.fast.Fast.step"]
+    # self in a function nested in a method is the method's.
+    assert graph["jobs.fast.Fast.helper.inner"] == [
+        "jobs.fast.Fast.step",
+        "jobs.faster.Faster.step",
+    ]
 
 
 def test_the_hierarchy_walks_down_across_files(jobs_db: Database) -> None:

@@ -3,6 +3,10 @@ class Job:
         self.prepare()
         return self.step()
 
+    def later(self):
+        step = lambda: self.step()  # noqa: E731
+        return step()
+
     def prepare(self):
         return None
 
