@@ -135,28 +135,29 @@ def calls_into(conn: Connection, methods: Iterable[str]) -> list[OverrideCall]:
     id; upward only by scanning the subclass's file): the methods named ``m`` whose class
     is above ``C`` (the ``name`` index), then the ``self.m()`` calls into them (the
     callers index), kept where the calling class is above ``C`` too."""
-    by_name: dict[str, list[tuple[str, str]]] = {}  # m -> (C.m, C)
-    for method in methods:
-        owner, name = _split(method)
-        if owner and name not in _CONSTRUCTORS:
-            by_name.setdefault(name, []).append((method, owner))
+    by_name: dict[str, list[str]] = {}  # m -> the C.m
+    for method in methods:  # a method's id always has a class: path::C.m
+        by_name.setdefault(method.rpartition(".")[2], []).append(method)
+    for name in _CONSTRUCTORS:
+        by_name.pop(name, None)
     named = [(*_split(str(i)), str(i)) for (i,) in _rows(conn, _METHODS_NAMED_SQL, by_name)]
     below = descendants(conn, {owner for owner, _name, _written in named})
-    overridden: dict[str, list[tuple[str, str]]] = {}  # A.m -> the (C.m, C) below A
+    owners = {m: _split(m)[0] for name in {n for _o, n, _w in named} for m in by_name[name]}
+    overridden: dict[str, list[str]] = {}  # A.m -> the C.m below A
     for owner, name, written in named:
         subclasses = below[owner]
         if subclasses:  # most classes have none
-            for method, method_owner in by_name[name]:
-                if method_owner in subclasses:
-                    overridden.setdefault(written, []).append((method, method_owner))
+            for method in by_name[name]:
+                if owners[method] in subclasses:
+                    overridden.setdefault(written, []).append(method)
     calls = _rows(conn, _SELF_CALLS_SQL, overridden)
     classes = _enclosing_classes(conn, {str(row[0]) for row in calls})
     below.update(descendants(conn, set(classes.values()) - set(below)))
     return [
         OverrideCall(caller, written, method, line, min(confidence, CONF_OVERRIDE))
         for caller, written, line, confidence in calls
-        for method, method_owner in overridden[written]
-        if method_owner in below[classes[caller]]
+        for method in overridden[written]
+        if owners[method] in below[classes[caller]]
     ]
 
 
