@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from kgraph.codegraph.changes import DECORATOR_SITES
-from kgraph.codegraph.hierarchy import as_receiver, class_member
+from kgraph.codegraph.hierarchy import class_member
 from kgraph.codegraph.refs import ITERATE, call_args, op_key, split_call, split_ref
 from kgraph.codegraph.summary import Arguments, ParamSpec, param_specs, scope_kind
 from kgraph.codegraph.values import (
@@ -109,11 +109,7 @@ def call_result(resolver: Resolver, value: Value, where: Where | None, bound: bo
         if def_kind == "class":
             return [(("inst", value[1], value[2]), CONF_INFERRED, "inferred")]
         if def_kind in ("function", "method"):
-            results = _function_result(resolver, value[1], value[2], where, bound)
-            if len(value) == 5:  # bound to an instance or class inheriting it: see Resolver._bound
-                holder: Value = ("inst", value[3], value[4])
-                return as_receiver(resolver, results, [(holder, CONF_LOCAL, "local")])
-            return results
+            return _function_result(resolver, value[1], value[2], where, bound)
         return []
     if kind == "builtin":
         return _builtin_result(resolver, value[1], where)
@@ -392,7 +388,7 @@ def _call_sites(resolver: Resolver, path: str, qname: str) -> list[Site]:
                 where = (site_path, scope_name, call_args(op), line)
                 values = force(resolver, resolver.eval_ref(site_path, scope_name, callee, line))
                 for value, _c, _m in values:
-                    if value[:3] == target:  # a method bound to a holder is the method
+                    if value == target:
                         sites.append(Site(where, _site_shift(resolver, where, callee, path, qname)))
                         break
                     if init and value[0] == "def" and resolver.def_kind(value) == "class":

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from kgraph.codegraph import elements, flow
 from kgraph.codegraph.changes import site_entries
-from kgraph.codegraph.hierarchy import as_receiver, attribute, mro
+from kgraph.codegraph.hierarchy import as_receiver, attribute
 from kgraph.codegraph.imports import from_import, import_module, module_attr
 from kgraph.codegraph.memo import Memo
 from kgraph.codegraph.modules import ModuleIndex
@@ -417,13 +417,10 @@ class Resolver(Memo):
             if index:
                 if part.name == "?" or not values:
                     return []
-                holders = [r for r in values if r[0][0] in ("inst", "def")]
                 if part.ops:  # a method called through its class is unbound
                     via_class = all(v[0] == "def" for v, _c, _m in values)
-                    receivers = holders
+                    receivers = [r for r in values if r[0][0] in ("inst", "def")]
                 values = self.flat(values, lambda v, n=part.name: attribute(self, v, n))  # type: ignore[misc]
-                if not part.ops and holders:  # a method taken as a value: bound to them
-                    values = self._bound(values, holders)
                 if any(r[0][0] == "def" for r in receivers) and not all(
                     self._classmethod(v) for v, _, _ in values
                 ):  # a class gives back an instance of itself only through a classmethod
@@ -437,28 +434,6 @@ class Resolver(Memo):
                 receivers = []
                 via_class = False
         return values
-
-    def _bound(self, values: list[Result], holders: list[Result]) -> list[Result]:
-        """Methods taken from ``holders`` (instances; classes, for a classmethod) as values,
-        where a holder's class inherits the method: ``("def", path, qname, holder path,
-        holder class)``, so that calling it later gives back what the holder would
-        (``persist(Disk.open)`` makes a ``Disk``, not the ``Store`` that defines ``open``;
-        :func:`.flow.call_result`)."""
-        out: list[Result] = []
-        for value, conf, method in values:
-            owner = value[2].rpartition(".")[0] if value[0] == "def" and len(value) == 3 else ""
-            bound = [
-                ("def", value[1], value[2], h[1], h[2])
-                for h, _c, _m in holders
-                if owner
-                and (h[1], h[2]) != (value[1], owner)
-                and (h[0] == "inst" or self._classmethod(value))
-                and (value[1], owner) in mro(self, h[1], h[2])
-            ]
-            out.extend((b, conf, method) for b in bound)
-            if not bound:
-                out.append((value, conf, method))
-        return out
 
     def _classmethod(self, value: Value) -> bool:
         scope = self.scope(value[1], value[2]) if value[0] == "def" else None

@@ -14,7 +14,7 @@ from kgraph.codegraph import flow
 from kgraph.codegraph.hierarchy import class_member
 from kgraph.codegraph.refs import PROTOCOL, RAISE, call_args, split_call, split_ref
 from kgraph.codegraph.resolve import Resolver
-from kgraph.codegraph.values import Result, Value, unbound
+from kgraph.codegraph.values import Result, Value
 
 BUILTIN_PREFIX = "<builtin>::"
 EXTERNAL_PREFIX = "<external>::"
@@ -57,7 +57,7 @@ def call_targets(
 ) -> list[Target]:
     """The targets of the call ``ref`` (a callee's ref and a call operation)."""
     callee, op = split_call(ref)
-    values = unbound(flow.force(resolver, resolver.eval_ref(path, scope, callee, line)))
+    values = flow.force(resolver, resolver.eval_ref(path, scope, callee, line))
     if op == PROTOCOL:
         return _iteration(resolver, values)
     out: list[Target] = []

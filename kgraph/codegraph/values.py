@@ -5,10 +5,6 @@ A *value* is a tuple naming what an expression may denote, its kind first:
 =============================================  ==================================================
 ``("file", path)``, ``("dir", folder)``        a module (a folder: a namespace package)
 ``("def", path, qname)``                       a function, method, lambda or class
-``("def", path, qname, hpath, hclass)``        a method taken as a value from an instance
-                                               (a class, for a classmethod) of ``hclass``,
-                                               which inherits it: calling it gives back
-                                               what it would give that holder
 ``("inst", path, qname)``                      an instance of a class of the repository
 ``("ext", dotted)``, ``("extinst", dotted)``   an external name; an instance of an external class
 ``("builtin", name)``, ``("lit", "<str>")``    a builtin; a value of a builtin type
@@ -105,25 +101,6 @@ def unique(results: list[Result]) -> list[Result]:
         old = best.get(result[0])
         if old is None or result[1] > old[1]:
             best[result[0]] = result
-    if len(best) > _MAX_VALUES and len({_unbound(v) for v in best}) > _MAX_VALUES:
+    if len(best) > _MAX_VALUES:
         return []
-    return list(best.values())
-
-
-def _unbound(value: Value) -> Value:
-    """A method bound to a holder (see ``Resolver._bound``) counts as the method."""
-    return value[:3] if value[0] == "def" else value
-
-
-def unbound(results: list[Result]) -> list[Result]:
-    """``results`` with methods bound to holders as the methods themselves: what a call
-    reaches (the holder only changes what the call gives back)."""
-    if not any(len(value) == 5 and value[0] == "def" for value, _c, _m in results):
-        return results
-    best: dict[Value, Result] = {}
-    for value, conf, method in results:
-        plain = _unbound(value)
-        old = best.get(plain)
-        if old is None or conf > old[1]:
-            best[plain] = (plain, conf, method)
     return list(best.values())
