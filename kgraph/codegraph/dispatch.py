@@ -18,17 +18,16 @@ is the method's); ``super().m()`` (resolution ``super-mro``) names its target ex
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from sqlalchemy.engine import Connection
 
-from kgraph.db.sqlite import fetch_raw_sql
+from kgraph.db.sqlite import fetch_raw_in
 
 # A constructor is reached through its class (``Child()`` calls ``Child.__init__``), not
 # through ``self``; and every class has one, so looking for them would read the whole
 # hierarchy below every class.
 _CONSTRUCTORS = frozenset({"__init__", "__new__"})
-_CHUNK = 5000  # well under SQLite's 32766 host parameters
 # An override is a possible target, not a certain one: the receiver may be any subclass.
 CONF_OVERRIDE = 0.8
 OVERRIDE = "override"
@@ -51,20 +50,6 @@ def _split(entity_id: str) -> tuple[str, str]:
     path, _, qname = entity_id.partition("::")
     scope, dot, name = qname.rpartition(".")
     return (f"{path}::{scope}" if dot else "", name)
-
-
-def _chunks(ids: Iterable[str]) -> list[list[str]]:
-    ordered = sorted(set(ids))
-    return [ordered[i : i + _CHUNK] for i in range(0, len(ordered), _CHUNK)]
-
-
-def _rows(conn: Connection, sql: str, ids: Iterable[str]) -> list[tuple[Any, ...]]:
-    """``sql`` (one ``{}`` for a list of ``?``) run on ``ids``, a chunk at a time: plain
-    driver rows (SQLAlchemy's per-row processing cost more than these reads)."""
-    rows: list[tuple[Any, ...]] = []
-    for chunk in _chunks(ids):
-        rows += fetch_raw_sql(conn, sql.format(",".join("?" * len(chunk))), chunk)
-    return rows
 
 
 _CHILDREN_SQL = (
@@ -96,7 +81,7 @@ def descendants(conn: Connection, classes: Iterable[str]) -> dict[str, set[str]]
         for cls in frontier:
             children[cls] = set()
         found = set()
-        for base, sub in _rows(conn, _CHILDREN_SQL, frontier):
+        for base, sub in fetch_raw_in(conn, _CHILDREN_SQL, frontier):
             children[base].add(sub)
             found.add(sub)
         frontier = found - set(children)
@@ -124,7 +109,7 @@ def _enclosing_classes(conn: Connection, ids: Iterable[str]) -> dict[str, str]:
         chains[entity_id] = [
             f"{path}::{'.'.join(parts[:end])}" for end in range(len(parts) - 1, 0, -1)
         ]
-    found = {str(row[0]) for row in _rows(conn, _CLASSES_SQL, set().union(*chains.values()))}
+    found = {str(row[0]) for row in fetch_raw_in(conn, _CLASSES_SQL, set().union(*chains.values()))}
     return {i: next((c for c in chain if c in found), "") for i, chain in chains.items()}
 
 
@@ -140,7 +125,7 @@ def calls_into(conn: Connection, methods: Iterable[str]) -> list[OverrideCall]:
         by_name.setdefault(method.rpartition(".")[2], []).append(method)
     for name in _CONSTRUCTORS:
         by_name.pop(name, None)
-    named = [(*_split(str(i)), str(i)) for (i,) in _rows(conn, _METHODS_NAMED_SQL, by_name)]
+    named = [(*_split(str(i)), str(i)) for (i,) in fetch_raw_in(conn, _METHODS_NAMED_SQL, by_name)]
     below = descendants(conn, {owner for owner, _name, _written in named})
     owners = {m: _split(m)[0] for name in {n for _o, n, _w in named} for m in by_name[name]}
     overridden: dict[str, list[str]] = {}  # A.m -> the C.m below A
@@ -150,7 +135,7 @@ def calls_into(conn: Connection, methods: Iterable[str]) -> list[OverrideCall]:
             for method in by_name[name]:
                 if owners[method] in subclasses:
                     overridden.setdefault(written, []).append(method)
-    calls = _rows(conn, _SELF_CALLS_SQL, overridden)
+    calls = fetch_raw_in(conn, _SELF_CALLS_SQL, overridden)
     classes = _enclosing_classes(conn, {str(row[0]) for row in calls})
     below.update(descendants(conn, set(classes.values()) - set(below)))
     return [
@@ -176,7 +161,7 @@ def calls_from(
         for owner, (_caller, target, _line, _conf) in owned
         for sub in below[owner]
     }
-    existing = {str(row[0]) for row in _rows(conn, _ENTITIES_SQL, candidates)}
+    existing = {str(row[0]) for row in fetch_raw_in(conn, _ENTITIES_SQL, candidates)}
     return [
         OverrideCall(caller, target, override, line, min(confidence, CONF_OVERRIDE))
         for owner, (caller, target, line, confidence) in owned

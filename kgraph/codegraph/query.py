@@ -37,7 +37,7 @@ from kgraph.codegraph.records import (
 from kgraph.db import Database
 from kgraph.db.models import GraphEntity, GraphFile, GraphRelationship, table_of
 from kgraph.db.reader import raw_connection
-from kgraph.db.sqlite import fetch_raw_sql
+from kgraph.db.sqlite import fetch_raw_in
 from kgraph.errors import NotFoundError
 
 __all__ = [
@@ -117,7 +117,6 @@ _DEPENDENTS_SQL = (
     # four: a third faster on the big levels of a blast radius).
     "WHERE r.to_entity IN ({}) AND +r.type IN ('calls', 'imports', 'extends', 'implements')"
 )
-_BIG_CHUNK = 5000  # well under SQLite's 32766 host parameters
 
 
 def _dependents_of(
@@ -129,13 +128,8 @@ def _dependents_of(
     functions this returns ~10,000 rows, and SQLAlchemy's expanding IN and per-row result
     processing cost more than the query.
     """
-    rows: list[tuple[Any, ...]] = []
-    ordered = sorted(set(ids))
-    for i in range(0, len(ordered), _BIG_CHUNK):
-        chunk = ordered[i : i + _BIG_CHUNK]
-        found = fetch_raw_sql(conn, _DEPENDENTS_SQL.format(",".join("?" * len(chunk))), chunk)
-        rows += found if include_unresolved else [r for r in found if r[5] != "name-only"]
-    return rows
+    rows = fetch_raw_in(conn, _DEPENDENTS_SQL, ids)
+    return rows if include_unresolved else [r for r in rows if r[5] != "name-only"]
 
 
 def _override_dependents(conn: Connection, methods: set[str]) -> list[tuple[Any, ...]]:

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -133,6 +133,23 @@ def fetch_raw_sql(conn: Connection, sql: str, params: Sequence[Any] = ()) -> lis
     raw = conn.connection.driver_connection
     assert raw is not None
     return list(raw.execute(sql, tuple(params)).fetchall())
+
+
+# Parameters a statement of fetch_raw_in: well under SQLite's 32,766 host parameters.
+BIG_CHUNK = 5000
+
+
+def fetch_raw_in(
+    conn: Connection, sql: str, values: Iterable[Any], size: int = BIG_CHUNK
+) -> list[tuple[Any, ...]]:
+    """:func:`fetch_raw_sql` of ``sql``, whose one ``{}`` is a list of ``?``, for the
+    distinct ``values`` (sorted), ``size`` at a time."""
+    from kgraph.db.reader import chunked, marks
+
+    rows: list[tuple[Any, ...]] = []
+    for chunk in chunked(sorted(set(values)), size):
+        rows += fetch_raw_sql(conn, sql.format(marks(len(chunk))), chunk)
+    return rows
 
 
 def use_mmap(conn: Connection, size: int) -> None:
