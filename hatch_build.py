@@ -21,11 +21,12 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-# The modules compiled: the summariser and the resolver, hot in a parse. Not summary.py:
-# its lazily decoded scopes subclass dict, which a compiled reader would not see.
+# The modules compiled: the summariser and the resolver, hot in a parse, and the summary
+# records both build and read (their factories run for every name of every file).
 COMPILED = [
     f"kgraph/codegraph/{name}.py"
     for name in (
+        "summary",
         "parse_python",
         "python_refs",
         "python_bindings",

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Final
 
 from kgraph.codegraph.refs import call_args, split_call, split_ref
 from kgraph.codegraph.summary import Summary
 
-DECORATOR_SITES = "@"  # key prefix of decorators a call returns: @route("/x") is "@route"
+DECORATOR_SITES: Final = "@"  # key prefix of decorators a call returns: @route("/x") is "@route"
 
 # A record's trailing line (``,12]``) and a definition's "line"/"end": left out when
 # comparing what other files can observe.
-_LINES = re.compile(r',-?\d+\]|"(?:line|end)":\d+,?')
+_LINES: Final = re.compile(r',-?\d+\]|"(?:line|end)":\d+,?')
 
 
 def _name_parts(summary: Summary) -> dict[str, list[Any]]:

@@ -17,7 +17,7 @@ function returns a generator; a decorator that returns nothing the repository de
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from kgraph.codegraph.changes import DECORATOR_SITES
 from kgraph.codegraph.hierarchy import class_member
@@ -39,9 +39,9 @@ if TYPE_CHECKING:
     from kgraph.codegraph.resolve import Resolver
 
 Where = tuple[str, str, int | None, int | None]  # a call: (path, scope, args index, line)
-_LAZY = frozenset({"param", "pack"})
-_CODE = frozenset({"def", "inst", "gen", "cont", "param", "pack"})
-_EXTERNAL_RETURNING_ARGUMENT = frozenset({"functools.partial"})
+_LAZY: Final = frozenset({"param", "pack"})
+_CODE: Final = frozenset({"def", "inst", "gen", "cont", "param", "pack"})
+_EXTERNAL_RETURNING_ARGUMENT: Final = frozenset({"functools.partial"})
 
 
 class Site(NamedTuple):

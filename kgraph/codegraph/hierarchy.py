@@ -13,7 +13,7 @@ they read in its read sets, and cache in its caches).
 from __future__ import annotations
 
 import posixpath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from kgraph.codegraph.imports import module_attr
 from kgraph.codegraph.summary import Assigned
@@ -30,19 +30,19 @@ from kgraph.codegraph.values import (
 if TYPE_CHECKING:
     from kgraph.codegraph.resolve import Resolver
 
-_MAX_EXTERNAL_DOTS = 5
+_MAX_EXTERNAL_DOTS: Final = 5
 # What an abstract base class of ``collections.abc`` (or its ``typing`` alias) defines: its
 # interface (with object's members, below).
 _SIZED, _ITERABLE, _CONTAINER = {"__len__"}, {"__iter__"}, {"__contains__"}
-_COLLECTION = _SIZED | _ITERABLE | _CONTAINER
-_SEQUENCE = _COLLECTION | {"__getitem__", "__reversed__", "index", "count"}
-_SET = (
+_COLLECTION: Final = _SIZED | _ITERABLE | _CONTAINER
+_SEQUENCE: Final = _COLLECTION | {"__getitem__", "__reversed__", "index", "count"}
+_SET: Final = (
     _COLLECTION
     | {"__le__", "__lt__", "__gt__", "__ge__", "__and__", "__or__", "__sub__", "__xor__"}
     | {"__rand__", "__ror__", "__rsub__", "__rxor__", "isdisjoint"}
 )
-_MAPPING = _COLLECTION | {"__getitem__", "keys", "items", "values", "get"}
-_ABC_MEMBERS: dict[str, set[str]] = {
+_MAPPING: Final = _COLLECTION | {"__getitem__", "keys", "items", "values", "get"}
+_ABC_MEMBERS: Final[dict[str, set[str]]] = {
     "Container": _CONTAINER,
     "Hashable": set(),
     "Sized": _SIZED,
@@ -74,7 +74,7 @@ _ABC_MEMBERS: dict[str, set[str]] = {
     "ContextManager": {"__enter__", "__exit__"},
     "AsyncContextManager": {"__aenter__", "__aexit__"},
 }
-_OBJECT_MEMBERS = frozenset(dir(object))
+_OBJECT_MEMBERS: Final = frozenset(dir(object))
 # The members an external base may own, for the bases known to own few: a member no class
 # of the repository defines is the base's only when listed here.
 # - Abstract base classes own their interface and object's members: a plain ``with`` on a
@@ -83,7 +83,7 @@ _OBJECT_MEMBERS = frozenset(dir(object))
 # - Bases that only mark a class (generic, a protocol, abstract) own none of the members a
 #   call reaches: 1,559 edges of sqlalchemy went to methods such as
 #   ``typing.Generic.scalars`` that do not exist.
-_OWN_MEMBERS = {
+_OWN_MEMBERS: Final = {
     f"{module}.{name}": frozenset(members) | _OBJECT_MEMBERS
     for name, members in _ABC_MEMBERS.items()
     for module in ("typing", "typing_extensions", "collections.abc")
@@ -93,10 +93,12 @@ _OWN_MEMBERS = {
 _OWN_MEMBERS["collections.abc.Set"] = _OWN_MEMBERS.pop("collections.abc.AbstractSet")
 _OWN_MEMBERS["contextlib.AbstractContextManager"] = _OWN_MEMBERS["typing.ContextManager"]
 _OWN_MEMBERS["contextlib.AbstractAsyncContextManager"] = _OWN_MEMBERS["typing.AsyncContextManager"]
-_MARKERS = ("typing.Generic", "typing.Protocol", "typing_extensions.Protocol", "abc.ABC")
+_MARKERS: Final = ("typing.Generic", "typing.Protocol", "typing_extensions.Protocol", "abc.ABC")
 _OWN_MEMBERS.update(dict.fromkeys(_MARKERS, frozenset()))
 # Methods of a literal followed through (what they return is made of its items).
-CONTAINER_METHODS = frozenset({"get", "pop", "setdefault", "values", "items", "keys", "copy"})
+CONTAINER_METHODS: Final = frozenset(
+    {"get", "pop", "setdefault", "values", "items", "keys", "copy"}
+)
 
 
 def attribute(resolver: Resolver, value: Value, name: str) -> list[Result]:

@@ -22,28 +22,28 @@ the cut is cached.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from kgraph.codegraph.values import Result
 
 Read = tuple[str, str]  # (file, top-level name) an evaluation depended on
 # The "file" of a read recording an import that matched no file (the name is its key):
 # kept with the other reads, so a cache hit replays it like any other read.
-MISSING_IMPORT = "\0missing"
+MISSING_IMPORT: Final = "\0missing"
 # The "file" of a read of the call sites indexed under a key (see changes.site_key).
-CALL_SITES = "\0calls"
+CALL_SITES: Final = "\0calls"
 # A finished computation's reads, as a tuple: a set of ~20 reads takes ~1.3 KB, a tuple
 # ~0.2 KB, and the cache holds ~180,000 of them for sqlalchemy (240 MB as sets: most of a
 # resolve worker's memory, and of its page faults).
 Reads = tuple[Read, ...]
-NO_READS: Reads = ()
-MAX_DEPTH = 40
-MAX_PASSES = 5  # of a cycle's head (a fixpoint takes two or three)
-_NO_CYCLE = 1 << 30  # a frame's lowest cycle depth when it met no cycle
+NO_READS: Final[Reads] = ()
+MAX_DEPTH: Final = 40
+MAX_PASSES: Final = 5  # of a cycle's head (a fixpoint takes two or three)
+_NO_CYCLE: Final = 1 << 30  # a frame's lowest cycle depth when it met no cycle
 
 T = TypeVar("T")
 Key = tuple[Any, ...]
-_NONE: tuple[Key, ...] = ()
+_NONE: Final[tuple[Key, ...]] = ()
 
 
 class Memo:

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterable
+from typing import Final
 
-PY_SUFFIXES = (".py", ".pyi")
-TS_EXTENSIONS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
+PY_SUFFIXES: Final = (".py", ".pyi")
+TS_EXTENSIONS: Final = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 
 
 def python_module_path(path: str) -> str:

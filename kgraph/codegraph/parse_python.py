@@ -11,6 +11,7 @@ ERROR nodes, which are counted; everything around them is kept.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Final
 
 from tree_sitter import Node, Parser, Query, QueryCursor
 
@@ -55,8 +56,12 @@ from kgraph.codegraph.summary import (
 
 # Capture name -> node type. Definitions are handled first (they create the scopes), then
 # every other capture list in this order; each node finds its scope by byte offset.
-_DEFINITIONS = {"def": "function_definition", "class": "class_definition", "lambda": "lambda"}
-_OTHERS = {
+_DEFINITIONS: Final = {
+    "def": "function_definition",
+    "class": "class_definition",
+    "lambda": "lambda",
+}
+_OTHERS: Final = {
     "global": "global_statement",
     "nonlocal": "nonlocal_statement",
     "import": "import_statement",
@@ -76,14 +81,14 @@ _OTHERS = {
     "call": "call",
 }
 # Expressions a name assigned from may hold functions (prepass): lambdas and literals.
-_HOLDERS = frozenset(
+_HOLDERS: Final = frozenset(
     {"lambda", "list", "tuple", "dictionary", "set", "list_comprehension"}
     | {"set_comprehension", "dictionary_comprehension", "generator_expression"}
 )
 # Tags of bindings that make a module-level name a variable (Assigned, Annotated, Unknown).
-_VALUE_TAGS = frozenset({"val", "ann", "unk"})
+_VALUE_TAGS: Final = frozenset({"val", "ann", "unk"})
 # Decorators that only wrap a method: neither calls nor a change of what the name holds.
-_PLAIN_DECORATORS = frozenset(
+_PLAIN_DECORATORS: Final = frozenset(
     {
         "staticmethod",
         "classmethod",

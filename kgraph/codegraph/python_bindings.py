@@ -9,6 +9,7 @@ summary under construction, ``scopes``, ``defs`` and the :class:`RefBuilder`).
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from tree_sitter import Node
 
@@ -57,18 +58,18 @@ from kgraph.codegraph.summary import (
     unknown,
 )
 
-_PATTERNS = frozenset(
+_PATTERNS: Final = frozenset(
     {"pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "parenthesized_expression"}
 )
-_SEQUENCES = frozenset({"expression_list", "tuple", "list"})
+_SEQUENCES: Final = frozenset({"expression_list", "tuple", "list"})
 # Iterating these calls no code of the project: no __iter__/__next__ calls recorded.
-_PLAIN_ITERABLES = frozenset(
+_PLAIN_ITERABLES: Final = frozenset(
     {"range", "enumerate", "zip", "sorted", "reversed", "list", "tuple", "set", "dict", "map"}
     | {"filter", "iter", "frozenset", "items", "keys", "values", "split", "splitlines"}
 )
-STORE_METHODS = frozenset({"append", "add", "insert", "extend", "update", "setdefault"})
-_WORD = re.compile(r"\w+")
-_CALLED_OR_INDEXED = re.compile(r"\b(\w+)\s*[(\[]")
+STORE_METHODS: Final = frozenset({"append", "add", "insert", "extend", "update", "setdefault"})
+_WORD: Final = re.compile(r"\w+")
+_CALLED_OR_INDEXED: Final = re.compile(r"\b(\w+)\s*[(\[]")
 
 
 def _is_async_with(item: Node) -> bool:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Final
 
 import tree_sitter_python
 from tree_sitter import Language, Node
 
-PYTHON = Language(tree_sitter_python.language())
+PYTHON: Final = Language(tree_sitter_python.language())
 
 
 def _field(name: str) -> int:
@@ -25,26 +26,26 @@ def _field(name: str) -> int:
 
 # Field ids of the grammar: child_by_field_id is ~2x faster than child_by_field_name, which
 # looks the name up on every call (1.4 million calls summarising sqlalchemy).
-F_ALIAS = _field("alias")
-F_ARGUMENTS = _field("arguments")
-F_ATTRIBUTE = _field("attribute")
-F_BODY = _field("body")
-F_DEFINITION = _field("definition")
-F_FUNCTION = _field("function")
-F_KEY = _field("key")
-F_LEFT = _field("left")
-F_MODULE_NAME = _field("module_name")
-F_NAME = _field("name")
-F_OBJECT = _field("object")
-F_PARAMETERS = _field("parameters")
-F_RETURN_TYPE = _field("return_type")
-F_RIGHT = _field("right")
-F_SUBSCRIPT = _field("subscript")
-F_SUPERCLASSES = _field("superclasses")
-F_TYPE = _field("type")
-F_VALUE = _field("value")
+F_ALIAS: Final = _field("alias")
+F_ARGUMENTS: Final = _field("arguments")
+F_ATTRIBUTE: Final = _field("attribute")
+F_BODY: Final = _field("body")
+F_DEFINITION: Final = _field("definition")
+F_FUNCTION: Final = _field("function")
+F_KEY: Final = _field("key")
+F_LEFT: Final = _field("left")
+F_MODULE_NAME: Final = _field("module_name")
+F_NAME: Final = _field("name")
+F_OBJECT: Final = _field("object")
+F_PARAMETERS: Final = _field("parameters")
+F_RETURN_TYPE: Final = _field("return_type")
+F_RIGHT: Final = _field("right")
+F_SUBSCRIPT: Final = _field("subscript")
+F_SUPERCLASSES: Final = _field("superclasses")
+F_TYPE: Final = _field("type")
+F_VALUE: Final = _field("value")
 
-_DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
+_DOTTED: Final = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 
 
 @lru_cache(maxsize=1 << 14)

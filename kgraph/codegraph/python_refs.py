@@ -10,7 +10,7 @@ them would grow every summary and split the resolver's caches by call site.
 from __future__ import annotations
 
 import builtins
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from tree_sitter import Node
 
@@ -40,8 +40,8 @@ from kgraph.codegraph.summary import (
 if TYPE_CHECKING:
     from kgraph.codegraph.summary import Definition
 
-_BUILTINS = frozenset(dir(builtins))
-_LITERALS = {
+_BUILTINS: Final = frozenset(dir(builtins))
+_LITERALS: Final = {
     "string": "<str>",
     "concatenated_string": "<str>",
     "list": "<list>",
@@ -56,23 +56,23 @@ _LITERALS = {
     "true": "<bool>",
     "false": "<bool>",
 }
-_SEQUENCES = {"list": "list", "tuple": "tuple", "set": "set", "expression_list": "tuple"}
-_COMPREHENSIONS = {
+_SEQUENCES: Final = {"list": "list", "tuple": "tuple", "set": "set", "expression_list": "tuple"}
+_COMPREHENSIONS: Final = {
     "list_comprehension": "list",
     "set_comprehension": "set",
     "generator_expression": "list",
     "dictionary_comprehension": "dict",
 }
 # Builtins whose argument is worth keeping whatever it is: what they return is made of it.
-_ALWAYS_KEPT = frozenset({"iter", "next", "enumerate"})
+_ALWAYS_KEPT: Final = frozenset({"iter", "next", "enumerate"})
 # Builtins that never call what they are given, nor give it back: no argument is kept.
-_INERT = frozenset(
+_INERT: Final = frozenset(
     {"isinstance", "issubclass", "hasattr", "getattr", "setattr", "delattr", "len", "repr"}
     | {"str", "int", "float", "bool", "type", "id", "print", "hash", "format", "vars", "dir"}
     | {"callable", "super", "sum", "any", "all", "abs", "round", "ord", "chr", "bytes"}
 )
 # Expressions that are never a function.
-_NEVER = frozenset(
+_NEVER: Final = frozenset(
     {"string", "concatenated_string", "integer", "float", "true", "false", "none"}
     | {"binary_operator", "comparison_operator", "boolean_operator", "not_operator"}
     | {"unary_operator", "ellipsis"}

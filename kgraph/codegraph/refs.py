@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
-_OPERATION = re.compile(r"\((?:#\d+|!|\*)?\)|\[(?:\*|-?\d+:?|'[^'\[\]()]*')?\]")
-_SAFE_KEY = re.compile(r"[^'.\[\]()]*")
+_OPERATION: Final = re.compile(r"\((?:#\d+|!|\*)?\)|\[(?:\*|-?\d+:?|'[^'\[\]()]*')?\]")
+_SAFE_KEY: Final = re.compile(r"[^'.\[\]()]*")
 CALL, RAISE, PROTOCOL, ITERATE = "()", "(!)", "(*)", "[*]"
 
 

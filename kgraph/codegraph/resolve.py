@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from kgraph.codegraph import elements, flow
 from kgraph.codegraph.changes import site_entries
@@ -76,11 +76,11 @@ class NoSites:
 
 # Heads whose meaning depends on the function they are used in (``super()`` finds its
 # class from there; TS/JS ``this``).
-_SCOPED_HEADS = frozenset({"super", "this"})
-_SELF_TYPES = frozenset({"typing.Self", "typing_extensions.Self"})
+_SCOPED_HEADS: Final = frozenset({"super", "this"})
+_SELF_TYPES: Final = frozenset({"typing.Self", "typing_extensions.Self"})
 # Annotations that say nothing of the value: no instance (``x: Any`` made every ``x.f()``
 # an edge to a method ``typing.Any.f`` that does not exist: 2,905 in sqlalchemy).
-_ANY_TYPES = frozenset({"typing.Any", "typing_extensions.Any"})
+_ANY_TYPES: Final = frozenset({"typing.Any", "typing_extensions.Any"})
 
 
 def _outer_scope(scopes: Mapping[str, Scope], scope: Scope) -> str:

@@ -11,11 +11,12 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from itertools import compress, islice
 from operator import attrgetter, eq
+from typing import Final
 
 from tree_sitter import Node
 
-_START_BYTE = attrgetter("start_byte")
-_END_BYTE = attrgetter("end_byte")
+_START_BYTE: Final = attrgetter("start_byte")
+_END_BYTE: Final = attrgetter("end_byte")
 
 
 def document_order(nodes: list[Node]) -> tuple[list[Node], list[int]]:

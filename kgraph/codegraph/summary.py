@@ -25,9 +25,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from typing import Any, Literal, NamedTuple, NotRequired, TypedDict
+from typing import Any, Final, Literal, NamedTuple, NotRequired, TypedDict
 
-UNKNOWN = "?"
+UNKNOWN: Final = "?"
 
 
 class Defined(NamedTuple):
@@ -430,9 +430,11 @@ def decode_summary(text: str | bytes, lazy: bool = False) -> Summary:
     else:
         for name, scope in scopes.items():
             scopes[name] = _read_scope(scope)
-    summary["imports"] = [_new(Import, row) for row in summary["imports"]]
-    summary["star"] = [_new(StarImport, row) for row in summary["star"]]
-    exports = summary["exports"]
+    # The rows are read through ``raw`` (Any): compiled, a read through the typed
+    # ``summary`` would check that each is already the NamedTuple it is about to become.
+    summary["imports"] = [_new(Import, row) for row in raw["imports"]]
+    summary["star"] = [_new(StarImport, row) for row in raw["star"]]
+    exports: dict[str, Any] = raw["exports"]
     for name, row in exports.items():
         exports[name] = _new(_BINDINGS[row[0]], row)
     return summary

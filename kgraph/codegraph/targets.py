@@ -10,20 +10,22 @@ keeps a name-only candidate ``<unresolved>::name`` with a low confidence.
 
 from __future__ import annotations
 
+from typing import Final
+
 from kgraph.codegraph import flow
 from kgraph.codegraph.hierarchy import class_member
 from kgraph.codegraph.refs import PROTOCOL, RAISE, call_args, split_call, split_ref
 from kgraph.codegraph.resolve import Resolver
 from kgraph.codegraph.values import Result, Value
 
-BUILTIN_PREFIX = "<builtin>::"
-EXTERNAL_PREFIX = "<external>::"
-UNRESOLVED_PREFIX = "<unresolved>::"
-CONF_UNRESOLVED = 0.2
+BUILTIN_PREFIX: Final = "<builtin>::"
+EXTERNAL_PREFIX: Final = "<external>::"
+UNRESOLVED_PREFIX: Final = "<unresolved>::"
+CONF_UNRESOLVED: Final = 0.2
 Target = tuple[str, str | None, float, str]  # (entity id, its file, confidence, resolution)
 
 # Callee -> (positions, keywords) of the arguments it calls.
-CALLBACKS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
+CALLBACKS: Final[dict[str, tuple[tuple[int, ...], tuple[str, ...]]]] = {
     "<builtin>::map": ((0,), ()),
     "<builtin>::filter": ((0,), ()),
     "<builtin>::sorted": ((), ("key",)),
@@ -33,7 +35,7 @@ CALLBACKS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
 }
 
 
-_CALLING = frozenset(
+_CALLING: Final = frozenset(
     {name.rsplit(".", 1)[-1].rsplit(":", 1)[-1] for name in CALLBACKS} | {"sort"}
 )  # the names a call must end with to be looked at for callbacks
 

@@ -28,14 +28,16 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 Value = tuple[Any, ...]
 Result = tuple[Value, float, str]
 
-PY_BUILTINS = frozenset(n for n in dir(builtins) if not n.startswith("_"))
-PY_BUILTIN_TYPES = frozenset(n for n in PY_BUILTINS if isinstance(getattr(builtins, n), type))
-JS_GLOBALS = frozenset(
+PY_BUILTINS: Final = frozenset(n for n in dir(builtins) if not n.startswith("_"))
+PY_BUILTIN_TYPES: Final = frozenset(
+    n for n in PY_BUILTINS if isinstance(getattr(builtins, n), type)
+)
+JS_GLOBALS: Final = frozenset(
     {
         "console",
         "Math",
@@ -82,8 +84,8 @@ JS_GLOBALS = frozenset(
 CONF_LOCAL, CONF_IMPORT, CONF_BUILTIN, CONF_EXTERNAL = 1.0, 0.95, 0.95, 0.9
 CONF_SELF, CONF_INFERRED = 0.9, 0.8
 # Values that are not code: a call graph has no node for them.
-PLAIN_VALUES = frozenset({"lit", "cont", "gen", "view", "pair", "cmethod", "pack"})
-_MAX_VALUES = 12
+PLAIN_VALUES: Final = frozenset({"lit", "cont", "gen", "view", "pair", "cmethod", "pack"})
+_MAX_VALUES: Final = 12
 
 
 def weaken(results: Iterable[Result], confidence: float, method: str) -> list[Result]:
