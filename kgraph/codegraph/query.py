@@ -32,6 +32,7 @@ from kgraph.codegraph.records import (
     entity_record,
     is_test_path,
     recorded,
+    required_name,
     resolve_one,
 )
 from kgraph.db import Database
@@ -335,6 +336,7 @@ def find_entities(
 
     ``exact`` stops after the exact lookup (an indexed query; the fuzzy step reads every
     name), for callers resolving many names at once."""
+    name = required_name(name)
     with recorded(db, "find", {"name": name, "limit": limit}, record) as done:
 
         def query(conn: Connection) -> tuple[str, list[EntityRecord]]:

@@ -90,13 +90,24 @@ class AmbiguousNameError(InvalidValueError):
         )
 
 
+def required_name(name: str) -> str:
+    """``name`` without surrounding blanks; InvalidValueError when nothing is left (a blank
+    name would match every entity by prefix)."""
+    stripped = name.strip()
+    if not stripped:
+        raise InvalidValueError(
+            "a name is required: a function, class, method, module or file path"
+        )
+    return stripped
+
+
 def candidates_for(conn: Connection, name: str) -> list[EntityRecord]:
     """Entities ``name`` may mean, most specific interpretation first.
 
     Tried in order: an entity id (``path::qualified.name`` or a file path), a qualified name
     (``Class.method``), a dotted module path (``pkg.mod.Class.method``), a plain name.
     """
-    name = name.strip()
+    name = required_name(name)
     by_id = conn.execute(
         select(*ENTITY_COLUMNS).where(ENTITIES.c.id.in_([name, normalise_path(name)]))
     ).all()

@@ -75,6 +75,13 @@ def test_long_patterns_and_names_are_exit_2() -> None:
         assert code == 2 and "characters long" in err, args
 
 
+@pytest.mark.parametrize("command", ["find", "what-calls", "blast-radius", "callers"])
+def test_a_blank_graph_name_is_exit_2(command: str) -> None:
+    code, out, err = run("graph", command, " ")
+    assert (code, out) == (2, "")
+    assert err == "Error: a name is required: a function, class, method, module or file path\n"
+
+
 def test_text_that_is_not_utf8_is_exit_2() -> None:
     code, _, err = run("learn", "caf\udcff\udcfe")
     assert code == 2 and "not valid UTF-8" in err

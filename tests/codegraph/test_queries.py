@@ -28,7 +28,7 @@ from kgraph.codegraph.query import (
 from kgraph.codegraph.records import AmbiguousNameError, is_test_path
 from kgraph.db import Database
 from kgraph.db.models import GraphQuery, table_of
-from kgraph.errors import NotFoundError
+from kgraph.errors import InvalidValueError, NotFoundError
 from tests.codegraph.conftest import write_tree
 
 
@@ -147,6 +147,15 @@ def test_find_exact_then_prefix_then_fuzzy(app_db: Database) -> None:
     kind, found = find_entities(app_db, "get_databse")
     assert (kind, {e.id for e in found}) == ("fuzzy", {"app/db.py::get_database"})
     assert find_entities(app_db, "zzzzqqq") == ("none", [])
+
+
+@pytest.mark.parametrize("name", ["", "   ", "\t"])
+def test_a_blank_name_is_a_bad_value_not_every_entity(app_db: Database, name: str) -> None:
+    for query in (find_entities, what_calls, blast_radius):
+        with pytest.raises(InvalidValueError, match="a name is required"):
+            query(app_db, name)
+    kind, found = find_entities(app_db, "  Repo ")  # blanks around a name are not part of it
+    assert (kind, [e.id for e in found]) == ("exact", ["app/repo.py::Repo"])
 
 
 def test_exports_defined_and_reexported(app_db: Database) -> None:
