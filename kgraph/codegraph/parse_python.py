@@ -27,10 +27,12 @@ from kgraph.codegraph.python_nodes import (
     F_RETURN_TYPE,
     F_RIGHT,
     F_SUPERCLASSES,
+    K_IDENTIFIER,
     PYTHON,
     annotation_refs,
     decorator_names,
     identifiers,
+    kinds,
     node_text,
     parameters,
     set_source,
@@ -81,10 +83,11 @@ _OTHERS: Final = {
     "call": "call",
 }
 # Expressions a name assigned from may hold functions (prepass): lambdas and literals.
-_HOLDERS: Final = frozenset(
-    {"lambda", "list", "tuple", "dictionary", "set", "list_comprehension"}
-    | {"set_comprehension", "dictionary_comprehension", "generator_expression"}
+_HOLDERS: Final = kinds(
+    *("lambda", "list", "tuple", "dictionary", "set", "list_comprehension"),
+    *("set_comprehension", "dictionary_comprehension", "generator_expression"),
 )
+_HOLDERS_OR_NAME: Final = _HOLDERS | {K_IDENTIFIER}
 # Tags of bindings that make a module-level name a variable (Assigned, Annotated, Unknown).
 _VALUE_TAGS: Final = frozenset({"val", "ann", "unk"})
 # Decorators that only wrap a method: neither calls nor a change of what the name holds.
@@ -138,7 +141,7 @@ class _PythonSummariser(BindingHandlers):
         source_text = self.source
         for call in captures.get("call", ()):  # the names called: parameters worth following
             function = call.child_by_field_id(F_FUNCTION)
-            if function is not None and function.type == "identifier":
+            if function is not None and function.kind_id == K_IDENTIFIER:
                 name = source_text[function.start_byte : function.end_byte].decode()
                 self.called.add(name)
                 self.refs.called_by_name(call, name)
@@ -190,14 +193,14 @@ class _PythonSummariser(BindingHandlers):
         names = self.refs.function_names
         for node in captures.get("assign", ()):
             right = node.child_by_field_id(F_RIGHT)  # first: few are holders
-            if right is not None and right.type in _HOLDERS:
+            if right is not None and right.kind_id in _HOLDERS:
                 left = node.child_by_field_id(F_LEFT)
-                if left is not None and left.type == "identifier":
+                if left is not None and left.kind_id == K_IDENTIFIER:
                     names.add(node_text(left))
         for name in ("forin", "for"):
             for node in captures.get(name, ()):
                 right = node.child_by_field_id(F_RIGHT)
-                if right is not None and (right.type in _HOLDERS or right.type == "identifier"):
+                if right is not None and right.kind_id in _HOLDERS_OR_NAME:
                     left = node.child_by_field_id(F_LEFT)
                     names.update(identifiers(left) if left is not None else ())
 

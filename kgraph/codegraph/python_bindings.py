@@ -28,6 +28,8 @@ from kgraph.codegraph.python_nodes import (
     F_SUBSCRIPT,
     F_TYPE,
     F_VALUE,
+    K_ASSIGNMENT,
+    K_IDENTIFIER,
     annotation_refs,
     identifiers,
     node_text,
@@ -166,12 +168,12 @@ class BindingHandlers:
         # In `a = b = C()` the inner `b = C()` is captured too and binds b; here only a.
         target = node.child_by_field_id(F_LEFT)
         right = node.child_by_field_id(F_RIGHT)
-        while right is not None and right.type == "assignment":
+        while right is not None and right.kind_id == K_ASSIGNMENT:
             right = right.child_by_field_id(F_RIGHT)
         line = node.start_point[0] + 1
         if target is None:
             return
-        if target.type == "identifier":
+        if target.kind_id == K_IDENTIFIER:
             annotation = node.child_by_field_id(F_TYPE)  # only a name's (`x: int = 0`) is used
             name = node_text(target)
             if scope == "" and right is not None and name == "__all__":

@@ -45,6 +45,37 @@ F_SUPERCLASSES: Final = _field("superclasses")
 F_TYPE: Final = _field("type")
 F_VALUE: Final = _field("value")
 
+
+def kind(name: str) -> int:
+    """The id of the named node type ``name`` (``Node.kind_id``). Hot paths compare ids:
+    ``Node.type`` builds a new string on every read (~70 ns against ~37 for the id, which
+    is a cached small int), and a set lookup then hashes that string."""
+    found = PYTHON.id_for_node_kind(name, True)
+    if not found:  # None, or 0 (the end symbol) for a name the grammar lacks
+        raise LookupError(f"no node type {name!r} in the Python grammar")
+    return found
+
+
+def kinds(*names: str) -> frozenset[int]:
+    return frozenset(kind(name) for name in names)
+
+
+K_ARGUMENT_LIST: Final = kind("argument_list")
+K_ASSIGNMENT: Final = kind("assignment")
+K_ATTRIBUTE: Final = kind("attribute")
+K_AWAIT: Final = kind("await")
+K_CALL: Final = kind("call")
+K_COMMENT: Final = kind("comment")
+K_DICTIONARY: Final = kind("dictionary")
+K_DICTIONARY_SPLAT: Final = kind("dictionary_splat")
+K_IDENTIFIER: Final = kind("identifier")
+K_KEYWORD_ARGUMENT: Final = kind("keyword_argument")
+K_LAMBDA: Final = kind("lambda")
+K_LIST_SPLAT: Final = kind("list_splat")
+K_PAIR: Final = kind("pair")
+K_PARENTHESIZED_EXPRESSION: Final = kind("parenthesized_expression")
+K_SUBSCRIPT: Final = kind("subscript")
+
 _DOTTED: Final = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 
 

@@ -24,7 +24,23 @@ from kgraph.codegraph.python_nodes import (
     F_OBJECT,
     F_SUBSCRIPT,
     F_VALUE,
+    K_ARGUMENT_LIST,
+    K_ATTRIBUTE,
+    K_AWAIT,
+    K_CALL,
+    K_COMMENT,
+    K_DICTIONARY,
+    K_DICTIONARY_SPLAT,
+    K_IDENTIFIER,
+    K_KEYWORD_ARGUMENT,
+    K_LAMBDA,
+    K_LIST_SPLAT,
+    K_PAIR,
+    K_PARENTHESIZED_EXPRESSION,
+    K_SUBSCRIPT,
     is_dotted,
+    kind,
+    kinds,
     node_text,
 )
 from kgraph.codegraph.refs import key_op
@@ -41,28 +57,44 @@ if TYPE_CHECKING:
     from kgraph.codegraph.summary import Definition
 
 _BUILTINS: Final = frozenset(dir(builtins))
+# Node types are compared by id (python_nodes.kind): literal types -> their ref.
 _LITERALS: Final = {
-    "string": "<str>",
-    "concatenated_string": "<str>",
-    "list": "<list>",
-    "list_comprehension": "<list>",
-    "dictionary": "<dict>",
-    "dictionary_comprehension": "<dict>",
-    "set": "<set>",
-    "set_comprehension": "<set>",
-    "tuple": "<tuple>",
-    "integer": "<int>",
-    "float": "<float>",
-    "true": "<bool>",
-    "false": "<bool>",
+    kind(name): ref
+    for name, ref in (
+        ("string", "<str>"),
+        ("concatenated_string", "<str>"),
+        ("list", "<list>"),
+        ("list_comprehension", "<list>"),
+        ("dictionary", "<dict>"),
+        ("dictionary_comprehension", "<dict>"),
+        ("set", "<set>"),
+        ("set_comprehension", "<set>"),
+        ("tuple", "<tuple>"),
+        ("integer", "<int>"),
+        ("float", "<float>"),
+        ("true", "<bool>"),
+        ("false", "<bool>"),
+    )
 }
-_SEQUENCES: Final = {"list": "list", "tuple": "tuple", "set": "set", "expression_list": "tuple"}
+_SEQUENCES: Final = {
+    kind(name): container
+    for name, container in (
+        ("list", "list"),
+        ("tuple", "tuple"),
+        ("set", "set"),
+        ("expression_list", "tuple"),
+    )
+}
 _COMPREHENSIONS: Final = {
-    "list_comprehension": "list",
-    "set_comprehension": "set",
-    "generator_expression": "list",
-    "dictionary_comprehension": "dict",
+    kind(name): container
+    for name, container in (
+        ("list_comprehension", "list"),
+        ("set_comprehension", "set"),
+        ("generator_expression", "list"),
+        ("dictionary_comprehension", "dict"),
+    )
 }
+_EMPTY_CONTAINERS: Final = kinds("list", "dictionary", "set")  # `[]` etc. may be filled later
 # Builtins whose argument is worth keeping whatever it is: what they return is made of it.
 _ALWAYS_KEPT: Final = frozenset({"iter", "next", "enumerate"})
 # Builtins that never call what they are given, nor give it back: no argument is kept.
@@ -72,10 +104,10 @@ _INERT: Final = frozenset(
     | {"callable", "super", "sum", "any", "all", "abs", "round", "ord", "chr", "bytes"}
 )
 # Expressions that are never a function.
-_NEVER: Final = frozenset(
-    {"string", "concatenated_string", "integer", "float", "true", "false", "none"}
-    | {"binary_operator", "comparison_operator", "boolean_operator", "not_operator"}
-    | {"unary_operator", "ellipsis"}
+_NEVER: Final = kinds(
+    *("string", "concatenated_string", "integer", "float", "true", "false", "none"),
+    *("binary_operator", "comparison_operator", "boolean_operator", "not_operator"),
+    *("unary_operator", "ellipsis"),
 )
 
 
@@ -106,10 +138,10 @@ class RefBuilder:
         """The ref of an expression written in ``scope`` (``?`` when unknowable)."""
         if node is None:
             return UNKNOWN
-        kind = node.type
-        if kind == "identifier":
+        kind = node.kind_id
+        if kind == K_IDENTIFIER:
             return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
-        if kind == "attribute":
+        if kind == K_ATTRIBUTE:
             text = self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
             if is_dotted(text):  # the common case, without walking the chain
                 return text
@@ -117,7 +149,7 @@ class RefBuilder:
             if base == UNKNOWN:
                 return UNKNOWN
             return f"{base}.{node_text(node.child_by_field_id(F_ATTRIBUTE))}"
-        if kind == "call":
+        if kind == K_CALL:
             callee = self.callee(node, scope)
             if callee == UNKNOWN:
                 return UNKNOWN
@@ -126,18 +158,18 @@ class RefBuilder:
                 if lookup is not None:
                     return lookup
             return callee + self.call_op(node, scope, callee)
-        if kind in ("parenthesized_expression", "await"):
+        if kind in (K_PARENTHESIZED_EXPRESSION, K_AWAIT):
             inner = node.named_children
             return self.ref(inner[0], scope) if inner else UNKNOWN
-        if kind == "subscript":
+        if kind == K_SUBSCRIPT:
             base = self.ref(node.child_by_field_id(F_VALUE), scope)
             if base == UNKNOWN:
                 return UNKNOWN
             return base + _subscript_op(node.child_by_field_id(F_SUBSCRIPT))
-        if kind == "lambda":
+        if kind == K_LAMBDA:
             name = self.lambdas.get(node)
             return f"@{name}" if name else UNKNOWN
-        if kind in _SEQUENCES or kind in _COMPREHENSIONS or kind == "dictionary":
+        if kind in _SEQUENCES or kind in _COMPREHENSIONS or kind == K_DICTIONARY:
             return self.literal(node, scope)
         return _LITERALS.get(kind, UNKNOWN)
 
@@ -156,13 +188,13 @@ class RefBuilder:
 
     def _keyed_lookup(self, function: Node | None, call: Node, scope: str) -> str | None:
         """``d.get("k")`` on a name holding a literal of this file: the item ``d['k']``."""
-        if function is None or function.type != "attribute":
+        if function is None or function.kind_id != K_ATTRIBUTE:
             return None
         receiver = function.child_by_field_id(F_OBJECT)
         method = node_text(function.child_by_field_id(F_ATTRIBUTE))
         if method not in ("get", "pop", "setdefault") or receiver is None:
             return None
-        if receiver.type != "identifier":
+        if receiver.kind_id != K_IDENTIFIER:
             return None
         found = self.bindings_of(node_text(receiver), scope)
         if found is None or not all(
@@ -187,7 +219,7 @@ class RefBuilder:
             return "()"
         arguments = node.child_by_field_id(F_ARGUMENTS)
         children = arguments.named_children if arguments is not None else []
-        if not children or arguments is None or arguments.type != "argument_list":
+        if not children or arguments is None or arguments.kind_id != K_ARGUMENT_LIST:
             self._calls[node] = "()"
             return "()"
         always = callee in _ALWAYS_KEPT
@@ -196,23 +228,27 @@ class RefBuilder:
         kept = False
         may_be_function = self.may_be_function
         for child in children:
-            kind = child.type
+            kind = child.kind_id
             if kind in _NEVER:  # literals: the common case
                 positional.append(UNKNOWN)
-            elif kind == "comment":
+            elif kind == K_COMMENT:
                 continue
-            elif kind == "keyword_argument":
+            elif kind == K_KEYWORD_ARGUMENT:
                 value = child.child_by_field_id(F_VALUE)
-                if value is not None and value.type not in _NEVER and may_be_function(value, scope):
+                if (
+                    value is not None
+                    and value.kind_id not in _NEVER
+                    and may_be_function(value, scope)
+                ):
                     name = node_text(child.child_by_field_id(F_NAME))
                     keywords[name] = self.ref(value, scope)
                     kept = True
-            elif kind == "list_splat":
+            elif kind == K_LIST_SPLAT:
                 positional.append("*")
                 break  # positions unknown from here on
-            elif kind == "dictionary_splat":
+            elif kind == K_DICTIONARY_SPLAT:
                 keywords["**"] = UNKNOWN
-            elif kind == "identifier":  # the commonest argument: its ref is its text
+            elif kind == K_IDENTIFIER:  # the commonest argument: its ref is its text
                 name = self.source[child.start_byte : child.end_byte].decode("utf-8", "replace")
                 if always or name in self.function_names:  # may_be_function's rule, inline
                     positional.append(name)
@@ -242,18 +278,18 @@ class RefBuilder:
         found = self._literals.get(node)
         if found is not None:
             return found
-        kind = node.type
+        kind = node.kind_id
         keys: list[str | int | None] = []
         refs: list[str] = []
         if kind in _COMPREHENSIONS:
             body = node.child_by_field_id(F_BODY)
-            if body is not None and body.type == "pair":
+            if body is not None and body.kind_id == K_PAIR:
                 body = body.child_by_field_id(F_VALUE)
             if self.may_be_function(body, scope, stored=True):
                 keys, refs = [None], [self.ref(body, scope)]
-        elif kind == "dictionary":
+        elif kind == K_DICTIONARY:
             for pair in node.named_children:
-                if pair.type != "pair":
+                if pair.kind_id != K_PAIR:
                     continue
                 value = pair.child_by_field_id(F_VALUE)
                 if self.may_be_function(value, scope, stored=True):
@@ -262,13 +298,13 @@ class RefBuilder:
         else:
             exact, index = True, -1
             for item in node.named_children:
-                item_kind = item.type
-                if item_kind == "comment":
+                item_kind = item.kind_id
+                if item_kind == K_COMMENT:
                     continue
                 index += 1
                 if item_kind in _NEVER:  # strings, numbers: the common items
                     continue
-                if item_kind == "list_splat":
+                if item_kind == K_LIST_SPLAT:
                     exact = False
                     inner = item.named_children[0] if item.named_children else None
                     if self.may_be_function(inner, scope, stored=True):
@@ -277,7 +313,7 @@ class RefBuilder:
                 elif self.may_be_function(item, scope, stored=True):
                     keys.append(index if exact else None)
                     refs.append(self.ref(item, scope))
-        if refs or (kind in ("list", "dictionary", "set") and not node.named_children):
+        if refs or (kind in _EMPTY_CONTAINERS and not node.named_children):
             target = self.scopes[scope].setdefault("containers", [])
             kind_name = _COMPREHENSIONS.get(kind) or _SEQUENCES.get(kind, "dict")
             target.append(Container(kind_name, keys, refs, node.start_point[0] + 1))
@@ -299,15 +335,15 @@ class RefBuilder:
         calls that name, or (``stored``) when it is put in a literal or a store."""
         if node is None:
             return False
-        kind = node.type
-        if kind == "identifier":
+        kind = node.kind_id
+        if kind == K_IDENTIFIER:
             text = self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
             return text in self.function_names or (stored and text in self.parameters)
         if kind in _NEVER:
             return False
-        if kind == "lambda":
+        if kind == K_LAMBDA:
             return True
-        if kind == "attribute":
+        if kind == K_ATTRIBUTE:
             head, _, rest = node_text(node).partition(".")
             attribute = rest.split(".", 1)[0]
             if head in self.modules or head in self.classes:
@@ -315,14 +351,14 @@ class RefBuilder:
             if self.methods is None:  # every function name of the file (definitions: done)
                 self.methods = {qname.rsplit(".", 1)[-1] for qname in self.defs}
             return attribute in self.methods  # self.method, obj.method: a bound method
-        if kind == "call":
+        if kind == K_CALL:
             return "(#" in self.ref(node, scope).rsplit(".", 1)[-1]
-        if kind == "subscript":
+        if kind == K_SUBSCRIPT:
             return self.may_be_function(node.child_by_field_id(F_VALUE), scope, stored)
-        if kind in ("parenthesized_expression", "await"):
+        if kind in (K_PARENTHESIZED_EXPRESSION, K_AWAIT):
             inner = node.named_children
             return bool(inner) and self.may_be_function(inner[0], scope, stored)
-        if kind in _SEQUENCES or kind in _COMPREHENSIONS or kind == "dictionary":
+        if kind in _SEQUENCES or kind in _COMPREHENSIONS or kind == K_DICTIONARY:
             ref = self.literal(node, scope)
             if not ref.startswith("<#"):
                 return False
