@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
+from tree_sitter import Node, Parser
+
 from kgraph.codegraph.changes import changed_names, changed_sites, site_entries
 from kgraph.codegraph.parse_python import parse_python
 from kgraph.codegraph.parse_ts import parse_script
+from kgraph.codegraph.python_nodes import K_CALL, K_IDENTIFIER, K_LAMBDA, PYTHON, kind, kinds
 from kgraph.codegraph.summary import (
     Annotated,
     Arguments,
@@ -255,3 +259,34 @@ def gen(things):
     assert sorted(calls) == ["KeyError(!)", "b()"]  # a parameter iterated: no protocol call
     protocol = parse_python(b"class Tree:\n    pass\n\n\nfor node in Tree():\n    pass\n")
     assert [c.ref for c in iter_calls(protocol)] == ["Tree()", "Tree()(*)"]
+
+
+def _named(root: Node) -> list[Node]:
+    found, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        found += [node] if node.is_named else []
+        stack.extend(node.children)
+    return found
+
+
+def test_node_type_ids_are_the_ids_of_every_node_of_that_type() -> None:
+    # Aliased rules (a lambda as a comprehension's iterable, an `as` pattern in a match)
+    # are separate grammar symbols with one public id: that is what Node.kind_id gives.
+    source = b"""
+f = lambda x: x
+ys = [y for y in lambda: z]
+match point:
+    case (1, 2) as pair:
+        g(pair, key=lambda: 0, *rest, **more)
+"""
+    nodes = _named(Parser(PYTHON).parse(source).root_node)
+    assert len({n.grammar_id for n in nodes if n.type == "lambda"}) == 2  # both symbols
+    seen: dict[str, set[int]] = {}
+    for node in nodes:
+        seen.setdefault(node.type, set()).add(node.kind_id)
+    assert seen["lambda"] == {K_LAMBDA} and seen["call"] == {K_CALL}
+    assert all(ids == {kind(name)} for name, ids in seen.items() if name != "ERROR")
+    assert kinds("identifier", "call") == {K_IDENTIFIER, K_CALL}
+    with pytest.raises(LookupError, match="no node type 'no_such_node'"):
+        kind("no_such_node")
