@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Final
+from typing import Final, TypeVar
 
 import tree_sitter_python
 from tree_sitter import Language, Node
@@ -58,6 +58,14 @@ def kind(name: str) -> int:
 
 def kinds(*names: str) -> frozenset[int]:
     return frozenset(kind(name) for name in names)
+
+
+V = TypeVar("V")
+
+
+def by_kind(table: dict[str, V]) -> dict[int, V]:
+    """``table`` (node type name -> value) keyed by the types' ids instead."""
+    return {kind(name): value for name, value in table.items()}
 
 
 K_ARGUMENT_LIST: Final = kind("argument_list")

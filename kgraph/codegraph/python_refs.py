@@ -38,8 +38,8 @@ from kgraph.codegraph.python_nodes import (
     K_PAIR,
     K_PARENTHESIZED_EXPRESSION,
     K_SUBSCRIPT,
+    by_kind,
     is_dotted,
-    kind,
     kinds,
     node_text,
 )
@@ -58,42 +58,34 @@ if TYPE_CHECKING:
 
 _BUILTINS: Final = frozenset(dir(builtins))
 # Node types are compared by id (python_nodes.kind): literal types -> their ref.
-_LITERALS: Final = {
-    kind(name): ref
-    for name, ref in (
-        ("string", "<str>"),
-        ("concatenated_string", "<str>"),
-        ("list", "<list>"),
-        ("list_comprehension", "<list>"),
-        ("dictionary", "<dict>"),
-        ("dictionary_comprehension", "<dict>"),
-        ("set", "<set>"),
-        ("set_comprehension", "<set>"),
-        ("tuple", "<tuple>"),
-        ("integer", "<int>"),
-        ("float", "<float>"),
-        ("true", "<bool>"),
-        ("false", "<bool>"),
-    )
-}
-_SEQUENCES: Final = {
-    kind(name): container
-    for name, container in (
-        ("list", "list"),
-        ("tuple", "tuple"),
-        ("set", "set"),
-        ("expression_list", "tuple"),
-    )
-}
-_COMPREHENSIONS: Final = {
-    kind(name): container
-    for name, container in (
-        ("list_comprehension", "list"),
-        ("set_comprehension", "set"),
-        ("generator_expression", "list"),
-        ("dictionary_comprehension", "dict"),
-    )
-}
+_LITERALS: Final = by_kind(
+    {
+        "string": "<str>",
+        "concatenated_string": "<str>",
+        "list": "<list>",
+        "list_comprehension": "<list>",
+        "dictionary": "<dict>",
+        "dictionary_comprehension": "<dict>",
+        "set": "<set>",
+        "set_comprehension": "<set>",
+        "tuple": "<tuple>",
+        "integer": "<int>",
+        "float": "<float>",
+        "true": "<bool>",
+        "false": "<bool>",
+    }
+)
+_SEQUENCES: Final = by_kind(
+    {"list": "list", "tuple": "tuple", "set": "set", "expression_list": "tuple"}
+)
+_COMPREHENSIONS: Final = by_kind(
+    {
+        "list_comprehension": "list",
+        "set_comprehension": "set",
+        "generator_expression": "list",
+        "dictionary_comprehension": "dict",
+    }
+)
 _EMPTY_CONTAINERS: Final = kinds("list", "dictionary", "set")  # `[]` etc. may be filled later
 # Builtins whose argument is worth keeping whatever it is: what they return is made of it.
 _ALWAYS_KEPT: Final = frozenset({"iter", "next", "enumerate"})

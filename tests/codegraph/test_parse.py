@@ -11,7 +11,15 @@ from tree_sitter import Node, Parser
 from kgraph.codegraph.changes import changed_names, changed_sites, site_entries
 from kgraph.codegraph.parse_python import parse_python
 from kgraph.codegraph.parse_ts import parse_script
-from kgraph.codegraph.python_nodes import K_CALL, K_IDENTIFIER, K_LAMBDA, PYTHON, kind, kinds
+from kgraph.codegraph.python_nodes import (
+    K_CALL,
+    K_IDENTIFIER,
+    K_LAMBDA,
+    PYTHON,
+    by_kind,
+    kind,
+    kinds,
+)
 from kgraph.codegraph.summary import (
     Annotated,
     Arguments,
@@ -288,5 +296,9 @@ match point:
     assert seen["lambda"] == {K_LAMBDA} and seen["call"] == {K_CALL}
     assert all(ids == {kind(name)} for name, ids in seen.items() if name != "ERROR")
     assert kinds("identifier", "call") == {K_IDENTIFIER, K_CALL}
+    assert by_kind({"identifier": "a name", "call": "a call"}) == {
+        K_IDENTIFIER: "a name",
+        K_CALL: "a call",
+    }
     with pytest.raises(LookupError, match="no node type 'no_such_node'"):
         kind("no_such_node")
