@@ -5,12 +5,12 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
+import orjson
 from sqlalchemy import (
     Index,
     bindparam,
@@ -157,11 +157,10 @@ _EDGE_SQL = (
 )
 
 
-_ENCODER = json.JSONEncoder(separators=(",", ":"))  # json.dumps would build one a call
-
-
 def _json(value: Any) -> str | None:
-    return None if value is None else _ENCODER.encode(value)
+    """A row's metadata as JSON text: orjson, ~10x faster than ``json`` on these small
+    values (a cold parse of sqlalchemy writes 41,000)."""
+    return None if value is None else orjson.dumps(value).decode()
 
 
 def _insert_many(conn: Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:

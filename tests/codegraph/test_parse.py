@@ -130,6 +130,24 @@ class Service(Base):
     assert dict(decode_summary(older, lazy=True)["scopes"].items()) == summary["scopes"]
 
 
+def test_stored_summaries_keep_non_ascii_text_and_fall_back_to_json() -> None:
+    """Non-ASCII text is stored unescaped, so a scope's span counts characters (counted in
+    bytes, every scope after the first non-ASCII one would be cut wrong); what orjson
+    refuses, an integer above 64 bits, is encoded by json instead."""
+    source = "def café():\n    pass\n\n\ndef naïve(x=café):\n    return x()\n"
+    summary = parse_python(source.encode())
+    text = encode_summary(summary)
+    assert "café" in text and "\\u" not in text
+    lazy = decode_summary(text, lazy=True)
+    assert lazy["scopes"]["naïve"] == summary["scopes"]["naïve"]
+    assert lazy["scopes"]["café"] == summary["scopes"]["café"]
+    assert decode_summary(text) == summary
+    huge = decode_summary(encode_summary({**summary, "errors": 2**70}), lazy=True)
+    assert huge["errors"] == 2**70 and huge["scopes"]["naïve"] == summary["scopes"]["naïve"]
+    with pytest.raises(TypeError):  # neither encodes a set (its order would vary)
+        encode_summary({**summary, "errors": {1, 2}})  # type: ignore[typeddict-item]
+
+
 def test_changed_names_ignore_line_shifts_and_body_calls() -> None:
     base = parse_python(
         b"import os\n\n\ndef f():\n    return os.getcwd()\n\n\nclass C:\n"
