@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
+
+import orjson
 
 from kgraph.codegraph.hierarchy import bases
 from kgraph.codegraph.imports import import_module, module_attr
@@ -31,18 +33,80 @@ __all__ = [
     "BUILTIN_PREFIX",
     "EXTERNAL_PREFIX",
     "UNRESOLVED_PREFIX",
+    "Edge",
+    "EdgeRow",
+    "EntityRow",
     "FileRows",
     "build_file",
     "module_name",
 ]
 
 
+class EntityRow(NamedTuple):
+    """A ``graph_entities`` row, its fields in the table's column order: written as is."""
+
+    id: str
+    type: str
+    name: str
+    qualified_name: str
+    file_path: str
+    line_number: int | None
+    end_line: int | None
+    exported: bool
+    package: str | None
+    metadata: str | None  # JSON text
+
+
+EdgeRow = tuple[str, str, str, str, str | None, int | None, float, str, str | None]
+
+
+class Edge:
+    """A ``graph_relationships`` row while its file is built: the same edge met again (at
+    another call site) is counted, and keeps its most confident resolution."""
+
+    def __init__(
+        self,
+        from_entity: str,
+        to_entity: str,
+        type: str,
+        file_path: str,
+        to_file: str | None,
+        line_number: int | None,
+        confidence: float,
+        resolution: str,
+    ) -> None:
+        self.from_entity = from_entity
+        self.to_entity = to_entity
+        self.type = type
+        self.file_path = file_path
+        self.to_file = to_file
+        self.line_number = line_number
+        self.confidence = confidence
+        self.resolution = resolution
+        self.count = 1
+
+    def row(self) -> EdgeRow:
+        """The row in the table's column order, ``metadata`` last (the count, if over 1)."""
+        metadata = None if self.count == 1 else f'{{"count":{self.count}}}'
+        return (
+            self.from_entity,
+            self.to_entity,
+            self.type,
+            self.file_path,
+            self.to_file,
+            self.line_number,
+            self.confidence,
+            self.resolution,
+            metadata,
+        )
+
+
 @dataclass
 class FileRows:
     """What resolving one file produces."""
 
-    entities: list[dict[str, Any]] = field(default_factory=list)
-    edges: dict[tuple[str, str, str], dict[str, Any]] = field(default_factory=dict)
+    entities: list[EntityRow] = field(default_factory=list)
+    edges: dict[tuple[str, str, str], Edge] = field(default_factory=dict)
     deps: dict[str, Any] = field(default_factory=dict)  # {"files": {path: [top-level names read]}}
     missing: list[str] = field(default_factory=list)  # import keys that matched no file
     pulled: list[str] = field(default_factory=list)  # call-site keys whose sites were read
@@ -62,23 +126,18 @@ class FileRows:
         key = (source, target, kind)
         old = self.edges.get(key)
         if old is not None:  # the same edge again (another call site): count it
-            meta = old["metadata"] or {"count": 1}
-            meta["count"] += 1
-            old["metadata"] = meta
-            if confidence > old["confidence"]:
-                old.update(confidence=round(confidence, 3), resolution=resolution)
+            old.count += 1
+            if confidence > old.confidence:
+                old.confidence = round(confidence, 3)
+                old.resolution = resolution
             return
-        self.edges[key] = {
-            "from_entity": source,
-            "to_entity": target,
-            "type": kind,
-            "file_path": file_path,
-            "to_file": to_file,
-            "line_number": line,
-            "confidence": round(confidence, 3),
-            "resolution": resolution,
-            "metadata": None,
-        }
+        self.edges[key] = Edge(
+            source, target, kind, file_path, to_file, line, round(confidence, 3), resolution
+        )
+
+
+def _json(value: object) -> str:
+    return orjson.dumps(value).decode()
 
 
 def module_name(path: str) -> str:
@@ -95,35 +154,26 @@ def build_file(path: str, summary: Summary, resolver: Resolver) -> FileRows:
     defs: dict[str, Definition] = summary["defs"]
     module = module_name(path)
     package = module.rsplit(".", 1)[0] if "." in module else None
+    meta = _json({"language": summary["lang"], "parse_errors": summary["errors"]})
+    basename = posixpath.basename(path)
     rows.entities.append(
-        {
-            "id": path,
-            "type": "file",
-            "name": posixpath.basename(path),
-            "qualified_name": module,
-            "file_path": path,
-            "line_number": 1,
-            "end_line": None,
-            "exported": False,
-            "package": package,
-            "metadata": {"language": summary["lang"], "parse_errors": summary["errors"]},
-        }
+        EntityRow(path, "file", basename, module, path, 1, None, False, package, meta)
     )
     for qname, info in defs.items():
-        meta = {"decorators": info["decorators"]} if info.get("decorators") else None
+        decorators = info.get("decorators")
         rows.entities.append(
-            {
-                "id": f"{path}::{qname}",
-                "type": info["kind"],
-                "name": qname.rsplit(".", 1)[-1],
-                "qualified_name": qname,
-                "file_path": path,
-                "line_number": info["line"],
-                "end_line": info.get("end"),
-                "exported": bool(info.get("exported")),
-                "package": module,
-                "metadata": meta,
-            }
+            EntityRow(
+                f"{path}::{qname}",
+                info["kind"],
+                qname.rsplit(".", 1)[-1],
+                qname,
+                path,
+                info["line"],
+                info.get("end"),
+                bool(info.get("exported")),
+                module,
+                _json({"decorators": decorators}) if decorators else None,
+            )
         )
         parent = qname.rsplit(".", 1)[0] if "." in qname else ""
         source = f"{path}::{parent}" if parent in defs else path

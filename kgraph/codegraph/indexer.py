@@ -298,7 +298,7 @@ def _resolve(
         all_paths,
         loaded,
         fresh,
-        writer=lambda batch: db.write(lambda c: store.replace_rows(c, batch, fresh)),
+        writer=lambda batch: store.write_rows(db, batch, fresh),
         loader=lambda path: db.read(lambda c: store.load_summaries(c, [path])).get(path),
         stored_sites=stored_sites,
         parsed=set(summaries),

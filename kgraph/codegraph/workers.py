@@ -288,7 +288,7 @@ def resolve_batch(paths: list[str], state: ResolveState | None = None) -> tuple[
 
         db = open_database(state.db_url)
         fresh = state.fresh
-        state.writer = lambda batch: db.write(lambda c: store.replace_rows(c, batch, fresh))
+        state.writer = lambda batch: store.write_rows(db, batch, fresh)
         state.loader = lambda path: db.read(lambda c: store.load_summaries(c, [path])).get(path)
         state.stored_sites = lambda: db.read(store.site_keys)
     resolver = state.get_resolver()

@@ -96,9 +96,9 @@ def test_a_cold_parse_loads_without_lookup_indexes_and_builds_them_after(
     seen: list[tuple[bool, set[str]]] = []
     replace_rows = store.replace_rows
 
-    def spy(conn: Connection, results: dict[str, Any], fresh: bool = False) -> tuple[int, int]:
+    def spy(conn: Connection, rows: store.RowsToWrite, fresh: bool = False) -> tuple[int, int]:
         seen.append((fresh, _indexes(conn)))
-        return replace_rows(conn, results, fresh)
+        return replace_rows(conn, rows, fresh)
 
     monkeypatch.setattr(indexer, "BULK_LOAD_MIN_FILES", 5)
     monkeypatch.setattr(store, "replace_rows", spy)
