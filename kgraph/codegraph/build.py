@@ -12,14 +12,12 @@ import posixpath
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-import orjson
-
 from kgraph.codegraph.hierarchy import bases
 from kgraph.codegraph.imports import import_module, module_attr
 from kgraph.codegraph.memo import CALL_SITES, MISSING_IMPORT
 from kgraph.codegraph.modules import PY_SUFFIXES, python_module_path
 from kgraph.codegraph.resolve import Resolver
-from kgraph.codegraph.summary import Definition, ImportedName, Summary
+from kgraph.codegraph.summary import Definition, ImportedName, Summary, json_text
 from kgraph.codegraph.targets import (
     BUILTIN_PREFIX,
     EXTERNAL_PREFIX,
@@ -136,10 +134,6 @@ class FileRows:
         )
 
 
-def _json(value: object) -> str:
-    return orjson.dumps(value).decode()
-
-
 def module_name(path: str) -> str:
     """The dotted module name a file is shown under (``pkg/mod.py`` -> ``pkg.mod``)."""
     if path.endswith(PY_SUFFIXES):
@@ -154,7 +148,7 @@ def build_file(path: str, summary: Summary, resolver: Resolver) -> FileRows:
     defs: dict[str, Definition] = summary["defs"]
     module = module_name(path)
     package = module.rsplit(".", 1)[0] if "." in module else None
-    meta = _json({"language": summary["lang"], "parse_errors": summary["errors"]})
+    meta = json_text({"language": summary["lang"], "parse_errors": summary["errors"]})
     basename = posixpath.basename(path)
     rows.entities.append(
         EntityRow(path, "file", basename, module, path, 1, None, False, package, meta)
@@ -172,7 +166,7 @@ def build_file(path: str, summary: Summary, resolver: Resolver) -> FileRows:
                 info.get("end"),
                 bool(info.get("exported")),
                 module,
-                _json({"decorators": decorators}) if decorators else None,
+                json_text({"decorators": decorators}) if decorators else None,
             )
         )
         parent = qname.rsplit(".", 1)[0] if "." in qname else ""

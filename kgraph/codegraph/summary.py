@@ -322,12 +322,14 @@ def encode_summary(summary: Summary) -> str:
     characters of the decoded text. ``json`` is the fallback for what orjson refuses (a
     string that is not valid UTF-8, an integer above 64 bits)."""
     try:
-        return _joined(summary, _orjson_text)
+        return _joined(summary, json_text)
     except TypeError:  # orjson.JSONEncodeError is one
         return _joined(summary, _ENCODER.encode)
 
 
-def _orjson_text(value: Any) -> str:
+def json_text(value: Any) -> str:
+    """``value`` as compact JSON text, by orjson (records as arrays); TypeError for what
+    orjson refuses."""
     return orjson.dumps(value, default=_record).decode()
 
 
