@@ -17,7 +17,20 @@ _CODE_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _TABLE_LINE = re.compile(r"^\s*\|.*\|\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*•+]|\d+[.)])\s+")
 _HEADING = re.compile(r"^\s*#{1,6}\s+")
-_EMPHASIS = re.compile(r"\*\*|__|(?<!\w)\*(?!\s)|(?<!\s)\*(?!\w)")
+_CODE_SPAN = re.compile(r"`[^`\n]*`")
+# Emphasis is a pair of delimiters around text: the opener starts a word (not after a word
+# character, a slash, a backslash or a dot), the closer ends one (not before a word character,
+# a slash, a backslash or ".ext"). So a/__init__.py, snake__case, **kwargs, *.py and
+# src/**/*.ts keep their markers. A lone lowercase identifier between "__" is a dunder name
+# (__call__, __tests__), not bold; "__Note__" and "__two words__" are bold.
+_EMPHASIS = (
+    re.compile(r"(?<![\w*/\\.])\*\*(?=\S)(.+?)(?<=\S)\*\*(?![\w*/\\]|\.\w)"),
+    re.compile(
+        r"(?<![\w/\\.])__(?![a-z0-9_]*__(?!\w))(?=[^\s_])(.+?)(?<=[^\s_])__(?![\w/\\]|\.\w)"
+    ),
+    re.compile(r"(?<![\w*/\\.])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*/\\]|\.\w)"),
+    re.compile(r"(?<![\w/\\.])_(?=[^\s_])(.+?)(?<=[^\s_])_(?![\w/\\]|\.\w)"),
+)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(*\[])")
 _ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx)\.$", re.IGNORECASE)
 
@@ -86,6 +99,21 @@ STATUS = re.compile(
 )
 
 
+def strip_emphasis(line: str) -> str:
+    """``line`` without the markers of its **bold**, __bold__, *italic* and _italic_ runs;
+    markers inside `code spans`, identifiers and paths stay."""
+    masked = _CODE_SPAN.sub(lambda m: "\0" * len(m.group(0)), line)
+    for pattern in _EMPHASIS:
+        drop: set[int] = set()
+        for match in pattern.finditer(masked):
+            drop.update(range(match.start(), match.start(1)))
+            drop.update(range(match.end(1), match.end()))
+        if drop:
+            line = "".join(c for i, c in enumerate(line) if i not in drop)
+            masked = "".join(c for i, c in enumerate(masked) if i not in drop)
+    return line
+
+
 def clean_markdown(text: str) -> str:
     """Text without code fences, tables, headings and emphasis markers; bullets kept as lines."""
     text = _CODE_FENCE.sub(" ", text)
@@ -94,7 +122,7 @@ def clean_markdown(text: str) -> str:
         if _TABLE_LINE.match(line):
             continue
         line = _HEADING.sub("", line)
-        lines.append(_EMPHASIS.sub("", line).rstrip())
+        lines.append(strip_emphasis(line).rstrip())
     return "\n".join(lines)
 
 
@@ -117,11 +145,11 @@ def headed_units(text: str) -> list[tuple[str, list[str]]]:
     for line in _CODE_FENCE.sub(" ", text).splitlines():
         if _HEADING.match(line):
             flush()
-            heading = _EMPHASIS.sub("", _HEADING.sub("", line)).strip().rstrip(":")
+            heading = strip_emphasis(_HEADING.sub("", line)).strip().rstrip(":")
             continue
         if _TABLE_LINE.match(line):
             continue
-        line = _EMPHASIS.sub("", line).rstrip()
+        line = strip_emphasis(line).rstrip()
         stripped = line.strip()
         if not stripped:
             flush()
