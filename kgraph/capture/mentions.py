@@ -18,7 +18,15 @@ from kgraph.capture.stream import Event, Ran
 
 MAX_FILES = 4
 _PATHLIKE = re.compile(r"(?<![\w~/.-])((?:[\w.-]+/)*[\w.-]+\.[A-Za-z]{1,5})\b")
-_NAME = re.compile(r"`?([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)(?:\(\))?`?")
+# A code name as an item writes it: in backticks, called (``name()``), or shaped like code on
+# its own (snake_case, camelCase, PascalCase with two capitals, dotted). A plain word
+# ("from", "Session") is never taken for a name: it matches comments and prose everywhere.
+_NAME = re.compile(
+    r"`([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)(?:\([^`]*\))?`"
+    r"|\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\(\)"
+    r"|\b([A-Za-z]\w*_\w+|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\b"
+)
+_COMMENT = re.compile(r"^\s*(?://|#|/?\*|--|<!--)|\s//\s.*$|\s#\s.*$")
 _DEFINITION = re.compile(
     r"(?:^|[\s;{])(?:func|def|class|type|interface|struct|enum|trait|fn|function|const|let|var|"
     r"async def|export (?:default )?(?:async )?(?:function|class|const|interface|type))"
@@ -44,9 +52,11 @@ class FileIndex:
     def add_definitions(self, rel: str, text: str) -> None:
         if rel.rsplit(".", 1)[-1].lower() in _PROSE_SUFFIXES:
             return  # "type of …" in a README defines nothing
-        for name in _DEFINITION.findall(text):
-            if len(name) > 2 and name not in _COMMON_NAMES:
-                self.definitions.setdefault(name, set()).add(rel)
+        for line in text.splitlines():
+            code = _code_part(line)
+            for name in _DEFINITION.findall(code) if code else ():
+                if len(name) > 2 and name not in _COMMON_NAMES:
+                    self.definitions.setdefault(name, set()).add(rel)
 
     def resolve_path(self, mention: str) -> str | None:
         """A repo file for a mentioned path: exact, by path suffix, or by a unique base name."""
@@ -76,7 +86,8 @@ class FileIndex:
             rel = self.resolve_path(mention)
             if rel and rel not in found:
                 found.append(rel)
-        for raw in _NAME.findall(text):
+        for groups in _NAME.findall(text):
+            raw = next(g for g in groups if g)
             for name in dict.fromkeys((raw, raw.rsplit(".", 1)[-1])):
                 owners = self.definitions.get(name)
                 if owners and len(owners) <= 2:
@@ -84,6 +95,15 @@ class FileIndex:
                         if rel not in found:
                             found.append(rel)
         return tuple(found[:MAX_FILES])
+
+
+def _code_part(line: str) -> str:
+    """The line without its comment ("" for a comment line): "// Get agent type from the
+    hook" defines nothing, though "type from" reads like a Go type declaration."""
+    match = _COMMENT.search(line)
+    if match is None:
+        return line
+    return "" if match.start() == 0 or not line[: match.start()].strip() else line[: match.start()]
 
 
 def _tool_text(event: Ran) -> str:
