@@ -189,6 +189,20 @@ class Project:
             area_rules=self.area_rules,
         )
 
+    def candidates(self, *, limit: int = 50) -> list[KnowledgeItem]:
+        """Captured items waiting for corroboration, newest first: nothing returns them
+        until they are said again, or accepted here (:meth:`review`)."""
+        from kgraph.knowledge import list_candidates
+
+        return list_candidates(self.db, limit=limit)
+
+    def review(self, item_id: str, *, accept: bool) -> str:
+        """Accept a captured candidate (shown from now on) or reject it (hidden for good);
+        the item's id. InvalidValueError for an item that is not a candidate."""
+        from kgraph.knowledge import review_candidate
+
+        return review_candidate(self.db, item_id, accept)
+
     def get(self, item_id: str) -> KnowledgeItem:
         """One item by id or unique id prefix (NotFoundError when there is none)."""
         from kgraph.knowledge import get_item

@@ -5,6 +5,15 @@ Every candidate carries a ``ref`` unique within its session ("commit:<sha>",
 reading a transcript in other batches finds the same refs. Capture checks
 ``(source, source_ref)`` in the knowledge store before storing, so capturing the same session
 again adds nothing.
+
+Every candidate also names its **origin**, the kind of text it was cut from, and origins
+differ in how often what they give is real knowledge. Read item by item on sessions the
+rules were not written against (27 sessions, three repositories), commit messages were real
+11 times in 12 and a compaction summary's "Errors and fixes" bullets were its best section,
+while the agent's own explanations were real 31 times in 89 and the user's side 2 in 29.
+Only the origins in :data:`TRUSTED_ORIGINS` are stored as knowledge at once; the others are
+stored as *candidates*, which nothing returns until something corroborates them
+(:mod:`kgraph.knowledge.candidates`): a smaller memory in front of the agent, but a clean one.
 """
 
 from __future__ import annotations
@@ -25,6 +34,23 @@ class Candidate:
     # Stated as knowledge in so many words (the user's "remember this", a model's answer to
     # "what is worth keeping"): the rubric does not ask it for a marker of cause or rule.
     stated: bool = False
+    # The kind of text it was cut from: "commit", "summary.errors", "explanation", ...
+    origin: str = "transcript"
+    # What corroborates an untrusted origin within the capture ("commit": a commit of the
+    # session changed a file the item names); None when nothing does.
+    corroborated: str | None = None
+
+    @property
+    def trusted(self) -> bool:
+        """Stored as knowledge at once (else as a candidate, see the module docstring)."""
+        return self.origin in TRUSTED_ORIGINS or self.corroborated is not None
+
+
+# Origins whose items were real knowledge at least 85% of the time on sessions nobody tuned
+# the rules on (module docstring); everything else waits for corroboration.
+# The model extractor (off unless a person turns it on) is trusted too: it is asked for
+# durable knowledge only, and what it finds still passes the rubric.
+TRUSTED_ORIGINS = frozenset({"commit", "summary.errors", "llm"})
 
 
 def text_hash(text: str, length: int = 12) -> str:

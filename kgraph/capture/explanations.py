@@ -57,6 +57,7 @@ class Found:
     confidence: float = 0.65
     at: int = -1  # the event it was found at (its turn's edits are its files if it names none)
     stated: bool = False  # the user's own words ("remember this: …"): no marker needed
+    origin: str = ""  # the kind of text it came from; "" = read from the ref's prefix
 
 
 def _acceptable(sentence: str) -> bool:

@@ -34,6 +34,7 @@ from kgraph.capture.explanations import Found, explanations, failure_causes
 from kgraph.capture.junk import rubric_reason
 from kgraph.capture.mentions import FileIndex, build_index
 from kgraph.capture.paths import PathMap
+from kgraph.capture.retractions import Retraction, retracted, retractions
 from kgraph.capture.stream import Event, Ran, Said, conversation
 from kgraph.capture.summary_items import SummaryItem, summary_items
 from kgraph.capture.tables import fix_tables
@@ -49,6 +50,8 @@ MAX_TOPIC_CHARS = 200
 class Extraction:
     candidates: list[Candidate]
     rejected: dict[str, int]
+    # What the conversation took back: capture hides items an earlier batch stored.
+    retractions: tuple[Retraction, ...] = ()
 
 
 def _scrubbed(text: str, paths: PathMap) -> str:
@@ -60,7 +63,24 @@ def _scrubbed(text: str, paths: PathMap) -> str:
 
 def _from_summary(item: SummaryItem, index: FileIndex, number: int, n: int) -> Found:
     kind = _SUMMARY_KIND.get(item.section, "Learning")
-    return Found(kind, item.text, f"summary:{number}:{n}", 5.0, _SUMMARY_CONFIDENCE[item.section])
+    confidence = _SUMMARY_CONFIDENCE[item.section]
+    ref = f"summary:{number}:{n}"
+    return Found(kind, item.text, ref, 5.0, confidence, origin=f"summary.{item.section}")
+
+
+# A found item's ref prefix -> its origin (kgraph.capture.candidates: which origins are trusted)
+_ORIGINS = {
+    "say": "explanation",
+    "failed": "failure",
+    "corrected": "correction",
+    "agreed": "agreement",
+    "stopped": "interruption",
+    "option": "option",
+    "said": "user-rule",
+    "table": "fix-table",
+    "ask": "question-answer",
+    "llm": "llm",
+}
 
 
 def _decisions_asked(events: Sequence[Event]) -> list[Found]:
@@ -103,11 +123,11 @@ def _stem(word: str) -> str:
     return word
 
 
-def _content_words(text: str) -> frozenset[str]:
+def content_words(text: str) -> frozenset[str]:
     return frozenset(_stem(w) for w in _CONTENT_WORD.findall(text.lower()))
 
 
-def _repeats(words: frozenset[str], kept: list[frozenset[str]]) -> bool:
+def repeats(words: frozenset[str], kept: list[frozenset[str]]) -> bool:
     """Mostly the words of an item already kept: the summary's bullet and the agent's
     sentence about the same cause, or the error and the explanation it quotes."""
     return any(len(words & other) / max(1, min(len(words), len(other))) > 0.7 for other in kept)
@@ -179,6 +199,7 @@ def commit_candidates(
                     else None,
                     confidence=0.8 if reason == "breaking" else 0.75,
                     source="commit",
+                    origin="commit",
                 )
             )
     return found
@@ -269,11 +290,13 @@ def extract_candidates(
     commits: Sequence[CommitInfo] = (),
     area_rules: Any = None,
     summaries: Sequence[str] | None = None,
+    model: Sequence[Found] = (),
 ) -> Extraction:
     """Candidate items from a session's transcript entries and commits (see module docstring).
 
     ``summaries``: compaction summaries to read (default: the ones in ``entries``; capture
-    passes PostCompact's ``compact_summary`` too when it has one).
+    passes PostCompact's ``compact_summary`` too when it has one). ``model``: what the model
+    extractor found, taken through the same steps as what the rules find.
     """
     from kgraph.transcript.views import compaction_summaries
 
@@ -291,31 +314,39 @@ def extract_candidates(
     found += failure_causes(events)
     found += fix_tables(events)
     found += explanations(events)
+    found += model
 
     rejected: dict[str, int] = {}
+    taken_back = retractions(events)
     commits = [*commits, *transcript_commits(events, paths, index, commits)]
     candidates = commit_candidates(commits, area_rules, index)
-    kept = [_content_words(c.content) for c in candidates]  # a commit says it best
+    committed = {f for c in commits for f in c.files}
+    kept = [content_words(c.content) for c in candidates]  # a commit says it best
     for item in sorted(found, key=lambda f: -f.score):
         text = _scrubbed(item.text, paths)
         reason = rubric_reason(text, stated=item.stated)
-        words = _content_words(text)
-        if reason is None and _repeats(words, kept):
+        words = content_words(text)
+        if reason is None and repeats(words, kept):
             reason = "duplicate"
+        if reason is None and retracted(text, item.at, taken_back):
+            reason = "retracted"
         if reason is not None:
             rejected[reason] = rejected.get(reason, 0) + 1
             continue
         kept.append(words)
         key = text_hash(text)
-        files = index.files_of(text) or _turn_files(events, item.at, paths)
+        named = index.files_of(text)
+        prefix = item.ref.split(":", 1)[0]
         candidates.append(
             Candidate(
-                ref=f"{item.ref.split(':', 1)[0]}:{key}",
+                ref=f"{prefix}:{key}",
                 type=item.kind,
                 content=text,
-                files=files,
+                files=named or _turn_files(events, item.at, paths),
                 confidence=item.confidence,
                 stated=item.stated,
+                origin=item.origin or _ORIGINS.get(prefix, prefix),
+                corroborated="commit" if set(named) & committed else None,
             )
         )
     topic = topic_text(summaries, events) if candidates else None
@@ -329,6 +360,7 @@ def extract_candidates(
                 content=text,
                 files=files,
                 confidence=0.6,
+                origin="topic",
             )
         )
-    return Extraction(candidates, rejected)
+    return Extraction(candidates, rejected, tuple(taken_back))

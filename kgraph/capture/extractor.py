@@ -22,7 +22,8 @@ import subprocess
 import tempfile
 from collections.abc import Sequence
 
-from kgraph.capture.candidates import Candidate, text_hash
+from kgraph.capture.candidates import text_hash
+from kgraph.capture.explanations import Found
 
 MARKER = "HAS_KNOWLEDGE"
 MAX_EXCERPT_CHARS = 30_000
@@ -120,8 +121,12 @@ def run_claude(prompt: str, timeout: float, executable: str = "claude") -> str:
 
 def extract_candidates(
     prompts: Sequence[str], assistant_texts: Sequence[str], timeout: float = 120.0
-) -> list[Candidate]:
-    """Model-extracted candidates for a batch of the session (empty when nothing or failing)."""
+) -> list[Found]:
+    """What the model found in a batch of the session (empty when nothing or failing).
+
+    They are found items, not stored ones: capture passes them through the same steps as
+    what the rules find (paths mapped and home directories masked, the rubric, the files
+    they name), so the model path stores nothing the rules' path would refuse."""
     if not prompts and not assistant_texts:
         return []
     output = run_claude(PROMPT + build_excerpt(prompts, assistant_texts), timeout)
@@ -129,13 +134,6 @@ def extract_candidates(
     if not found:
         return []
     return [
-        Candidate(
-            ref=f"llm:{text_hash(text)}",
-            type=kind,
-            content=text,
-            confidence=0.6,
-            source="llm",
-            stated=True,
-        )
+        Found(kind, text, f"llm:{text_hash(text)}", 4.0, 0.6, stated=True, origin="llm")
         for kind, text in parse_items(content)
     ]

@@ -57,7 +57,9 @@ _VERSION_BUMP = re.compile(
 )
 _SESSION_TALK = re.compile(
     r"\b(?:this (?:session|conversation|chat)|the conversation|as (?:discussed|mentioned) "
-    r"(?:above|earlier)|earlier in this|in the summary)\b",
+    r"(?:above|earlier)|earlier in this|in the summary|"
+    r"the (?:user|agent|assistant) (?:asked|said|wanted|requested|answered|explained|suggested|"
+    r"confirmed|agreed|noted|pointed out))\b",
     re.IGNORECASE,
 )
 _PASTE_MARKS = re.compile(r"[⏺⎿✻│╭╰]|^\s*\$ ")
@@ -86,7 +88,8 @@ _PENDING = re.compile(
     r"\b(?:fix (?:is )?(?:pending|in progress)|in progress|not yet (?:fixed|done|implemented)|"
     r"still (?:to do|pending|needs? (?:to be )?(?:fixed|done))|todo:?|already (?:fixed|done|"
     r"handled|addressed) (?:by|in) (?:our|the|this|my)|(?:correct|right|good) approach|looks good|"
-    r"lgtm)\b|^(?:minor|nit|nitpick)\b",
+    r"lgtm|(?:currently|still) (?:investigating|debugging|looking into|working on|trying)|"
+    r"(?:not yet|yet to be) (?:verified|confirmed|tested))\b|^(?:minor|nit|nitpick)\b",
     re.IGNORECASE,
 )
 _DONE = re.compile(

@@ -21,16 +21,19 @@ here; the knowledge store redacts items itself.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from kgraph.capture import commits as commit_parsing
 from kgraph.capture.candidates import Candidate
+from kgraph.capture.explanations import Found
 from kgraph.capture.from_transcript import TranscriptFacts, transcript_facts
 from kgraph.capture.junk import JunkGate
 from kgraph.capture.lock import session_lock
+from kgraph.capture.retractions import Retraction
 from kgraph.capture.sessions import SessionRecord, find_session
 from kgraph.db import Database
 from kgraph.db.models import utcnow
@@ -149,6 +152,7 @@ class _Plan:
     topic: tuple[Candidate, str, Any] | None = None
     gate: JunkGate = field(default_factory=JunkGate)
     skipped: int = 0
+    retractions: tuple[Retraction, ...] = ()
 
 
 def _prepare(
@@ -180,9 +184,11 @@ def _prepare(
             source_ref=source_ref,
             issue_number=issue,
             session_id=session_id,
-            data={"capture_ref": candidate.ref},
+            data={"capture_ref": candidate.ref, "origin": candidate.origin},
             area_rules=rules,
         )
+        if not candidate.trusted:
+            prepared = replace(prepared, candidate=True)
         if candidate.type == "Topic":
             plan.topic = (candidate, source_ref, prepared)
         else:
@@ -191,15 +197,29 @@ def _prepare(
 
 
 def _near_duplicate(conn: Any, prepared: Any) -> str | None:
-    """A stored item of the same type about one of the same files that says nearly the same."""
+    """A stored item of the same type that says nearly the same: one about one of the same
+    files sharing most of its words, or one of the same session (a batch before this one)
+    sharing most of its content words — a long session is captured in several batches, and
+    each batch alone cannot see that an earlier one kept the same cause."""
     from sqlalchemy import select
 
+    from kgraph.capture.extract import content_words, repeats
     from kgraph.knowledge.query import ENTITIES, RELATIONSHIPS
     from kgraph.knowledge.store import ensure_entity
 
+    if prepared.session_id:
+        rows = conn.execute(
+            select(ENTITIES.c.id, ENTITIES.c.content)
+            .where(ENTITIES.c.session_id == prepared.session_id, ENTITIES.c.type == prepared.type)
+            .limit(500)
+        ).all()
+        words = content_words(prepared.text)
+        for entity_id, content in rows:
+            if repeats(words, [content_words(str(content))]):
+                return str(entity_id)
     if not prepared.files:
         return None
-    words = set(prepared.text.lower().split())
+    plain = set(prepared.text.lower().split())
     file_ids = [ensure_entity(conn, "File", path) for path in prepared.files]
     rows = conn.execute(
         select(ENTITIES.c.id, ENTITIES.c.content)
@@ -213,7 +233,7 @@ def _near_duplicate(conn: Any, prepared: Any) -> str | None:
     ).all()
     for entity_id, content in rows:
         other = set(str(content).lower().split())
-        if len(words & other) / max(1, min(len(words), len(other))) >= NEAR_DUPLICATE:
+        if len(plain & other) / max(1, min(len(plain), len(other))) >= NEAR_DUPLICATE:
             return str(entity_id)
     return None
 
@@ -290,16 +310,20 @@ def capture_session(
         branch = (record.branch if record else None) or (facts.branch if facts else None)
         issue = _session_issue(record, branch)
 
-        extraction = extract_candidates(batch.entries, root, commits=commits, area_rules=rules)
-        candidates = list(extraction.candidates)
+        model: list[Found] = []
         if extractor == "claude" and facts is not None:
-            from kgraph.capture.extractor import extract_candidates as model_candidates
+            from kgraph.capture.extractor import extract_candidates as model_items
 
-            candidates += model_candidates(
+            model = model_items(
                 facts.new_prompts[-50:], facts.new_assistant_texts[-50:], extractor_timeout
             )
+        extraction = extract_candidates(
+            batch.entries, root, commits=commits, area_rules=rules, model=model
+        )
+        candidates = list(extraction.candidates)
         refs = set(data.get("refs") or [])
         plan = _prepare(candidates, session_id, issue, refs, rules)
+        plan.retractions = extraction.retractions
         commit_facts = [c.to_fact() for c in commits if commit_parsing.knowledge_reason(c) is None]
         written = _write(
             db,
@@ -336,8 +360,6 @@ class _Written:
 
 def _write(db: Database, session_id: str, plan: _Plan, refs: set[str], change: Any) -> _Written:
     """Items, Topic, PART_OF edges and the session row in one transaction (see module doc)."""
-    from dataclasses import replace
-
     from kgraph.capture.sessions import change_session
     from kgraph.knowledge.store import ensure_edge, write_item
 
@@ -345,6 +367,7 @@ def _write(db: Database, session_id: str, plan: _Plan, refs: set[str], change: A
         written = _Written()
         stored: list[str] = []
         new_refs: list[str] = []
+        _take_back(conn, session_id, plan.retractions)
         for candidate, source_ref, prepared in plan.items:
             if _source_ref_exists(conn, prepared.source, source_ref):
                 written.skipped += 1
@@ -383,6 +406,39 @@ def _write(db: Database, session_id: str, plan: _Plan, refs: set[str], change: A
         return written
 
     return db.write(op)
+
+
+def _take_back(conn: Any, session_id: str, retractions: Sequence[Retraction]) -> None:
+    """Hide what an earlier capture of the session stored and the conversation has since
+    taken back (kgraph.capture.retractions); commits are not diagnoses and stay."""
+    from sqlalchemy import select
+
+    from kgraph.capture.retractions import code_names
+    from kgraph.knowledge.candidates import CANDIDATE, PENDING, REJECTED
+    from kgraph.knowledge.model import KNOWLEDGE_TYPES
+    from kgraph.knowledge.query import ENTITIES
+    from kgraph.knowledge.store import update_entity
+    from kgraph.redact import redact
+
+    if not retractions:
+        return
+    rows = conn.execute(
+        select(ENTITIES.c.id, ENTITIES.c.content, ENTITIES.c.data, ENTITIES.c.hidden_at).where(
+            ENTITIES.c.session_id == session_id,
+            ENTITIES.c.type.in_(KNOWLEDGE_TYPES),
+            ENTITIES.c.source != "commit",
+        )
+    ).all()
+    for entity_id, content, data, hidden_at in rows:
+        data = dict(data or {})
+        names = code_names(str(content))
+        taken = next((r for r in retractions if names & r.names), None)
+        if taken is None or "retracted" in data:
+            continue
+        data["retracted"] = redact(taken.text, thorough=True)[:300]
+        if data.get(CANDIDATE) == PENDING:
+            data[CANDIDATE] = REJECTED  # nothing may corroborate it any more
+        update_entity(conn, entity_id, hidden_at=hidden_at or utcnow(), data=data)
 
 
 def _load_data(conn: Any, session_id: str) -> dict[str, Any]:

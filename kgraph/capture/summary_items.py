@@ -34,6 +34,14 @@ _HYGIENE = re.compile(
     r"return nil|import cycle|gofmt|formatting|typo)",
     re.IGNORECASE,
 )
+# An error of the agent's own half-done edit (a name used before it was written or imported,
+# a module file not created yet): its fix is the rest of the edit, nothing to learn, whatever
+# "because" it gives.
+_HALF_DONE = re.compile(
+    r"^(?:compile errors? for missing|`?[\w.]+`? (?:undefined|(?:package )?not imported|is not "
+    r"defined)\b)",
+    re.IGNORECASE,
+)
 _READ_TO = re.compile(r"\s*(?:Read|Reviewed|Checked|Opened) (?:to|for) [^.]*\.?\s*$")
 MAX_FILE_ITEMS = 6
 
@@ -111,7 +119,7 @@ def summary_items(summary: str) -> list[SummaryItem]:
     parsed = sections(summary)
     for bullet in parsed.get("errors", []):
         text = _join(bullet)
-        if _HYGIENE.match(text) and not prose.CAUSE.search(text):
+        if (_HYGIENE.match(text) and not prose.CAUSE.search(text)) or _HALF_DONE.match(text):
             continue
         if prose.words(text) >= 8:
             items.append(SummaryItem("errors", text))

@@ -21,6 +21,7 @@ from kgraph.cli.common import (
     table,
 )
 from kgraph.cli.learn import TYPE_CHOICE, short
+from kgraph.cli.review import review_cmd
 from kgraph.db import isoformat, project_root
 from kgraph.knowledge import ENTITY_TYPES, RELATIONSHIP_TYPES, KnowledgeItem
 
@@ -61,6 +62,9 @@ def knowledge() -> None:
     """
 
 
+knowledge.add_command(review_cmd)
+
+
 @knowledge.command("show")
 @click.argument("item_id", callback=max_length(MAX_NAME_CHARS), metavar="ID")
 @json_option
@@ -77,6 +81,8 @@ def show_cmd(ctx: click.Context, item_id: str, as_json: bool) -> None:
         print_json({**item.to_dict(), "edges": [e.to_dict() for e in edges]})
         return
     state = "active" if item.active else ("forgotten" if item.hidden_at else "superseded")
+    if item.hidden_at and isinstance(item.data.get("candidate"), str):
+        state = f"candidate ({item.data['candidate']})"
     click.echo(
         f"{item.id}  {item.type}  confidence {item.confidence:.2f}  seen {item.seen_count}  {state}"
     )

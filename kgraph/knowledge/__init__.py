@@ -1,9 +1,10 @@
 """The knowledge graph: learnings, patterns, mistakes and topics tied to code areas and files.
 
 Modules: ``model`` (types, ids, hashing), ``areas`` (code-area rules), ``store`` (add,
-link, supersede, forget), ``query`` (items, structured queries), ``search`` (hybrid
-search), ``vectors`` (embeddings backfill, near-duplicates), ``graph`` (N-hop traversal),
-``transfer`` (JSONL export/import), ``maintenance`` (stats, prune, area/file listings).
+link, supersede, forget), ``candidates`` (captured items waiting for corroboration),
+``query`` (items, structured queries), ``search`` (hybrid search), ``vectors`` (embeddings
+backfill, near-duplicates), ``graph`` (N-hop traversal), ``transfer`` (JSONL
+export/import), ``maintenance`` (stats, prune, area/file listings).
 Callers outside the package use the names in ``__all__``.
 Importing this package is cheap: numpy, networkx and torch load only where used.
 """
@@ -26,6 +27,8 @@ from kgraph.knowledge.model import (
 )
 
 if TYPE_CHECKING:
+    from kgraph.knowledge.candidates import list_candidates
+    from kgraph.knowledge.candidates import review as review_candidate
     from kgraph.knowledge.evidence import EvidenceSettings, load_evidence_settings
     from kgraph.knowledge.graph import PathStep, RelatedItem, related
     from kgraph.knowledge.maintenance import (
@@ -79,6 +82,8 @@ if TYPE_CHECKING:
 # ``.model`` must stay importable without SQLAlchemy (the session-start hook's fast path).
 # name -> "module" or "module:attribute".
 _LAZY = {
+    "list_candidates": "candidates",
+    "review_candidate": "candidates:review",
     "EvidenceSettings": "evidence",
     "load_evidence_settings": "evidence",
     "Ranked": "relevance",
@@ -151,6 +156,7 @@ __all__ = [
     "item_edges",
     "link",
     "list_areas",
+    "list_candidates",
     "list_files",
     "list_items",
     "load_area_rules",
@@ -161,6 +167,7 @@ __all__ = [
     "query_items",
     "related",
     "relative_path",
+    "review_candidate",
     "search_items",
     "set_hidden",
     "stats",

@@ -26,6 +26,7 @@ from kgraph.db import Database
 from kgraph.db.models import utcnow
 from kgraph.errors import InvalidValueError
 from kgraph.knowledge.areas import AreaRules, infer_code_area, relative_path
+from kgraph.knowledge.candidates import CANDIDATE, PENDING, corroboration
 from kgraph.knowledge.model import (
     KNOWLEDGE_TYPES,
     MAX_CONTENT_CHARS,
@@ -231,6 +232,9 @@ class PreparedItem:
     vector: Any = None  # numpy row, when embedded before the transaction
     model: str | None = None
     near_duplicate: str | None = None
+    # Stored hidden until corroborated (kgraph.knowledge.candidates); a capture's untrusted
+    # origins set it.
+    candidate: bool = False
 
 
 def prepare_item(
@@ -295,7 +299,10 @@ def write_item(
         how = "near" if row is not None else None
     if row is not None:
         changes: dict[str, Any] = {}
-        if bump:
+        # Seen again means by another session or source: a long session captured in several
+        # batches says its causes more than once, and that is not a second sighting.
+        same_session = item.session_id is not None and row["session_id"] == item.session_id
+        if bump and not same_session:
             changes["seen_count"] = row["seen_count"] + 1
             changes["confidence"] = bumped_confidence(row["confidence"], item.confidence)
             changes["updated_at"] = now
@@ -304,6 +311,7 @@ def write_item(
             variants = list((row["data"] or {}).get("variants", []))
             if how == "near" and item.text not in variants and len(variants) < MAX_VARIANTS:
                 changes["data"] = {**(row["data"] or {}), "variants": [*variants, item.text]}
+        changes.update(corroboration(dict(row), item, changes.get("data")))
         if row["issue_number"] is None and item.issue_number is not None:
             changes["issue_number"] = item.issue_number
         if row["session_id"] is None and item.session_id is not None:
@@ -343,6 +351,8 @@ def write_item(
     }
     if item.vector is not None and item.model:
         values.update(vector_values(item.vector, item.model, item.digest))
+    if item.candidate:
+        values.update(data={**item.data, CANDIDATE: PENDING}, hidden_at=stamp)
     conn.execute(insert(ENTITIES).values(**values))
     attach(
         conn,

@@ -1,4 +1,4 @@
-"""The knowledge tools: search, get, recall, context_for, learn.
+"""The knowledge tools: search, get, recall, context_for, learn, review.
 
 Each handler reads its arguments, makes one or two calls on the Project, and returns the
 capped JSON text (kgraph.mcp.render). Lists give ids and one-line summaries; ``get`` gives
@@ -152,3 +152,23 @@ def learn(project: Project, args: Args, max_chars: int) -> str:
         "embedded": item.embedding_model is not None,
     }
     return capped(payload, max_chars)
+
+
+def review(project: Project, args: Args, max_chars: int) -> str:
+    """Without ids: the pending candidates. With ``accept``/``reject`` ids: the verdicts."""
+    accept, reject = args.texts("accept"), args.texts("reject")
+    if not accept and not reject:
+        pending = project.candidates(limit=args.integer("limit") or 20)
+        payload: dict[str, Any] = {
+            "candidates": [
+                {**summary(i), "origin": i.data.get("origin"), "session": i.session_id}
+                for i in pending
+            ],
+            "next": "review(accept=[ids]) shows an item from now on; reject=[ids] hides it",
+        }
+        return capped(payload, max_chars, list_key="candidates", more="ask for a smaller limit")
+    done = {
+        "accepted": [project.review(i, accept=True) for i in accept],
+        "rejected": [project.review(i, accept=False) for i in reject],
+    }
+    return capped(done, max_chars)

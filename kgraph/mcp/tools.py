@@ -218,6 +218,22 @@ TOOLS: tuple[ToolSpec, ...] = (
         knowledge.learn,
         read_only=False,
     ),
+    ToolSpec(
+        "review",
+        "Captured candidates: what sessions said that nothing has corroborated yet, kept out "
+        "of search and recall. Without ids, lists them; accept=[ids] shows those from now on, "
+        "reject=[ids] hides them for good. Accept only a cause, rule or decision that stands "
+        "alone and is still true.",
+        arguments(
+            {
+                "accept": strings("Candidate ids to show from now on.", max_items=50),
+                "reject": strings("Candidate ids to hide for good.", max_items=50),
+                "limit": integer("How many to list (default 20).", minimum=1, maximum=200),
+            }
+        ),
+        knowledge.review,
+        read_only=False,
+    ),
 )
 
 TOOL_NAMES = tuple(t.name for t in TOOLS)

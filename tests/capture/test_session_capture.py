@@ -9,10 +9,15 @@ import pytest
 from kgraph.capture.session_capture import capture_session
 from kgraph.capture.sessions import get_session, record_session_start
 from kgraph.db import Database
-from kgraph.knowledge.query import item_edges, list_items
+from kgraph.knowledge.query import KnowledgeItem, item_edges, list_items
 from tests.capture.transcript_builder import TranscriptBuilder
 
 TOKEN = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def stored(db: Database) -> list[KnowledgeItem]:
+    """Every item capture stored, candidates (hidden until corroborated) included."""
+    return list_items(db, limit=1000, include_superseded=True)
 
 
 def commit(repo: Path, git: Callable[..., str], name: str, message: str) -> None:
@@ -53,7 +58,7 @@ def test_capture_stores_knowledge_facts_and_links_and_is_idempotent(
         .write(tmp_path / "t.jsonl")
     )
     result = capture_session(db, tmp_repo, "s1", transcript_path=str(transcript), final=True)
-    items = {i.id: i for i in list_items(db, limit=100)}
+    items = {i.id: i for i in stored(db)}
     assert set(result.created) == set(items)
     assert sorted(i.type for i in items.values()) == [
         "Learning",  # the commit
@@ -84,9 +89,7 @@ def test_capture_stores_knowledge_facts_and_links_and_is_idempotent(
 
     again = capture_session(db, tmp_repo, "s1", transcript_path=str(transcript), final=True)
     assert again.created == () and again.reinforced == ()
-    assert {i.id: i.seen_count for i in list_items(db, limit=100)} == {
-        i: v.seen_count for i, v in items.items()
-    }
+    assert {i.id: i.seen_count for i in stored(db)} == {i: v.seen_count for i, v in items.items()}
 
 
 def test_an_item_another_session_stored_is_reinforced_once_even_if_the_capture_reruns(
@@ -97,7 +100,7 @@ def test_an_item_another_session_stored_is_reinforced_once_even_if_the_capture_r
         path = TranscriptBuilder(sid, str(tmp_repo)).prompt(rule).write(tmp_path / f"{sid}.jsonl")
         capture_session(db, tmp_repo, sid, transcript_path=str(path), final=True)
     capture_session(db, tmp_repo, "b", transcript_path=str(path), final=True)
-    (item,) = [i for i in list_items(db) if i.type == "Pattern"]
+    (item,) = [i for i in stored(db) if i.type == "Pattern"]
     assert item.seen_count == 2
 
 
@@ -117,7 +120,7 @@ def test_a_near_duplicate_about_the_same_file_reinforces_the_stored_item(
             .write(tmp_path / f"{sid}.jsonl")
         )
         capture_session(db, tmp_repo, sid, transcript_path=str(path), final=True)
-    (mistake,) = [i for i in list_items(db) if i.type == "Mistake"]
+    (mistake,) = [i for i in stored(db) if i.type == "Mistake"]
     assert mistake.seen_count == 2 and mistake.files == ("src/http.py",)
 
 
@@ -135,7 +138,7 @@ def test_capture_is_incremental_and_re_reading_adds_nothing(
     builder.write(path)
     second = capture_session(db, tmp_repo, "s1", transcript_path=str(path))
     assert len(second.created) == 1
-    assert "ruff" in next(i.content for i in list_items(db) if i.id == second.created[0])
+    assert "ruff" in next(i.content for i in stored(db) if i.id == second.created[0])
     # The file was rewritten from scratch (e.g. shrank): read again from 0, store nothing new.
     path.write_text(builder.text()[: len(builder.text()) // 2])
     third = capture_session(db, tmp_repo, "s1", transcript_path=str(path))
@@ -162,7 +165,7 @@ def test_an_explanation_is_read_with_the_turn_it_belongs_to(
     builder.prompt("thanks")
     builder.write(path)
     result = capture_session(db, tmp_repo, "s1", transcript_path=str(path))
-    types = sorted(i.type for i in list_items(db) if i.id in result.created)
+    types = sorted(i.type for i in stored(db) if i.id in result.created)
     assert types == ["Mistake"]  # one item is not worth a Topic
 
 
@@ -200,11 +203,11 @@ def test_no_item_or_session_row_keeps_a_home_path(
     )
     capture_session(db, tmp_repo, "s1", transcript_path=str(path), final=True)
     record = get_session(db, "s1")
-    items = list_items(db)
+    items = stored(db)
     assert any(i.files == ("src/cart.py",) and "src/cart.py" in i.content for i in items)
-    stored = " ".join(i.content for i in items) + repr(record.to_dict())
+    texts = " ".join(i.content for i in items) + repr(record.to_dict())
     raw = db.read(lambda conn: repr(conn.exec_driver_sql("SELECT * FROM sessions").all()))
-    for text in (stored, raw):
+    for text in (texts, raw):
         assert "/Users/" not in text and "/home/ann" not in text
 
 
@@ -218,7 +221,7 @@ def test_a_session_never_started_takes_commits_from_its_time_span(
         .write(tmp_path / "t.jsonl")
     )
     capture_session(db, tmp_repo, "s9", transcript_path=str(path), bounded=True)
-    assert list_items(db) == []  # the commit is from now, the transcript from 2026-11-20 10:00
+    assert stored(db) == []  # the commit is from now, the transcript from 2026-11-20 10:00
 
 
 def test_a_session_never_started_takes_its_branch_from_the_transcript(
@@ -232,7 +235,7 @@ def test_a_session_never_started_takes_its_branch_from_the_transcript(
     result = capture_session(db, tmp_repo, "s7", transcript_path=str(path))
     record = get_session(db, "s7")
     assert record.branch == "fix/issue-314-crash" and record.issue_number == 314
-    assert [i.issue_number for i in list_items(db) if i.id in result.created] == [314]
+    assert [i.issue_number for i in stored(db) if i.id in result.created] == [314]
 
 
 def _session_with_knowledge(repo: Path, git: Callable[..., str], path: Path) -> Path:
@@ -281,14 +284,14 @@ def test_a_crash_between_the_item_writes_and_the_watermark_writes_nothing(
     monkeypatch.setattr(sessions, "change_session", crash_on_the_watermark)
     with pytest.raises(RuntimeError, match="killed between"):
         capture_session(db, tmp_repo, "s1", transcript_path=str(transcript), final=True)
-    assert [i for i in list_items(db, limit=100) if i.type != "Topic"] == []
+    assert [i for i in stored(db) if i.type != "Topic"] == []
     assert get_session(db, "s1").transcript_offset == 0
     result = capture_session(db, tmp_repo, "s1", transcript_path=str(transcript), final=True)
-    items = list_items(db, limit=100)
+    items = stored(db)
     assert result.created and len(items) == len(result.created)
     assert {i.seen_count for i in items} == {1}
     again = capture_session(db, tmp_repo, "s1", transcript_path=str(transcript), final=True)
-    assert again.created == () and {i.seen_count for i in list_items(db, limit=100)} == {1}
+    assert again.created == () and {i.seen_count for i in stored(db)} == {1}
 
 
 def test_a_crash_after_the_capture_committed_counts_nothing_twice(
@@ -309,8 +312,8 @@ def test_a_crash_after_the_capture_committed_counts_nothing_twice(
     monkeypatch.setattr(metrics, "update_session_metrics", crash)
     with pytest.raises(RuntimeError):
         capture_session(db, tmp_repo, "s1", transcript_path=str(transcript), final=True)
-    stored = {i.id: i.seen_count for i in list_items(db, limit=100)}
-    assert stored and set(stored.values()) == {1}
+    before = {i.id: i.seen_count for i in stored(db)}
+    assert before and set(before.values()) == {1}
     monkeypatch.undo()
     capture_session(db, tmp_repo, "s1", transcript_path=str(transcript), final=True)
-    assert {i.id: i.seen_count for i in list_items(db, limit=100)} == stored
+    assert {i.id: i.seen_count for i in stored(db)} == before

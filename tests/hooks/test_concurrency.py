@@ -58,7 +58,7 @@ def test_ten_hooks_at_once_interleaving_starts_and_captures(
     assert set(sessions) == {f"sess-{n}" for n in range(10)}
     head = git(tmp_repo, "rev-parse", "HEAD").strip()
     assert all(sessions[f"sess-{n}"].head_at_start == head for n in range(0, 10, 2))
-    contents = sorted(i.content for i in list_items(db, limit=100))
+    contents = sorted(i.content for i in list_items(db, limit=100, include_superseded=True))
     assert contents == sorted(
         f"Rule from the user: service number {n} listens on port {8000 + n} only."
         for n in range(1, 10, 2)

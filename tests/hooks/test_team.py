@@ -18,6 +18,7 @@ import pytest
 
 from kgraph.db import open_database, resolve_database_url
 from kgraph.db.mirror import mirror_age, read_stamp, write_stamp
+from kgraph.knowledge import review_candidate
 from kgraph.knowledge.query import list_items
 from kgraph.knowledge.store import add_item
 from kgraph.transcript.discovery import encode_project_dir
@@ -91,13 +92,16 @@ def test_a_mistake_captured_on_one_machine_reaches_the_other(
     assert (code, out, err) == (0, "", "")
     wait_for_workers(alice)
 
+    # The agent's explanation is a candidate until corroborated: Alice accepts it.
     shared = open_database(pg_server.url(), cwd=alice)
     try:
         mistake = next(
             i
-            for i in list_items(shared, limit=100)
+            for i in list_items(shared, limit=100, include_superseded=True)
             if i.type == "Mistake" and "locale encoding" in i.content
         )
+        assert mistake.data["candidate"] == "pending"
+        review_candidate(shared, mistake.id, True)
     finally:
         shared.close()
 

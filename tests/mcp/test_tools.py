@@ -28,13 +28,13 @@ def test_tools_are_listed_with_descriptions_and_schemas(
     assert tuple(t.name for t in tools) == TOOL_NAMES
     assert set(TOOL_NAMES) == {
         "search", "get", "recall", "context_for", "what_calls", "blast_radius", "find",
-        "exports", "workflow", "learn",
+        "exports", "workflow", "learn", "review",
     }  # fmt: skip
     for tool in tools:
         assert len(tool.description or "") > 80  # says when to use it
         assert tool.inputSchema["additionalProperties"] is False
     read_only = {t.name for t in tools if t.annotations and t.annotations.readOnlyHint}
-    assert read_only.isdisjoint({"learn", "workflow", "recall"})
+    assert read_only.isdisjoint({"learn", "workflow", "recall", "review"})
 
 
 # (tool, arguments, what the result must show) — every tool, on the sample project.
@@ -211,3 +211,21 @@ def test_learn_redacts_secrets(sample: tuple[Project, dict[str, str]]) -> None:
     secret = "AKIA" + "IOSFODNN7EXAMPLE"
     stored = call(kg, "learn", {"text": f"The CI key is {secret}, rotate it monthly"}).json()
     assert secret not in kg.get(stored["id"]).content
+
+
+def test_the_review_tool_lists_candidates_and_takes_verdicts(
+    sample: tuple[Project, dict[str, str]],
+) -> None:
+    from tests.knowledge.test_candidates import CAUSE, OTHER, capture
+
+    kg, _ids = sample
+    kept = capture(kg.db, CAUSE, "s1").entity_id
+    dropped = capture(kg.db, OTHER, "s1").entity_id
+    listed = call(kg, "review", {}).json()
+    assert {c["id"] for c in listed["candidates"]} == {kept, dropped}
+    assert {c["origin"] for c in listed["candidates"]} == {"explanation"}
+    done = call(kg, "review", {"accept": [kept], "reject": [dropped]}).json()
+    assert done == {"accepted": [kept], "rejected": [dropped]}
+    assert call(kg, "review", {}).json()["candidates"] == []
+    assert kg.get(kept).active and not kg.get(dropped).active
+    assert call(kg, "review", {"accept": ["no-such-id"]}).is_error
