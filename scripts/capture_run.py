@@ -79,7 +79,9 @@ def make_project(base: Path, *, create_db: bool = True) -> Project:
     home = base / "home"
     home.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith("KGRAPH_")}
-    env.update(HOME=str(home), CLAUDE_CONFIG_DIR=str(home / ".claude"))
+    # The hashing embedder: the worker embeds what it captured (kgraph.capture.worker), and
+    # the real model would add its load to every capture measured here.
+    env.update(HOME=str(home), CLAUDE_CONFIG_DIR=str(home / ".claude"), KGRAPH_EMBEDDER="fake")
     project = Project(root=root, db_path=base / "state" / "kgraph.db", env=env)
     if create_db:
         from kgraph.db import open_database

@@ -6,7 +6,7 @@ A bad value never breaks a hook: it is ignored (the default is used) and logged.
 [hooks]
 session_start_max_chars = 9000     # additionalContext budget (Claude Code spills > 10,000)
 session_start_max_items = 30
-session_start_recent_items = 3     # on a clean tree, items from recent activity only
+session_start_recent_items = 0     # clean tree: items from recent activity (the prompt leads)
 session_start_deadline_s = 3.0     # return what is ready when this expires
 user_prompt_max_chars = 2000
 user_prompt_max_items = 4
@@ -22,6 +22,7 @@ server_copy_max_age_s = 120        # PostgreSQL: session-start reads the local c
 [capture]
 extractor = "claude"               # optional model extraction (off by default)
 extractor_timeout_s = 120
+embed_captured = true              # the worker embeds what it captured when a session ends
 ```
 """
 
@@ -43,7 +44,7 @@ HARD_MAX_CHARS = 9_900
 class HookSettings:
     session_start_max_chars: int = 9_000
     session_start_max_items: int = 30
-    session_start_recent_items: int = 3
+    session_start_recent_items: int = 0
     session_start_deadline_s: float = 3.0
     user_prompt_max_chars: int = 2_000
     user_prompt_max_items: int = 4
@@ -57,6 +58,7 @@ class HookSettings:
     server_copy_max_age_s: float = 120.0
     extractor: str | None = None
     extractor_timeout_s: float = 120.0
+    embed_captured: bool = True
 
 
 _BOUNDS: dict[str, tuple[float, float]] = {
@@ -78,6 +80,9 @@ _BOUNDS: dict[str, tuple[float, float]] = {
 }
 
 
+_CAPTURE_TABLE = frozenset({"extractor", "extractor_timeout_s", "embed_captured"})
+
+
 def clamp_chars(value: int) -> int:
     low, high = _BOUNDS["session_start_max_chars"]
     return int(min(max(value, low), high))
@@ -86,6 +91,8 @@ def clamp_chars(value: int) -> int:
 def _coerce(name: str, value: Any, default: Any) -> Any:
     if name == "extractor":
         return "claude" if value == "claude" else None
+    if isinstance(default, bool):
+        return value if isinstance(value, bool) else default
     if isinstance(value, bool) or not isinstance(value, int | float):
         return default
     low, high = _BOUNDS[name]
@@ -101,7 +108,7 @@ def settings_from_config(config: dict[str, Any]) -> HookSettings:
     defaults = HookSettings()
     changes: dict[str, Any] = {}
     for f in fields(HookSettings):
-        source = capture if f.name.startswith("extractor") else hooks
+        source = capture if f.name in _CAPTURE_TABLE else hooks
         if f.name in source:
             value = source[f.name]
             changes[f.name] = _coerce(f.name, value, getattr(defaults, f.name))

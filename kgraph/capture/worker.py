@@ -38,6 +38,7 @@ class WorkerReport:
     captured: list[str] = field(default_factory=list)
     created: int = 0
     failed: int = 0
+    ended: bool = False  # a session's last capture (SessionEnd) was among them
 
 
 def _as_int(value: Any) -> int | None:
@@ -185,6 +186,7 @@ def process(db: Any, root: Path, requests: list[Request], log: Any) -> WorkerRep
             )
             report.captured.append(session_id)
             report.created += len(result.created)
+            report.ended = report.ended or any(r.fields.get("final") is True for r in group)
             log.info(
                 "captured %s (%s): %d new, %d seen again, %d skipped, rejected %s",
                 session_id,
@@ -264,6 +266,7 @@ def _drain(
     if not requests:
         return
     from kgraph.capture.notice import record_problem
+    from kgraph.capture.settings import load_settings
     from kgraph.db.location import sqlite_path
     from kgraph.errors import KgraphError
 
@@ -298,11 +301,14 @@ def _drain(
             total.captured += report.captured
             total.created += report.created
             total.failed += report.failed
+            total.ended = total.ended or report.ended
             if report.failed or time.monotonic() - started > max_seconds:
                 break
             requests = queue.claim_all(root)
             if not requests:
                 break
+        if total.created and total.ended and load_settings(root).embed_captured:
+            embed_captured(db, log)
         refresh_copy(db, root, log)
         index_vectors(db, log)
     finally:
@@ -328,6 +334,32 @@ def refresh_copy(db: Any, root: Path, log: Any) -> None:
         report.seconds,
         report.copied or "nothing",
         ", ".join(report.unchanged) or "nothing",
+    )
+
+
+def embed_captured(db: Any, log: Any) -> None:
+    """Vectors for the items captured, so semantic search and prompt recall see them without
+    a manual ``kgraph embed``; near-duplicates among them merge with what is stored
+    (kgraph.knowledge.vectors.merge_near_duplicates). Here, in the detached worker, once a
+    session has ended: the model loads in this process (seconds of CPU, a few hundred MB,
+    for as long as the worker runs), never in a hook. Without the model installed it is
+    left to ``kgraph embed``; a failure is logged."""
+    from kgraph.embeddings import get_embedder
+    from kgraph.knowledge.vectors import embed_missing
+
+    started = time.process_time()
+    try:
+        embedder = get_embedder()
+        report = embed_missing(db, embedder)
+    except Exception as exc:
+        log.warning("embedding captured items skipped: %s: %s", type(exc).__name__, exc)
+        return
+    log.info(
+        "embedded %d items with %s (%d merged as near-duplicates) in %.1f CPU-s",
+        report.embedded,
+        report.model,
+        report.merged,
+        time.process_time() - started,
     )
 
 

@@ -54,6 +54,30 @@ def test_worker_applies_starts_then_captures(
     db.close()
 
 
+def test_a_session_s_end_embeds_what_was_captured_unless_turned_off(
+    tmp_repo: Path, repo_db: str, tmp_path: Path
+) -> None:
+    def capture(sid: str, final: bool) -> list[str | None]:
+        path = (
+            TranscriptBuilder(sid, str(tmp_repo))
+            .prompt(f"Remember this: service {sid} listens on port 8001 only.")
+            .write(tmp_path / f"{sid}.jsonl")
+        )
+        queue.enqueue(tmp_repo, "capture", session_id=sid, transcript_path=str(path), final=final)
+        worker.run_worker(tmp_repo)
+        db = open_database(repo_db)
+        try:
+            items = list_items(db, include_superseded=True)
+            return [i.embedding_model for i in items if i.session_id == sid]
+        finally:
+            db.close()
+
+    assert capture("mid", final=False) == [None]  # a Stop: the session goes on
+    assert capture("end", final=True) == ["kgraph-hash-384"]  # KGRAPH_EMBEDDER=fake here
+    (tmp_repo / ".claude" / "kgraph.toml").write_text("[capture]\nembed_captured = false\n")
+    assert capture("off", final=True) == [None]
+
+
 def test_a_failing_capture_is_retried_then_dropped(
     tmp_repo: Path, repo_db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -95,7 +119,7 @@ def test_catch_up_captures_earlier_transcripts_never_captured(
     report = worker.run_worker(tmp_repo)
     assert report.captured == ["old-1"]  # live-1 was written just now: probably running
     db = open_database(repo_db)
-    assert [i.content for i in list_items(db)] == [
+    assert [i.content for i in list_items(db, include_superseded=True)] == [
         "Rule from the user: Never edit the generated protobuf files by hand."
     ]
     assert get_session(db, "old-1").transcript_offset == old.stat().st_size
