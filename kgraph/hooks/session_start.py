@@ -252,11 +252,18 @@ def session_briefing(
         # against it (weak files such as changelogs still count little).
         inverse_frequency=work.current,
     )
+    # On a clean tree the work is a guess (what recent sessions and commits touched), and
+    # a briefing from it describes the previous sessions' work whatever this one does:
+    # replayed real sessions found such items true but of no use to the session nearly
+    # always. So by default it names the latest commits and the project's rules, and the
+    # first prompt (kgraph.hooks.user_prompt) brings the knowledge.
     limit = (
         settings.session_start_max_items if work.current else settings.session_start_recent_items
     )
-    ranked = [r for r in rank(gather(conn, focus), focus, now) if r.item.id not in exclude]
-    ranked = per_file(ranked, ITEMS_PER_FILE)[:limit]
+    ranked: list[Ranked] = []
+    if limit:
+        ranked = [r for r in rank(gather(conn, focus), focus, now) if r.item.id not in exclude]
+        ranked = per_file(ranked, ITEMS_PER_FILE)[:limit]
     taken = set(exclude) | {r.item.id for r in ranked}
     rules = [
         Ranked(item, 0.0, "")
@@ -271,7 +278,7 @@ def session_briefing(
         checkpoint=render_checkpoint(workflow, now) if workflow is not None else None,
         lead_with_checkpoint=signals.source in LEAD_SOURCES,
     )
-    if not ranked and workflow is None:
+    if not ranked and not rules and workflow is None:
         return Briefing(None, ())
     text, chosen = fit(
         ranked, block, clamp_chars(max_chars or settings.session_start_max_chars), limit, rules

@@ -221,9 +221,20 @@ def test_a_clean_tree_follows_the_branchs_own_commits(
     assert "Changed now" not in text
 
 
+def recent_items(repo: Path, count: int) -> None:
+    """Let a clean-tree briefing bring ``count`` items from recent activity (default none)."""
+    (repo / ".claude").mkdir(exist_ok=True)
+    (repo / ".claude" / "kgraph.toml").write_text(
+        f"[hooks]\nsession_start_recent_items = {count}\n"
+    )
+    with (repo / ".git" / "info" / "exclude").open("a") as exclude:
+        exclude.write("/.claude/\n")  # as kgraph install does: the tree stays clean
+
+
 def test_on_the_default_branch_its_latest_commits_count(
     hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path, git: Callable[..., str]
 ) -> None:
+    recent_items(tmp_repo, 3)
     commit_file(git, tmp_repo, "src/lexer.py", "fix: lexer drops a trailing newline")
     item = add_item(project_db, "The lexer is a hand-written scanner", files=["src/lexer.py"])
     text = context_of(hook("session-start", session_id="s1", source="startup"))
@@ -242,6 +253,7 @@ def test_files_edited_in_recent_sessions_count(
 
         return change
 
+    recent_items(tmp_repo, 3)
     update_session(project_db, "earlier", edited([str(tmp_repo / "src/cache.py")]))
     update_session(project_db, "s1", edited(["src/own.py"]))  # the session itself: not recent work
     cache = add_item(project_db, "The cache key includes the template uri", files=["src/cache.py"])
@@ -304,6 +316,9 @@ def test_recent_activity_gives_a_short_briefing_and_yields_to_changed_files(
         commit_file(git, tmp_repo, f"src/m{n}.py", f"feat: module {n}")
         for i in range(3):
             add_item(project_db, f"Module {n} fact {i} about its parser", files=[f"src/m{n}.py"])
+    # By default a clean tree brings no items: the first prompt does.
+    assert hook("session-start", session_id="s0", source="startup").stdout == ""
+    recent_items(tmp_repo, 3)
     clean = context_of(hook("session-start", session_id="s1", source="startup"))
     assert clean.count("\n- ") == 3  # session_start_recent_items
     assert "##" not in clean  # no changed files, no areas to group by
