@@ -106,6 +106,8 @@ def evaluate(path: Path, index: LessonIndex, sections: dict[str, int]) -> Transc
             source=i.source,
             confidence=round(i.confidence, 2),
             proposals=tuple(index.propose(session_id, i.content, i.files)),
+            origin=str(i.data.get("origin") or i.source),
+            shown=i.active,
         )
         for i in sorted(stored, key=lambda i: (i.created_at, i.id))
     ]
@@ -144,8 +146,9 @@ def print_transcript(result: TranscriptResult, verdicts: dict[str, Verdict]) -> 
     for number, item in enumerate(result.items, 1):
         files = ", ".join(item.files) or "-"
         areas = ", ".join(item.areas) or "-"
+        shown = "" if item.shown else " · CANDIDATE"
         print(
-            f"{number:3}. [{item.key}] {item.type} · {item.source} · conf {item.confidence}"
+            f"{number:3}. [{item.key}] {item.type} · {item.origin}{shown} · conf {item.confidence}"
             f" · files: {files} · areas: {areas}"
         )
         print(_wrap(item.content, "      "))
@@ -173,7 +176,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    folder: Path = args.folder
+    folder: Path = args.folder.resolve()  # the worker runs elsewhere: an absolute path
     transcripts = sorted(folder.glob("*.jsonl"))
     if args.only:
         transcripts = [t for t in transcripts if t.name.startswith(args.only)]

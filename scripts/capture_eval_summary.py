@@ -54,6 +54,8 @@ class EvalItem:
     source: str
     confidence: float
     proposals: tuple[Proposal, ...] = ()
+    origin: str = ""  # the kind of text capture cut it from ("commit", "explanation", ...)
+    shown: bool = True  # False for a candidate (stored hidden until corroborated)
 
 
 @dataclass(frozen=True)
@@ -170,12 +172,15 @@ class SetSummary:
 class Summary:
     rows: list[str] = field(default_factory=list)
     all: SetSummary = field(default_factory=SetSummary)
+    shown: SetSummary = field(default_factory=SetSummary)  # what a hook can return
+    by_origin: dict[str, SetSummary] = field(default_factory=dict)
     labelled: SetSummary = field(default_factory=SetSummary)
     unlabelled: SetSummary = field(default_factory=SetSummary)
     lessons_total: int = 0
     lessons_full: list[str] = field(default_factory=list)  # in a "knowledge" verdict
     lessons_partial: list[str] = field(default_factory=list)  # only in "partial" verdicts
     lessons_missing: list[str] = field(default_factory=list)
+    lessons_shown: list[str] = field(default_factory=list)  # by shown items' verdicts
     second_run_created: int = 0
     home_paths_items: int = 0
     home_paths_sessions: int = 0
@@ -192,10 +197,14 @@ class Summary:
             *self.rows,
             "",
             self.all.line("all"),
+            self.shown.line("shown"),
             self.labelled.line("labelled"),
             self.unlabelled.line("unlabelled"),
+            "by origin (all stored):",
+            *(f"  {s.line(name)}" for name, s in sorted(self.by_origin.items())),
             f"lessons covered: {covered}/{self.lessons_total} "
-            f"({len(self.lessons_full)} fully, {len(self.lessons_partial)} partly)",
+            f"({len(self.lessons_full)} fully, {len(self.lessons_partial)} partly); "
+            f"by shown items {len(self.lessons_shown)}/{self.lessons_total}",
             f"  fully:  {', '.join(self.lessons_full) or '-'}",
             f"  partly: {', '.join(self.lessons_partial) or '-'}",
             f"  not:    {', '.join(self.lessons_missing) or '-'}",
@@ -219,14 +228,21 @@ def summarise(
     full: set[str] = set()
     partly: set[str] = set()
     unknown: set[str] = set()
+    shown_lessons: set[str] = set()
     for result in results:
         row = SetSummary(transcripts=1)
+        summary.shown.transcripts += 1
         for item in result.items:
             verdict = verdicts.get(item.key, Verdict())
             value = verdict.get("verdict")
             value = value if value in VERDICTS else None
             row.add(value)
+            summary.by_origin.setdefault(item.origin or "?", SetSummary()).add(value)
             lessons = set(verdict.get("lessons") or [])
+            if item.shown:
+                summary.shown.add(value)
+                if value in ("knowledge", "partial"):
+                    shown_lessons |= lessons & known
             unknown |= lessons - known
             if value == "knowledge":
                 full |= lessons & known
@@ -251,6 +267,7 @@ def summarise(
     summary.lessons_full = sorted(full, key=_lesson_order)
     summary.lessons_partial = sorted(partly - full, key=_lesson_order)
     summary.lessons_missing = sorted(known - full - partly, key=_lesson_order)
+    summary.lessons_shown = sorted(shown_lessons, key=_lesson_order)
     if unknown:
         summary.notes.append(f"verdicts name unknown lessons: {', '.join(sorted(unknown))}")
     produced = {item.key for result in results for item in result.items}

@@ -48,9 +48,14 @@ def _sources() -> list[tuple[str, dict[str, int], dict[str, dict[str, int]]]]:
 
 
 SOURCES = _sources() if TRANSCRIPTS_DIR.is_dir() else []
-# capture-dev/ has its own SOURCES.md; it is the capture evaluation set, not these samples.
+# capture-dev/ and capture-dev2/ have SOURCES.md files of their own; they are the capture
+# evaluation sets, not these samples.
 ALL_FILES = (
-    sorted(p for p in TRANSCRIPTS_DIR.rglob("*.jsonl") if "capture-dev" not in p.parts)
+    sorted(
+        p
+        for p in TRANSCRIPTS_DIR.rglob("*.jsonl")
+        if not any(part.startswith("capture-dev") for part in p.parts)
+    )
     if TRANSCRIPTS_DIR.is_dir()
     else []
 )

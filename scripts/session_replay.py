@@ -1,0 +1,227 @@
+"""Replay real recorded Claude Code sessions through kgraph, end to end, and show what each
+session was given.
+
+The sessions (Claude Code transcripts, ``*.jsonl``) run in order of their first timestamp,
+in one clone of the repository they were recorded in, against ONE kgraph database for the
+whole replay, so each session meets what the earlier ones left. For each session:
+
+1. the clone is checked out (detached, forced) at the newest commit made before the
+   session started;
+2. the hooks run as Claude Code runs them, as ``kgraph hook ...`` processes fed the JSON
+   Claude Code sends, in the clone, with a temp HOME, ``KGRAPH_DB`` set to the replay's
+   database and ``KGRAPH_HOOK_NO_SPAWN=1``: SessionStart (``startup``), then in transcript
+   order a UserPromptSubmit per prompt the user typed and a PostToolUse per successful
+   Read/Edit/Write/MultiEdit (paths moved into the clone; a Read/Edit of a file the checkout
+   lacks, or a path outside the session's cwd, is skipped), then SessionEnd;
+3. the capture worker SessionEnd would start detached runs in the foreground
+   (``python -m kgraph.capture.worker``), capturing the real transcript file.
+
+What each injecting hook printed is split into items (``- Type [id] ...`` lines), and each
+item is shown with its stored text, type, source and files, keyed for
+``session_replay_verdicts.json`` as ``"<session prefix>:<item key>"`` (the key is
+``capture_eval_summary.item_key``). The summary table covers the sessions after the first
+(the first meets an empty database).
+
+Run from the repository root with the venv active::
+
+    python scripts/session_replay.py                      # all capture-dev sessions
+    python scripts/session_replay.py --write-template     # + add unjudged verdict entries
+    python scripts/session_replay.py --limit 3 --keep /tmp/replay --show-captured
+    python scripts/session_replay.py --only 847ff7d2 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+from capture_eval_summary import item_key
+from replay_sessions import find_kgraph
+from session_replay_lib import (
+    MUST_EXIST,
+    HookCall,
+    LogTail,
+    Prompt,
+    SessionPlan,
+    ToolCall,
+    Workspace,
+    all_items,
+    checkout_before,
+    lookup_items,
+    prepare,
+    read_plan,
+    run_hook,
+    run_worker,
+    split_items,
+    tool_payload,
+)
+from session_replay_report import (
+    VERDICTS,
+    Captured,
+    Injected,
+    SessionResult,
+    SummaryRow,
+    load_verdicts,
+    session_text,
+    summarise,
+    summary_table,
+    write_template,
+)
+
+TRANSCRIPTS = Path("/work/shared/transcripts/capture-dev")
+BUNDLE = Path("/work/shared/repos/entireio-cli.bundle")
+VERDICTS_FILE = Path(__file__).resolve().parent / "session_replay_verdicts.json"
+
+
+def load_plans(folder: Path, only: str | None, limit: int | None) -> list[SessionPlan]:
+    plans = [p for f in sorted(folder.glob("*.jsonl")) if (p := read_plan(f)) is not None]
+    plans.sort(key=lambda p: p.started)
+    if only:
+        plans = [p for p in plans if p.session_id.startswith(only)]
+    return plans[:limit] if limit else plans
+
+
+def _record(result: SessionResult, call: HookCall, found: list[tuple[str, str]]) -> None:
+    """Note one hook call's characters, problems and the item ids it named."""
+    if call.hook in result.chars:
+        result.chars[call.hook] += len(call.context)
+    result.hook_s += call.seconds
+    if call.problem:
+        result.problems.append(f"{call.hook}: {call.problem}")
+    result.problems.extend(f"{call.hook} log: {line}" for line in call.log)
+    if call.notice:
+        result.notices.append(call.notice)
+    items = split_items(call.context)
+    result.unparsed.extend(items.unparsed)
+    found.extend((call.hook, item_id) for item_id in items.ids)
+
+
+def _injected(workspace: Workspace, result: SessionResult, found: list[tuple[str, str]]) -> None:
+    """Resolve the named ids to stored items, one entry per item per session."""
+    stored = lookup_items(workspace, list(dict.fromkeys(i for _, i in found)))
+    keys: set[str] = set()
+    for hook, item_id in found:
+        item = stored.get(item_id)
+        if item is None:
+            if item_id not in result.unknown_ids:
+                result.unknown_ids.append(item_id)
+            continue
+        key = item_key(item.type, item.content)
+        if key in keys:
+            result.repeats += 1
+            continue
+        keys.add(key)
+        result.items.append(
+            Injected(key, hook, item.id, item.type, item.source, item.files, item.content)
+        )
+
+
+def replay_session(workspace: Workspace, plan: SessionPlan) -> SessionResult:
+    sha = checkout_before(workspace, plan.started)
+    result = SessionResult(
+        plan.session_id,
+        plan.started.strftime("%Y-%m-%d %H:%M UTC"),
+        sha,
+        plan.first_prompt,
+        skipped_outside=plan.outside,
+        skipped_failed=plan.failed,
+    )
+    log = LogTail(workspace.log_path)
+    base = {"session_id": plan.session_id, "transcript_path": str(plan.transcript)}
+    found: list[tuple[str, str]] = []
+
+    def hook(name: str, **fields: object) -> None:
+        _record(result, run_hook(workspace, name, {**base, **fields}, log), found)
+
+    hook("session-start", source="startup")
+    for step in plan.steps:
+        if isinstance(step, Prompt):
+            result.prompts += 1
+            hook("user-prompt", prompt=step.text, permission_mode="default")
+        elif isinstance(step, ToolCall):
+            if step.name in MUST_EXIST and not (workspace.clone / step.path).is_file():
+                result.skipped_missing += 1
+                continue
+            result.tool_calls += 1
+            hook("post-tool-use", **tool_payload(workspace, step))
+    _injected(workspace, result, found)
+    before = all_items(workspace)
+    hook("session-end", reason="other")
+    worker = run_worker(workspace, plan.session_id, log)
+    result.capture_s = worker.seconds
+    result.capture_log = list(worker.log)
+    if worker.problem:
+        result.problems.append(worker.problem)
+    after = all_items(workspace)
+    result.captured = [
+        Captured(i.id, i.type, i.content) for i in after.values() if i.id not in before
+    ]
+    return result
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("transcripts", nargs="?", type=Path, default=TRANSCRIPTS)
+    parser.add_argument("--bundle", type=Path, default=BUNDLE, help="the repository (bundle)")
+    parser.add_argument("--only", help="only the sessions whose id starts with this")
+    parser.add_argument("--limit", type=int, help="only the first N sessions (in time order)")
+    parser.add_argument("--keep", type=Path, help="work in DIR and keep the clone and database")
+    parser.add_argument("--kgraph", help="the kgraph executable (default: beside this Python)")
+    parser.add_argument("--verdicts", type=Path, default=VERDICTS_FILE)
+    parser.add_argument("--write-template", action="store_true", help="add unjudged entries")
+    parser.add_argument("--show-captured", action="store_true", help="print captured items")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    plans = load_plans(args.transcripts, args.only, args.limit)
+    if not plans:
+        raise SystemExit(f"no sessions to replay in {args.transcripts}")
+    base = args.keep or Path(tempfile.mkdtemp(prefix="session-replay-"))
+    workspace = Workspace(base.resolve(), args.kgraph or find_kgraph())
+    verdicts = load_verdicts(args.verdicts)
+    started = time.perf_counter()
+    results: list[SessionResult] = []
+    try:
+        prepare(workspace, args.bundle)
+        for index, plan in enumerate(plans, 1):
+            print(f"[{index}/{len(plans)}] {plan.prefix} ...", file=sys.stderr, flush=True)
+            results.append(replay_session(workspace, plan))
+            if not args.json:
+                print(session_text(index, results[-1], verdicts, args.show_captured) + "\n")
+    finally:
+        if args.keep is None:
+            shutil.rmtree(base, ignore_errors=True)
+    rows = summarise(results[1:], verdicts)
+    elapsed = time.perf_counter() - started
+    if args.json:
+        summary = [{**asdict(row), "shares": _shares(row)} for row in rows]
+        sessions = [{**asdict(r), "total_chars": r.total_chars} for r in results]
+        print(json.dumps({"sessions": sessions, "summary": summary, "seconds": elapsed}))
+    else:
+        print(summary_table(rows, len(results) - 1))
+        counts = ", ".join(f"{r.prefix} {len(r.items)}" for r in results)
+        print(f"\nItems injected per session: {counts}")
+        print(f"Replayed {len(results)} sessions in {elapsed:.0f} s.")
+    if args.write_template:
+        added = write_template(args.verdicts, verdicts, results)
+        print(f"{args.verdicts}: {added} unjudged entries added", file=sys.stderr)
+    return 0
+
+
+def _shares(row: SummaryRow) -> dict[str, float | None]:
+    return {v: row.share(v) for v in (*VERDICTS, "unjudged")}
+
+
+if __name__ == "__main__":
+    sys.exit(main())
