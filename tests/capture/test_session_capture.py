@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from kgraph.capture.session_capture import capture_session
+from kgraph.capture.session_capture import CARRY_ENTRIES, capture_session
 from kgraph.capture.sessions import get_session, record_session_start
 from kgraph.db import Database
 from kgraph.knowledge.query import KnowledgeItem, item_edges, list_items
@@ -317,3 +317,28 @@ def test_a_crash_after_the_capture_committed_counts_nothing_twice(
     monkeypatch.undo()
     capture_session(db, tmp_repo, "s1", transcript_path=str(transcript), final=True)
     assert {i.id: i.seen_count for i in stored(db)} == before
+
+
+def test_a_later_batch_saying_the_same_cause_again_adds_nothing(
+    db: Database, tmp_repo: Path, tmp_path: Path
+) -> None:
+    first = (
+        "The issue was that `parse_header` splits on every colon, so a header value holding "
+        "a URL was cut at its scheme."
+    )
+    again = (
+        "As found earlier, the issue was that `parse_header` splits on every colon, so any "
+        "header value holding a URL gets cut at the scheme."
+    )
+    builder = TranscriptBuilder("s1", str(tmp_repo)).prompt("why are redirects broken?")
+    builder.say(first).prompt("ok, go on")
+    for n in range(CARRY_ENTRIES):  # the next batch re-reads none of the first one's turn
+        builder.tool("Bash", {"command": f"curl -sI localhost:{8000 + n}"}, "HTTP/1.1 302")
+    path = builder.write(tmp_path / "t.jsonl")
+    created = capture_session(db, tmp_repo, "s1", transcript_path=str(path)).created
+    builder.prompt("and the proxy headers?").say(again).prompt("thanks")
+    builder.write(path)
+    later = capture_session(db, tmp_repo, "s1", transcript_path=str(path), final=True)
+    (item,) = [i for i in stored(db) if i.type == "Mistake"]
+    assert item.id in created and item.id in later.reinforced and not later.created
+    assert item.seen_count == 1  # the same session saying it twice is one sighting
