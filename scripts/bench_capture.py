@@ -51,7 +51,7 @@ CAPTURE_ONLY = """
 import sys, time
 from pathlib import Path
 from kgraph.capture.session_capture import capture_session
-from kgraph.capture.settings import load_settings
+from kgraph.runtime.settings import load_settings
 from kgraph.db import open_database
 root, url, path, sid = Path(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 settings = load_settings(root)

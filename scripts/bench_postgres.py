@@ -289,8 +289,8 @@ def hooks(server: pgserver.PgServer, runs: int, learnings: int, edges: int) -> l
     """The injecting hooks, whole process, on SQLite and on the server: read from the
     server directly (a clone with no local copy yet, or session-start once the copy is
     older than ``server_copy_max_age_s``) and from the local copy the worker keeps."""
-    from kgraph.capture.state import ensure_state_dir
     from kgraph.db.mirror_sync import refresh_mirror
+    from kgraph.runtime.state import ensure_state_dir
 
     kgraph = shutil.which("kgraph") or str(Path(sys.executable).parent / "kgraph")
     base = Path(tempfile.mkdtemp(prefix="kgraph-bench-pg-"))

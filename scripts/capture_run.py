@@ -106,7 +106,7 @@ def transcript_cwd(transcript: Path) -> str | None:
 
 def queue_session_end(project: Project, transcript: Path, session_id: str) -> None:
     """The request the SessionEnd hook writes (see kgraph.hooks.capture_hooks.queue_capture)."""
-    from kgraph.capture.queue import enqueue
+    from kgraph.runtime.queue import enqueue
 
     enqueue(
         project.root,

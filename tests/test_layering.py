@@ -31,6 +31,7 @@ LAYERS = (
     "codegraph",
     "transcript",
     "embeddings",
+    "runtime",
     "db",
 )
 BASE = ("errors", "config", "redact")

@@ -356,8 +356,7 @@ class Project:
         exactly as the prompt hook does.
         """
         from kgraph.api.recall import recall
-        from kgraph.capture import enqueue
-        from kgraph.hooks import remember_seen, seen_ids
+        from kgraph.runtime import enqueue, remember_seen, seen_ids
 
         if session_id:
             exclude = [*exclude, *seen_ids(self.root, session_id)]

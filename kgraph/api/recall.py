@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kgraph.capture import load_settings
 from kgraph.db import raw_connection
 from kgraph.hooks import (
     Block,
@@ -29,6 +28,7 @@ from kgraph.hooks import (
     session_briefing,
 )
 from kgraph.knowledge import Ranked, get_items, load_evidence_settings
+from kgraph.runtime import load_settings
 
 if TYPE_CHECKING:
     from kgraph.api.project import Project, SearchMode

@@ -32,11 +32,11 @@ from kgraph.capture.candidates import Candidate
 from kgraph.capture.explanations import Found
 from kgraph.capture.from_transcript import TranscriptFacts, transcript_facts
 from kgraph.capture.junk import JunkGate
-from kgraph.capture.lock import session_lock
 from kgraph.capture.retractions import Retraction
 from kgraph.capture.sessions import SessionRecord, find_session
 from kgraph.db import Database
 from kgraph.db.models import utcnow
+from kgraph.runtime.lock import session_lock
 
 CARRY_ENTRIES = 150  # entries re-read from the previous batch at least
 MAX_REFS = 20_000

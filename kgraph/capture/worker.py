@@ -21,9 +21,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from kgraph.capture import queue
-from kgraph.capture.queue import Request
-from kgraph.capture.state import get_logger
+from kgraph.runtime import queue
+from kgraph.runtime.queue import Request
+from kgraph.runtime.state import get_logger
 
 MAX_ATTEMPTS = 3
 MAX_ROUNDS = 20
@@ -137,7 +137,7 @@ def catch_up(
 def process(db: Any, root: Path, requests: list[Request], log: Any) -> WorkerReport:
     """Apply one batch of claimed requests (see module docstring)."""
     from kgraph.capture.session_capture import capture_session
-    from kgraph.capture.settings import load_settings
+    from kgraph.runtime.settings import load_settings
 
     settings = load_settings(root)
     report = WorkerReport()
@@ -219,7 +219,7 @@ def process(db: Any, root: Path, requests: list[Request], log: Any) -> WorkerRep
 
 def prune_state(root: Path, older_than_s: float = 7 * 86_400) -> int:
     """Delete per-session lock and stamp files not touched for a week; returns how many."""
-    from kgraph.capture.state import locks_dir, state_dir
+    from kgraph.runtime.state import locks_dir, state_dir
 
     removed = 0
     cutoff = time.time() - older_than_s
@@ -241,8 +241,8 @@ def run_worker(root: Path, db_url: str | None = None, max_seconds: float = 900.0
     looks at the queue again after letting go of the lock, so a request queued meanwhile is
     never stranded.
     """
-    from kgraph.capture.lock import worker_lock
     from kgraph.db.location import resolve_database_url
+    from kgraph.runtime.lock import worker_lock
 
     log = get_logger(root)
     url = db_url or resolve_database_url(cwd=root)
@@ -265,10 +265,10 @@ def _drain(
     requests = queue.claim_all(root)
     if not requests:
         return
-    from kgraph.capture.notice import record_problem
-    from kgraph.capture.settings import load_settings
     from kgraph.db.location import sqlite_path
     from kgraph.errors import KgraphError
+    from kgraph.runtime.notice import record_problem
+    from kgraph.runtime.settings import load_settings
 
     # A database that cannot be opened (a server out of reach, a damaged file) is no fault
     # of the requests: they go back to the queue, not counted as an attempt, and wait for
@@ -321,8 +321,8 @@ def refresh_copy(db: Any, root: Path, log: Any) -> None:
     logged, and the hooks keep reading the copy they have."""
     if db.dialect != "postgresql":
         return
-    from kgraph.capture.state import ensure_state_dir
     from kgraph.db.mirror_sync import refresh_mirror
+    from kgraph.runtime.state import ensure_state_dir
 
     try:
         report = refresh_mirror(db, ensure_state_dir(root))

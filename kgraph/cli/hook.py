@@ -17,8 +17,8 @@ from kgraph.hooks import HookOptions, emit, run_hook
 
 def _log_usage_error(exc: BaseException) -> None:
     try:
-        from kgraph.capture import get_logger
         from kgraph.db import project_root
+        from kgraph.runtime import get_logger
 
         get_logger(project_root()).error("hook usage error: %s: %s", type(exc).__name__, exc)
     except Exception:  # pragma: no cover

@@ -75,8 +75,8 @@ def install_command(
       kgraph install --llm-capture    # capture asks claude -p too
     """
     if llm_capture is not None and not dry_run:
-        from kgraph.capture import set_extractor
         from kgraph.db import project_root
+        from kgraph.runtime import set_extractor
 
         path = set_extractor(project_root(None), "claude" if llm_capture else None)
         if not as_json:

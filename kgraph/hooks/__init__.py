@@ -27,8 +27,6 @@ if TYPE_CHECKING:
     )
     from kgraph.hooks.payload import read_input
     from kgraph.hooks.runner import EVENTS, HookOptions, HookResult, emit, run_hook
-    from kgraph.hooks.seen import remember as remember_seen
-    from kgraph.hooks.seen import seen_ids
     from kgraph.hooks.session_start import SessionSignals, session_briefing
     from kgraph.hooks.user_prompt import code_names, prompt_ranked
     from kgraph.hooks.user_prompt import fuse as fuse_ranked
@@ -57,8 +55,6 @@ _LAZY = {
     "HookResult": "runner",
     "emit": "runner",
     "run_hook": "runner",
-    "remember_seen": "seen:remember",
-    "seen_ids": "seen",
     "SessionSignals": "session_start",
     "session_briefing": "session_start",
     "code_names": "user_prompt",
@@ -88,11 +84,9 @@ __all__ = [
     "recall_hook_handler",
     "register_for_scope",
     "register_server",
-    "remember_seen",
     "run_doctor",
     "run_hook",
     "sdk_available",
-    "seen_ids",
     "session_briefing",
     "use_recall_hook",
 ]

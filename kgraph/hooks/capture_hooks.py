@@ -11,10 +11,10 @@ from __future__ import annotations
 import os
 import time
 
-from kgraph.capture.queue import enqueue
-from kgraph.capture.spawn import spawn_worker
-from kgraph.capture.state import ensure_state_dir, state_dir
 from kgraph.hooks.runner import HookContext
+from kgraph.runtime.queue import enqueue
+from kgraph.runtime.spawn import spawn_worker
+from kgraph.runtime.state import ensure_state_dir, state_dir
 
 
 def _transcript_size(path: str | None) -> int | None:

@@ -223,9 +223,9 @@ def check_database(root: Path, db_url: str | None = None, *, full: bool = False)
 def check_local_copy(root: Path, db_url: str | None = None) -> Check | None:
     """On a server: the local copy the hooks read (kgraph.db.mirror), and how old it is.
     None for a file database (the hooks read the file itself)."""
-    from kgraph.capture.state import state_dir
     from kgraph.db.location import is_server_url
     from kgraph.db.mirror import MIRROR_FILE, mirror_age
+    from kgraph.runtime.state import state_dir
 
     url, _ = _database_files(root, db_url)
     if not is_server_url(url):
@@ -349,7 +349,7 @@ def check_extractor(root: Path) -> Check:
     """Which capture extractor runs: the rules alone, or ``claude -p`` as well."""
     import shutil
 
-    from kgraph.capture.settings import load_settings
+    from kgraph.runtime.settings import load_settings
 
     if load_settings(root).extractor != "claude":
         return Check("capture extractor", "ok", "rules (model extraction off)")

@@ -18,13 +18,13 @@ from datetime import UTC, datetime
 
 from kgraph.codegraph.filedeps import dependencies_of, graph_present
 from kgraph.db.reader import ReadConnection
-from kgraph.hooks import seen
 from kgraph.hooks.briefing import Block, fit
 from kgraph.hooks.readmodel import focus_for, gather
 from kgraph.hooks.runner import HookContext
 from kgraph.knowledge.areas import relative_path
 from kgraph.knowledge.evidence import EvidenceSettings, load_evidence_settings
 from kgraph.knowledge.relevance import Ranked, rank
+from kgraph.runtime import seen
 
 __all__ = ["FILE_TOOLS", "FileRecall", "file_recall", "run"]
 

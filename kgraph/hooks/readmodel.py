@@ -16,7 +16,6 @@ import logging
 from collections.abc import Mapping
 from pathlib import Path
 
-from kgraph.capture.state import LOGGER_NAME
 from kgraph.db.location import is_server_url, sqlite_path
 from kgraph.db.mirror import mirror_age, note_unreachable, open_mirror, recently_unreachable
 from kgraph.db.reader import ReadConnection, open_reader
@@ -26,6 +25,7 @@ from kgraph.knowledge.areas import relative_path
 from kgraph.knowledge.evidence import EvidenceSettings, is_weak_file, name_weights, weigh
 from kgraph.knowledge.recall import RecallItem
 from kgraph.knowledge.relevance import AREA_FACTOR, MIN_EVIDENCE, Focus
+from kgraph.runtime.state import LOGGER_NAME
 
 __all__ = ["focus_for", "gather", "open_store", "recent_session_files"]
 

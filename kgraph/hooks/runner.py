@@ -8,7 +8,7 @@
 - it never raises: any error is logged to ``.claude/kgraph/hook.log`` (a kgraph error in one
   line, anything else with its traceback) and the hook prints nothing;
 - a database that cannot be used (damaged, unreadable, read-only for the worker) is also
-  recorded (kgraph.capture.notice): the injecting hooks add a short ``systemMessage`` the
+  recorded (kgraph.runtime.notice): the injecting hooks add a short ``systemMessage`` the
   first time each session runs, so the user sees it instead of silence;
 - the injecting hooks (session-start, user-prompt, post-tool-use) run in a thread with a
   deadline; when it expires the hook returns what the handler had ready (``ctx.publish``)
@@ -31,11 +31,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kgraph.capture.settings import HookSettings, load_settings
-from kgraph.capture.state import get_logger
 from kgraph.db.location import is_server_url, project_root, resolve_database_url
 from kgraph.db.reader import ReadConnection
 from kgraph.hooks.payload import HookInput, parse_input
+from kgraph.runtime.settings import HookSettings, load_settings
+from kgraph.runtime.state import get_logger
 
 # CLI name -> (Claude Code event name, "module:function" of the handler)
 EVENTS: dict[str, tuple[str, str]] = {
@@ -90,11 +90,11 @@ class HookContext:
         session_id = self.payload.session_id
         if self.options.dry_run:
             return text
-        from kgraph.hooks import seen
+        from kgraph.runtime import seen
 
         seen.remember(self.root, session_id, ids)
         if session_id is not None and ids:
-            from kgraph.capture.queue import enqueue
+            from kgraph.runtime.queue import enqueue
 
             enqueue(self.root, "injected", session_id=session_id, injected_ids=list(ids))
         return text
@@ -111,13 +111,13 @@ class HookContext:
         url = self.db_url
         if not is_server_url(url):
             return open_store(url)
-        from kgraph.capture.state import ensure_state_dir
         from kgraph.db.mirror import refresh_due
+        from kgraph.runtime.state import ensure_state_dir
 
         folder = ensure_state_dir(self.root)
         if ask_refresh and not self.options.dry_run and refresh_due(folder, url):
-            from kgraph.capture.queue import enqueue
-            from kgraph.capture.spawn import spawn_worker
+            from kgraph.runtime.queue import enqueue
+            from kgraph.runtime.spawn import spawn_worker
 
             enqueue(self.root, "refresh")
             spawn_worker(self.root, url)
@@ -246,7 +246,7 @@ def emit(result: HookResult) -> None:
     except (OSError, ValueError):
         pass
     if result.abandoned:
-        from kgraph.capture.state import flush_logs
+        from kgraph.runtime.state import flush_logs
 
         flush_logs()
         os._exit(0)
@@ -282,8 +282,8 @@ def _run_with_deadline(
             _log_failure(ctx.log, ctx.event, exc, ctx)
     notice = None
     if not ctx.options.dry_run:
-        from kgraph.capture.notice import notice_for, record_problem, unwritable
         from kgraph.db.location import sqlite_path
+        from kgraph.runtime.notice import notice_for, record_problem, unwritable
 
         try:
             if ctx.event == "session-start":
@@ -327,8 +327,8 @@ def _log_failure(
         if isinstance(exc, KgraphError):
             log.error("%s failed: %s", event, exc)
             if isinstance(exc, DatabaseError) and ctx is not None and not ctx.options.dry_run:
-                from kgraph.capture.notice import record_problem
                 from kgraph.db.location import sqlite_path
+                from kgraph.runtime.notice import record_problem
 
                 record_problem(ctx.root, str(exc), sqlite_path(ctx.db_url))
             return

@@ -26,14 +26,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from kgraph.capture.queue import enqueue
-from kgraph.capture.settings import HookSettings, clamp_chars
-from kgraph.capture.spawn import spawn_worker
-from kgraph.capture.state import ensure_state_dir, state_dir
 from kgraph.checkpoint.lookup import WorkflowBrief, active_workflow
 from kgraph.codegraph.filedeps import dependents_by_level, graph_present
 from kgraph.db.reader import ReadConnection
-from kgraph.hooks import seen
 from kgraph.hooks.briefing import Block, fit, render_checkpoint
 from kgraph.hooks.gitinfo import (
     CommitFiles,
@@ -51,6 +46,11 @@ from kgraph.knowledge import recall
 from kgraph.knowledge.areas import AreaRules, infer_code_area
 from kgraph.knowledge.evidence import EvidenceSettings, load_evidence_settings
 from kgraph.knowledge.relevance import Focus, Ranked, rank
+from kgraph.runtime import seen
+from kgraph.runtime.queue import enqueue
+from kgraph.runtime.settings import HookSettings, clamp_chars
+from kgraph.runtime.spawn import spawn_worker
+from kgraph.runtime.state import ensure_state_dir, state_dir
 
 __all__ = ["Briefing", "SessionSignals", "run", "session_briefing"]
 

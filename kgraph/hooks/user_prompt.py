@@ -31,13 +31,13 @@ from kgraph.codegraph.names import (
     resolve_names,
 )
 from kgraph.db.reader import ReadConnection
-from kgraph.hooks import seen
 from kgraph.hooks.briefing import Block, fit
 from kgraph.hooks.readmodel import focus_for, gather
 from kgraph.hooks.runner import HookContext
 from kgraph.knowledge import recall
 from kgraph.knowledge.evidence import EvidenceSettings, load_evidence_settings, rarity
 from kgraph.knowledge.relevance import Ranked, rank
+from kgraph.runtime import seen
 
 __all__ = [
     "PromptRecall",

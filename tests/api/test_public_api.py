@@ -31,6 +31,7 @@ MODULES = (
     "kgraph.hooks",
     "kgraph.knowledge",
     "kgraph.mcp",
+    "kgraph.runtime",
     "kgraph.transcript",
     "kgraph.viz",
 )

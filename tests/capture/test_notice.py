@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from kgraph.capture.notice import clear_problem, notice_for, record_problem
 from kgraph.capture.worker import run_worker
 from kgraph.db import open_database
 from kgraph.hooks.runner import run_hook
+from kgraph.runtime.notice import clear_problem, notice_for, record_problem
 from tests.db.test_open import corrupt_body, deny_writes, filled
 
 
@@ -77,7 +77,7 @@ def test_session_start_in_a_read_only_project_says_nothing_is_captured(
 ) -> None:
     import os
 
-    from kgraph.capture import notice
+    from kgraph.runtime import notice
 
     claude = tmp_repo / ".claude"
     filled(claude / "execution-state.db")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kgraph.capture import queue
+from kgraph.runtime import queue
 
 
 def test_enqueue_claim_finish(tmp_path: Path) -> None:

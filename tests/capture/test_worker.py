@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
-from kgraph.capture import queue, worker
+from kgraph.capture import worker
 from kgraph.capture.sessions import find_session, get_session
 from kgraph.db import open_database
 from kgraph.knowledge.query import list_items
+from kgraph.runtime import queue
 from kgraph.transcript.discovery import encode_project_dir
 from tests.capture.transcript_builder import TranscriptBuilder
 
@@ -139,7 +140,7 @@ def test_worker_main_never_raises_and_lowers_its_priority(
 
 
 def test_one_worker_per_project(tmp_repo: Path, repo_db: str) -> None:
-    from kgraph.capture.lock import worker_lock
+    from kgraph.runtime.lock import worker_lock
 
     queue.enqueue(tmp_repo, "start", session_id="s1", cwd=str(tmp_repo))
     with worker_lock(tmp_repo) as held:

@@ -3,13 +3,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from kgraph.capture.state import ensure_state_dir
 from kgraph.db.gitignore import (
     BEGIN,
     END,
     ignore_claude_dir,
     merged_gitignore,
 )
+from kgraph.runtime.state import ensure_state_dir
 
 
 def test_block_is_added_once_and_replaced_in_place() -> None:

@@ -253,7 +253,7 @@ def test_a_server_password_never_reaches_a_command_line(
 ) -> None:
     """The capture worker gets a server URL through its environment: any user of the
     machine can list command lines."""
-    from kgraph.capture import spawn
+    from kgraph.runtime import spawn
 
     started: list[tuple[list[str], dict[str, str]]] = []
 

@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kgraph.capture import queue
-from kgraph.capture.state import queue_dir
+from kgraph.runtime import queue
+from kgraph.runtime.state import queue_dir
 
 
 def hook_env(db_path: Path | None = None) -> dict[str, str]:

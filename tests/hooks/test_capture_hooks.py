@@ -6,8 +6,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from kgraph.capture import queue
 from kgraph.hooks.runner import HookOptions, HookResult
+from kgraph.runtime import queue
 
 
 def requests(repo: Path) -> list[dict[str, object]]:

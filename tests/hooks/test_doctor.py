@@ -101,10 +101,10 @@ def test_hooks_pointing_at_a_moved_kgraph(tmp_repo: Path) -> None:
 def test_on_a_server_doctor_tells_how_old_the_hooks_copy_is(
     tmp_repo: Path, pg_server: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kgraph.capture.state import ensure_state_dir
     from kgraph.db import open_database
     from kgraph.db.location import resolve_database_url
     from kgraph.db.mirror_sync import refresh_mirror
+    from kgraph.runtime.state import ensure_state_dir
 
     assert doctor.check_local_copy(tmp_repo) is None  # a file database: no copy
     monkeypatch.setenv("KGRAPH_DB", pg_server.fresh_url())

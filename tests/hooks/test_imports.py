@@ -119,9 +119,9 @@ def test_session_start_without_a_database_creates_none(tmp_repo: Path, tmp_path:
 def test_with_a_fresh_local_copy_a_server_project_is_read_without_psycopg(
     event: str, pg_server: Any, tmp_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kgraph.capture.state import ensure_state_dir
     from kgraph.db.location import resolve_database_url
     from kgraph.db.mirror_sync import refresh_mirror
+    from kgraph.runtime.state import ensure_state_dir
 
     monkeypatch.setenv("KGRAPH_DB", pg_server.fresh_url())
     db = open_database(resolve_database_url(cwd=tmp_repo))

@@ -66,9 +66,9 @@ def test_a_lone_surrogate_makes_a_field_absent(tmp_path: Path) -> None:
 
 
 def test_a_lone_surrogate_in_a_capture_request_does_not_fail_the_worker(tmp_repo: Path) -> None:
-    from kgraph.capture import queue
     from kgraph.capture.worker import run_worker
     from kgraph.hooks.runner import run_hook
+    from kgraph.runtime import queue
 
     raw = json.dumps({"session_id": "s1", "cwd": str(tmp_repo)})[:-1]
     raw += ', "transcript_path": "/t/\\ud800.jsonl", "reason": "other"}'

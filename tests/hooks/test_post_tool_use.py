@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from kgraph.capture import queue
 from kgraph.db import Database
 from kgraph.hooks.runner import HookOptions, HookResult
 from kgraph.knowledge.store import add_item
+from kgraph.runtime import queue
 from tests.hooks.conftest import context_of
 from tests.hooks.graph_rows import add_graph
 

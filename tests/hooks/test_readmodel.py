@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 from kgraph import checkpoint
 from kgraph.capture.sessions import update_session
-from kgraph.capture.settings import HookSettings
 from kgraph.db import Database, open_database
 from kgraph.db.reader import ReadConnection, open_reader, raw_connection
 from kgraph.hooks.gitinfo import CommitFiles, RecentWork
@@ -26,6 +25,7 @@ from kgraph.hooks.readmodel import open_store, recent_session_files
 from kgraph.hooks.session_start import SessionSignals, session_briefing
 from kgraph.knowledge.evidence import EvidenceSettings
 from kgraph.knowledge.store import add_item, set_hidden, supersede
+from kgraph.runtime.settings import HookSettings
 from tests.hooks.graph_rows import add_graph
 
 NOW = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)

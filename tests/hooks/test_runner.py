@@ -103,8 +103,8 @@ def test_unknown_event_is_a_no_op(hook: Callable[..., HookResult]) -> None:
 def test_a_hook_on_a_server_asks_the_worker_to_refresh_its_copy_once(
     tmp_repo: Path, pg_server: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kgraph.capture import queue
     from kgraph.db import open_database
+    from kgraph.runtime import queue
 
     url = pg_server.fresh_url()  # type: ignore[attr-defined]
     open_database(url).close()

@@ -4,7 +4,7 @@ import os
 import time
 from pathlib import Path
 
-from kgraph.hooks import seen
+from kgraph.runtime import seen
 
 
 def test_ids_are_remembered_per_session(tmp_path: Path) -> None:

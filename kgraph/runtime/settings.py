@@ -34,7 +34,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from kgraph.capture.state import LOGGER_NAME
+from kgraph.runtime.state import LOGGER_NAME
 
 # Claude Code writes additionalContext over 10,000 characters to a file instead.
 HARD_MAX_CHARS = 9_900

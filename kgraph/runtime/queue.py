@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kgraph.capture.state import ensure_state_dir, queue_dir
+from kgraph.runtime.state import ensure_state_dir, queue_dir
 
 KINDS = ("start", "injected", "capture", "catchup", "refresh")
 STALE_CLAIM_S = 900.0

@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from kgraph.capture.state import state_dir
+from kgraph.runtime.state import state_dir
 
 __all__ = ["forget_all", "prune", "remember", "seen_ids", "seen_path"]
 

@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kgraph.capture.state import ensure_state_dir
 from kgraph.db.location import DB_ENV_VAR, is_server_url
+from kgraph.runtime.state import ensure_state_dir
 
 WORKER_OUT = "worker.out"
 WORKER_OUT_MAX_BYTES = 1_000_000

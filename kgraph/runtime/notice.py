@@ -18,7 +18,7 @@ import os
 import time
 from pathlib import Path
 
-from kgraph.capture.state import log_dir
+from kgraph.runtime.state import log_dir
 
 NOTICE_NAME = "problem.json"
 MAX_SESSIONS = 50

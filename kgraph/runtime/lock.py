@@ -13,8 +13,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from kgraph.capture.state import ensure_state_dir, locks_dir
 from kgraph.errors import KgraphError
+from kgraph.runtime.state import ensure_state_dir, locks_dir
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")
 

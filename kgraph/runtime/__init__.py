@@ -1,0 +1,56 @@
+"""The hooks' and the worker's runtime on disk: the project's ``.claude/kgraph/`` folder.
+
+What every short-lived kgraph process shares without the database: the state folder and its
+log (``state``), the hook budgets and capture switches of ``.claude/kgraph.toml``
+(``settings``), the capture queue the hooks fill and the worker drains (``queue``), starting
+that worker detached (``spawn``), per-session and per-worker locks (``lock``), the notices
+shown to the user once (``notice``) and each session's set of injected item ids (``seen``).
+Standard library only, below every package that reads or writes knowledge, so a hook can use
+it without importing SQLAlchemy. Callers outside the package use the names in ``__all__``;
+they load on first use (PEP 562), so importing this package imports nothing.
+"""
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kgraph.runtime.queue import enqueue
+    from kgraph.runtime.seen import remember as remember_seen
+    from kgraph.runtime.seen import seen_ids
+    from kgraph.runtime.settings import HookSettings, load_settings, set_extractor
+    from kgraph.runtime.spawn import spawn_worker
+    from kgraph.runtime.state import flush_logs, get_logger
+
+# name -> "module" or "module:attribute"
+_LAZY = {
+    "enqueue": "queue",
+    "remember_seen": "seen:remember",
+    "seen_ids": "seen",
+    "HookSettings": "settings",
+    "load_settings": "settings",
+    "set_extractor": "settings",
+    "spawn_worker": "spawn",
+    "flush_logs": "state",
+    "get_logger": "state",
+}
+
+__all__ = [
+    "HookSettings",
+    "enqueue",
+    "flush_logs",
+    "get_logger",
+    "load_settings",
+    "remember_seen",
+    "seen_ids",
+    "set_extractor",
+    "spawn_worker",
+]
+
+
+def __getattr__(name: str) -> Any:
+    target = _LAZY.get(name)
+    if target is None:
+        raise AttributeError(f"module 'kgraph.runtime' has no attribute {name!r}")
+    import importlib
+
+    module, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(f"kgraph.runtime.{module}"), attribute or name)
