@@ -68,6 +68,12 @@ def _from_summary(item: SummaryItem, index: FileIndex, number: int, n: int) -> F
     return Found(kind, item.text, ref, 5.0, confidence, origin=f"summary.{item.section}")
 
 
+# Origins whose claims a commit of the session can back: the agent's own account of code it
+# changed. A user's correction or answer names the file being edited because its template
+# does ("who stopped the Edit of `x.go`"), not because it says something about that file.
+COMMIT_BACKED = frozenset(
+    {"explanation", "failure", "fix-table", "summary.solving", "summary.concepts", "summary.files"}
+)
 # A found item's ref prefix -> its origin (kgraph.capture.candidates: which origins are trusted)
 _ORIGINS = {
     "say": "explanation",
@@ -337,6 +343,8 @@ def extract_candidates(
         key = text_hash(text)
         named = index.files_of(text)
         prefix = item.ref.split(":", 1)[0]
+        origin = item.origin or _ORIGINS.get(prefix, prefix)
+        backed = origin in COMMIT_BACKED and bool(set(named) & committed)
         candidates.append(
             Candidate(
                 ref=f"{prefix}:{key}",
@@ -345,8 +353,8 @@ def extract_candidates(
                 files=named or _turn_files(events, item.at, paths),
                 confidence=item.confidence,
                 stated=item.stated,
-                origin=item.origin or _ORIGINS.get(prefix, prefix),
-                corroborated="commit" if set(named) & committed else None,
+                origin=origin,
+                corroborated="commit" if backed else None,
             )
         )
     topic = topic_text(summaries, events) if candidates else None

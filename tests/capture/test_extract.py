@@ -191,3 +191,48 @@ def test_an_error_without_an_informative_line_or_explanation_is_not_a_mistake(
     builder.tool("Bash", {"command": "mise run lint"}, "[lint] ERROR task failed", error=True)
     builder.say("The lint task fails; let me look at the configuration next.")
     assert extracted(builder.write(tmp_path / "t.jsonl"), tmp_path / "repo") == []
+
+
+def test_a_commit_backs_the_agent_s_claim_about_a_file_it_changed_not_the_user_s(
+    tmp_path: Path,
+) -> None:
+    from kgraph.capture.commits import parse_commit
+
+    repo = tmp_path / "repo"
+    http = repo / "src" / "http.py"
+    path = (
+        TranscriptBuilder("s1", str(repo))
+        .prompt("why are redirects broken?")
+        .tool("Read", {"file_path": str(http)}, "def parse_header(line):\n    ...\n")
+        .say(
+            "The issue was that `parse_header` in src/http.py splits on every colon, so a "
+            "header value holding a URL was cut at its scheme."
+        )
+        .prompt("No, src/http.py must keep splitting there: the proxy relies on it.")
+        .say("Understood, I'll leave the split as it is and fix the caller instead.")
+        .write(tmp_path / "t.jsonl")
+    )
+    entries, _ = read_new_entries(str(path), 0, final=True)
+    fix = parse_commit("a" * 40, "fix: keep URLs whole in headers", ("src/http.py",))
+    found = extract_candidates(entries, repo, commits=[fix]).candidates
+    cause = next(c for c in found if c.origin == "explanation")
+    assert cause.trusted and cause.corroborated == "commit"
+
+
+@real
+def test_a_user_s_interruption_is_not_backed_by_the_commit_of_the_file_it_stopped(
+    tmp_path: Path,
+) -> None:
+    # e8811ad6 L550–L560: the user stops an Edit of manual_commit_hooks.go, which the
+    # session later commits; the item names the file because its template does.
+    from kgraph.capture.commits import parse_commit
+
+    source = next(CAPTURE_DEV.glob("e8811ad6*.jsonl"))
+    path = tmp_path / "fragment.jsonl"
+    path.write_text("\n".join(source.read_text(encoding="utf-8").splitlines()[549:560]) + "\n")
+    entries, _ = read_new_entries(str(path), 0, final=True)
+    hooks = "cmd/entire/cli/strategy/manual_commit_hooks.go"
+    commit = parse_commit("b" * 40, "fix: subagent files", (hooks,))
+    found = extract_candidates(entries, tmp_path / "repo", commits=[commit]).candidates
+    stopped = only([c for c in found if c.origin == "interruption"])
+    assert hooks in stopped.files and not stopped.trusted
