@@ -30,7 +30,9 @@ SHARED_DIR = PROJECT_ROOT.parent / "shared"
 TRANSCRIPTS_DIR = SHARED_DIR / "transcripts"
 TESTS_DIR = Path(__file__).resolve().parent
 BACKENDS = ("sqlite", "postgresql")
-BACKEND_SUITES = frozenset({"knowledge", "checkpoint", "codegraph", "hooks", "db", "api", "mcp"})
+BACKEND_SUITES = frozenset(
+    {"knowledge", "checkpoint", "codegraph", "hooks", "recall", "db", "api", "mcp"}
+)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -1,8 +1,8 @@
 """Import rules, checked on the source (an import-linter contract, as a test):
 
-1. **Layers import only downward** (DESIGN.md "Shape"): cli > mcp > viz > api > hooks > capture >
-   knowledge > checkpoint > codegraph > transcript > embeddings > db, with the base modules
-   (errors, config, redact) below them all.
+1. **Layers import only downward**: the faces (cli, mcp, hooks) on top, then setup > viz > api >
+   recall > capture > knowledge > checkpoint > codegraph > transcript > embeddings >
+   runtime > db, with the base modules (errors, config, redact) below them all.
 2. **The CLI, the MCP server and the API use only the public surface** of the packages
    below them: ``from kgraph.<package> import name`` with ``name`` in that package's
    ``__all__`` — never a submodule (``kgraph.knowledge.store``), so any module behind a
@@ -22,9 +22,11 @@ PACKAGE = Path(__file__).resolve().parent.parent / "kgraph"
 LAYERS = (
     "cli",
     "mcp",
+    "hooks",
+    "setup",
     "viz",
     "api",
-    "hooks",
+    "recall",
     "capture",
     "knowledge",
     "checkpoint",

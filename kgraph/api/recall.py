@@ -5,10 +5,10 @@ SQLAlchemy read transaction (:func:`kgraph.db.raw_connection`), so the library, 
 server and the hooks give the same answers —
 
 - ``recall`` is the prompt hook's ranking (code the prompt names, resolved through the code
-  graph to the files defining and calling it, and telling words; :func:`kgraph.hooks.
+  graph to the files defining and calling it, and telling words; :func:`kgraph.recall.
   prompt_ranked`) fused (reciprocal rank) with what a long-lived process adds: items close
   in **meaning**, from the warm embedder's vectors (cosine at least ``MIN_COSINE``);
-- ``context_for`` is the session-start briefing (:func:`kgraph.hooks.session_briefing`) for
+- ``context_for`` is the session-start briefing (:func:`kgraph.recall.session_briefing`) for
   the given files and branch, followed by what recalls the prompt, if one is given.
 """
 
@@ -19,15 +19,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kgraph.db import raw_connection
-from kgraph.hooks import (
+from kgraph.knowledge import get_items
+from kgraph.recall import (
     Block,
+    Ranked,
     SessionSignals,
     fit_briefing,
     fuse_ranked,
+    load_evidence_settings,
     prompt_ranked,
     session_briefing,
 )
-from kgraph.knowledge import Ranked, get_items, load_evidence_settings
 from kgraph.runtime import load_settings
 
 if TYPE_CHECKING:

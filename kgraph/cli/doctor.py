@@ -28,7 +28,7 @@ def doctor(ctx: click.Context, no_hook_run: bool, full: bool, as_json: bool) -> 
     """
     from pathlib import Path
 
-    from kgraph.hooks import run_doctor
+    from kgraph.setup import run_doctor
 
     obj = ctx.find_root().obj
     db_url = obj.get("db_url") if isinstance(obj, dict) else None

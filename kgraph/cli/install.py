@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from kgraph.cli.common import json_option, print_json
-from kgraph.hooks import SCOPES, has_kgraph_hooks, install_hooks, install_plugin
+from kgraph.setup import SCOPES, has_kgraph_hooks, install_hooks, install_plugin
 
 
 @click.command("install")
@@ -153,7 +153,7 @@ def install_command(
 def _mcp_wanted(uninstall: bool, wanted: bool) -> bool:
     """Whether to (un)register the MCP server: always on uninstall; on install when asked
     and the mcp package is there (Claude Code would fail to start the server without it)."""
-    from kgraph.hooks import sdk_available
+    from kgraph.setup import sdk_available
 
     if uninstall:
         return True
@@ -167,7 +167,7 @@ def _register_for_scope(
 ) -> dict[str, str | None]:
     """(Un)register the server in the project's .mcp.json; says what changed (unless
     ``quiet``: --json prints it instead) and returns it."""
-    from kgraph.hooks import register_for_scope
+    from kgraph.setup import register_for_scope
 
     done = register_for_scope(root, scope, uninstall=uninstall, dry_run=dry_run)
     registration = done.registration
@@ -192,7 +192,7 @@ def _register_in_plugin(
     A Claude Code that runs ``mcp_tool`` hooks gets the recall tool as the plugin's
     UserPromptSubmit hook; older ones keep the command hook.
     """
-    from kgraph.hooks import (
+    from kgraph.setup import (
         MCP_TOOL_HOOKS_SINCE,
         claude_code_version,
         recall_hook_handler,

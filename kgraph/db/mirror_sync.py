@@ -55,7 +55,7 @@ from kgraph.db.reader import CHUNK, chunked, open_reader
 
 __all__ = ["MirrorReport", "refresh_mirror"]
 
-# Newest sessions copied: recent work reads the last five (kgraph.hooks.readmodel).
+# Newest sessions copied: recent work reads the last five (kgraph.recall.readmodel).
 SESSIONS = 50
 # Graph files copied per transaction: bounds memory on a first copy of a big graph.
 FILES_PER_BATCH = 400

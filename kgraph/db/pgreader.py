@@ -5,7 +5,7 @@ anything with ``execute(sql, params)`` returning a cursor. :class:`PgReadConnect
 psycopg connection that shape: ``?`` becomes ``%s``; ``LIKE`` becomes ``ILIKE`` (SQLite's
 LIKE ignores ASCII case); SQLite's ``+column`` (which keeps an index out of a plan) loses its
 ``+``; JSON columns come back as text, as SQLite returns them. Full-text search differs
-more and is written out per dialect where it is used (kgraph.knowledge.recall).
+more and is written out per dialect where it is used (kgraph.recall.items).
 
 The hooks open one with :func:`open_pg_reader` straight through psycopg (no SQLAlchemy: the
 hook budget), with a connect timeout, a read-only session and the project's schema as its

@@ -2,7 +2,7 @@
 
 The injecting hooks run on every session start, prompt and file read; importing SQLAlchemy
 alone costs more than their budget (DESIGN: ~0.4 s vs 0.12 s). So the read model they share
-with the library (:mod:`kgraph.knowledge.recall`, :mod:`kgraph.codegraph.filedeps`,
+with the library (:mod:`kgraph.recall.items`, :mod:`kgraph.codegraph.filedeps`,
 :mod:`kgraph.checkpoint.lookup`) is written against a ``sqlite3.Connection``: a hook opens
 one here (:func:`open_reader`), library code passes the driver connection under its
 SQLAlchemy transaction (:func:`raw_connection`). Both run the same SQL, so there is one

@@ -102,11 +102,11 @@ class HookContext:
     def open_store(
         self, fresh_for: float | None = None, ask_refresh: bool = True
     ) -> ReadConnection | None:
-        """The project database, read-only (kgraph.hooks.readmodel.open_store). A server
+        """The project database, read-only (kgraph.recall.readmodel.open_store). A server
         project is read from its local copy (kgraph.db.mirror): at any age, unless
         ``fresh_for`` caps it. With ``ask_refresh``, a copy that is due a refresh gets a
         detached worker to do it (not in a dry run)."""
-        from kgraph.hooks.readmodel import open_store
+        from kgraph.recall.readmodel import open_store
 
         url = self.db_url
         if not is_server_url(url):

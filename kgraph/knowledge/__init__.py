@@ -29,7 +29,6 @@ from kgraph.knowledge.model import (
 if TYPE_CHECKING:
     from kgraph.knowledge.candidates import list_candidates
     from kgraph.knowledge.candidates import review as review_candidate
-    from kgraph.knowledge.evidence import EvidenceSettings, load_evidence_settings
     from kgraph.knowledge.graph import PathStep, RelatedItem, related
     from kgraph.knowledge.maintenance import (
         NamedCount,
@@ -49,7 +48,6 @@ if TYPE_CHECKING:
         list_items,
         query_items,
     )
-    from kgraph.knowledge.relevance import Ranked
     from kgraph.knowledge.search import SearchHit
     from kgraph.knowledge.search import search as search_items
     from kgraph.knowledge.store import (
@@ -84,9 +82,6 @@ if TYPE_CHECKING:
 _LAZY = {
     "list_candidates": "candidates",
     "review_candidate": "candidates:review",
-    "EvidenceSettings": "evidence",
-    "load_evidence_settings": "evidence",
-    "Ranked": "relevance",
     "PathStep": "graph",
     "RelatedItem": "graph",
     "related": "graph",
@@ -133,14 +128,12 @@ __all__ = [
     "AreaRules",
     "Edge",
     "EmbedReport",
-    "EvidenceSettings",
     "ExportReport",
     "ImportReport",
     "KnowledgeItem",
     "NamedCount",
     "PathStep",
     "PruneCandidate",
-    "Ranked",
     "RelatedItem",
     "SearchHit",
     "Stats",
@@ -160,7 +153,6 @@ __all__ = [
     "list_files",
     "list_items",
     "load_area_rules",
-    "load_evidence_settings",
     "nearest",
     "normalise_path",
     "prune",

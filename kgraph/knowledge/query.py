@@ -180,7 +180,7 @@ def load_items(conn: Connection, ids: Sequence[str]) -> dict[str, KnowledgeItem]
             superseded_by[to_id].append(from_id)
     names: dict[str, tuple[str, str]] = {}
     for part in chunks(sorted({t for ts in targets.values() for t in ts})):
-        # The type is checked here, not in SQL: see kgraph.knowledge.recall (plan choice).
+        # The type is checked here, not in SQL: see kgraph.recall.items (plan choice).
         for target_id, target_type, name in conn.execute(
             select(ENTITIES.c.id, ENTITIES.c.type, ENTITIES.c.content).where(
                 ENTITIES.c.id.in_(part)

@@ -31,7 +31,9 @@ MODULES = (
     "kgraph.hooks",
     "kgraph.knowledge",
     "kgraph.mcp",
+    "kgraph.recall",
     "kgraph.runtime",
+    "kgraph.setup",
     "kgraph.transcript",
     "kgraph.viz",
 )

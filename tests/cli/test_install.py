@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kgraph.errors import InvalidValueError
-from kgraph.hooks.install import (
+from kgraph.setup.install import (
     HOOK_SPECS,
     hooks_config,
     install,

@@ -7,7 +7,7 @@ import pytest
 from kgraph.codegraph.names import caller_files, files_matching_path, module_files, resolve_names
 from kgraph.db import Database
 from kgraph.db.reader import ReadConnection
-from kgraph.hooks.readmodel import open_store
+from kgraph.recall.readmodel import open_store
 from tests.hooks.graph_rows import add_entities, add_graph
 
 ENTITIES = [

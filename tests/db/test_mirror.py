@@ -32,9 +32,9 @@ from kgraph.db.mirror import (
 from kgraph.db.mirror_sync import refresh_mirror
 from kgraph.db.pgreader import open_pg_reader
 from kgraph.db.reader import ReadConnection
-from kgraph.hooks.readmodel import recent_session_files
-from kgraph.knowledge import recall
 from kgraph.knowledge.store import add_item, set_hidden
+from kgraph.recall import items as recall
+from kgraph.recall.readmodel import recent_session_files
 from tests.pgserver import PgServer
 
 URL = "postgresql+psycopg://kgraph:secret@db.internal/kgraph?project=team"

@@ -8,7 +8,7 @@ import pytest
 
 from kgraph.db import Database
 from kgraph.db.reader import open_reader, parse_time
-from kgraph.hooks.readmodel import open_store
+from kgraph.recall.readmodel import open_store
 
 
 def test_open_reader_reads_an_up_to_date_database_and_never_writes(db: Database) -> None:

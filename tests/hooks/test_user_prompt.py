@@ -8,8 +8,8 @@ from kgraph.capture.sessions import injected_ids
 from kgraph.capture.worker import run_worker
 from kgraph.db import Database
 from kgraph.hooks.runner import HookOptions, HookResult
-from kgraph.hooks.user_prompt import code_names, significant_terms, stem
 from kgraph.knowledge.store import add_item
+from kgraph.recall.prompt import code_names, significant_terms, stem
 from kgraph.runtime import queue, seen
 from tests.hooks.conftest import context_of
 from tests.hooks.graph_rows import add_entities, add_graph

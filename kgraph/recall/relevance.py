@@ -5,7 +5,7 @@ An item earns relevance only through evidence that ties it to the session (DESIG
 
 - a **file** of the session (changed now, triggered by a tool, or part of recent work),
   worth its strength times the file's evidence weight (rare files strong, hub and weak
-  files weak: :mod:`kgraph.knowledge.evidence`), divided among the item's own files (an
+  files weak: :mod:`kgraph.recall.evidence`), divided among the item's own files (an
   item about twenty files says little about each);
 - a file that **depends on** a session file (blast radius), worth less with each level,
   for Mistakes and Patterns (what breaks downstream), not every learning about a neighbour;
@@ -46,7 +46,7 @@ NEIGHBOUR_TYPES = frozenset({"Mistake", "Pattern"})
 
 
 class Item(Protocol):
-    """What ranking needs of a knowledge item (kgraph.knowledge.recall.RecallItem)."""
+    """What ranking needs of a knowledge item (kgraph.recall.items.RecallItem)."""
 
     @property
     def id(self) -> str: ...

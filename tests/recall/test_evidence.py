@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from kgraph.knowledge.evidence import (
+from kgraph.recall.evidence import (
     DEFAULT_WEAK_FILES,
     EvidenceSettings,
     is_weak_file,

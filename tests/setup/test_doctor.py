@@ -10,8 +10,8 @@ import pytest
 
 from kgraph.checkpoint import create_workflow
 from kgraph.db import open_database
-from kgraph.hooks import doctor
-from kgraph.hooks.install import install
+from kgraph.setup import doctor
+from kgraph.setup.install import install
 
 COMMAND = ["/opt/kgraph/bin/kgraph"]
 

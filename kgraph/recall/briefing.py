@@ -1,5 +1,5 @@
 """Rendering the injected ``<kgraph-context>`` blocks (ranking is
-:mod:`kgraph.knowledge.relevance`, shared by every hook).
+:mod:`kgraph.recall.relevance`, shared by every hook).
 
 The blocks are factual (Claude Code's prompt-injection defences surface imperative "system"
 text to the user), every item carries its id for ``kgraph knowledge show ID``, items are
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from kgraph.knowledge.relevance import Ranked
+from kgraph.recall.relevance import Ranked
 
 __all__ = [
     "CONTEXT_TAG",

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from kgraph.errors import InvalidValueError
-from kgraph.hooks.install import backup_file, kgraph_command, read_settings
+from kgraph.setup.install import backup_file, kgraph_command, read_settings
 
 SERVER_NAME = "kgraph"
 MCP_JSON = ".mcp.json"
@@ -157,7 +157,7 @@ def register_for_scope(
     """Register kgraph in ``root/.mcp.json`` for a ``project`` or ``local`` install (see
     the module docstring); the exclude file is kept in step."""
     from kgraph.db.gitignore import exclude_locally
-    from kgraph.hooks.gitinfo import is_tracked
+    from kgraph.recall.gitinfo import is_tracked
 
     local = scope == "local"
     if local and is_tracked(root, MCP_JSON):  # the team's file: a project install's business

@@ -5,8 +5,8 @@ A hook opens the project database read-only with the standard library
 (:func:`open_store`; no SQLAlchemy, no snapshot file to keep fresh). Library code and tests
 run the same composition on the driver connection of a SQLAlchemy transaction
 (:func:`kgraph.db.reader.raw_connection`), so "the fast path" and "the database path" are
-one set of queries (:mod:`kgraph.knowledge.recall`, :mod:`kgraph.codegraph.filedeps`,
-:mod:`kgraph.checkpoint.lookup`) and one ranking (:mod:`kgraph.knowledge.relevance`).
+one set of queries (:mod:`kgraph.recall.items`, :mod:`kgraph.codegraph.filedeps`,
+:mod:`kgraph.checkpoint.lookup`) and one ranking (:mod:`kgraph.recall.relevance`).
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from kgraph.db.location import is_server_url, sqlite_path
 from kgraph.db.mirror import mirror_age, note_unreachable, open_mirror, recently_unreachable
 from kgraph.db.reader import ReadConnection, open_reader
 from kgraph.errors import DatabaseError
-from kgraph.knowledge import recall
 from kgraph.knowledge.areas import relative_path
-from kgraph.knowledge.evidence import EvidenceSettings, is_weak_file, name_weights, weigh
-from kgraph.knowledge.recall import RecallItem
-from kgraph.knowledge.relevance import AREA_FACTOR, MIN_EVIDENCE, Focus
+from kgraph.recall import items as recall
+from kgraph.recall.evidence import EvidenceSettings, is_weak_file, name_weights, weigh
+from kgraph.recall.items import RecallItem
+from kgraph.recall.relevance import AREA_FACTOR, MIN_EVIDENCE, Focus
 from kgraph.runtime.state import LOGGER_NAME
 
 __all__ = ["focus_for", "gather", "open_store", "recent_session_files"]

@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
-from kgraph.hooks.doctor import Check
-from kgraph.hooks.mcpjson import registered_command, sdk_available
+from kgraph.setup.doctor import Check
+from kgraph.setup.mcpjson import registered_command, sdk_available
 
 PROTOCOL_VERSION = "2025-03-26"
 START_BUDGET_S = 2.0  # target: start to first answer

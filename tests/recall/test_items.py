@@ -8,9 +8,9 @@ import pytest
 
 from kgraph.db import Database
 from kgraph.db.reader import ReadConnection, raw_connection
-from kgraph.hooks.readmodel import open_store
-from kgraph.knowledge import recall
 from kgraph.knowledge.store import add_item, set_hidden, supersede
+from kgraph.recall import items as recall
+from kgraph.recall.readmodel import open_store
 
 
 @pytest.fixture

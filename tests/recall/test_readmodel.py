@@ -19,12 +19,12 @@ from kgraph import checkpoint
 from kgraph.capture.sessions import update_session
 from kgraph.db import Database, open_database
 from kgraph.db.reader import ReadConnection, open_reader, raw_connection
-from kgraph.hooks.gitinfo import CommitFiles, RecentWork
-from kgraph.hooks.post_tool_use import file_recall
-from kgraph.hooks.readmodel import open_store, recent_session_files
-from kgraph.hooks.session_start import SessionSignals, session_briefing
-from kgraph.knowledge.evidence import EvidenceSettings
 from kgraph.knowledge.store import add_item, set_hidden, supersede
+from kgraph.recall.evidence import EvidenceSettings
+from kgraph.recall.file import file_recall
+from kgraph.recall.gitinfo import CommitFiles, RecentWork
+from kgraph.recall.readmodel import open_store, recent_session_files
+from kgraph.recall.session import SessionSignals, session_briefing
 from kgraph.runtime.settings import HookSettings
 from tests.hooks.graph_rows import add_graph
 
@@ -216,7 +216,7 @@ def _server_with_copy(pg_server: Any, folder: Path) -> str:
 
 
 def _contents(conn: ReadConnection | None) -> list[str]:
-    from kgraph.knowledge import recall
+    from kgraph.recall import items as recall
 
     assert conn is not None
     try:

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 
 from kgraph.cli.main import cli
 from kgraph.errors import InvalidValueError
-from kgraph.hooks import mcpjson
-from kgraph.hooks.mcpcheck import check_mcp_server, probe_server
-from kgraph.hooks.mcpjson import (
+from kgraph.setup import mcpjson
+from kgraph.setup.mcpcheck import check_mcp_server, probe_server
+from kgraph.setup.mcpjson import (
     merge_server,
     recall_hook_handler,
     register_server,
@@ -194,5 +194,5 @@ def test_doctor_check_statuses(tmp_repo: Path, monkeypatch: pytest.MonkeyPatch) 
     register_server(tmp_repo, command=["/nonexistent/kgraph"])
     broken = check_mcp_server(fallback, tmp_repo)
     assert broken.status == "fail" and "/nonexistent/kgraph" in broken.detail
-    monkeypatch.setattr("kgraph.hooks.mcpcheck.sdk_available", lambda: False)
+    monkeypatch.setattr("kgraph.setup.mcpcheck.sdk_available", lambda: False)
     assert check_mcp_server(fallback, tmp_repo).status == "warn"

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from kgraph.knowledge.relevance import MIN_EVIDENCE, Focus, Ranked, rank, score_item
+from kgraph.recall.relevance import MIN_EVIDENCE, Focus, Ranked, rank, score_item
 
 NOW = datetime(2026, 11, 20, tzinfo=UTC)
 

@@ -4,9 +4,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from kgraph.hooks import briefing
-from kgraph.hooks.briefing import Block
-from kgraph.knowledge.relevance import Ranked
+from kgraph.recall import briefing
+from kgraph.recall.briefing import Block
+from kgraph.recall.relevance import Ranked
 
 NOW = datetime(2026, 11, 20, tzinfo=UTC)
 BLOCK = Block(title="kgraph project memory for branch feat/7-x", areas=("Auth",))

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from kgraph.hooks.gitinfo import git_state, issue_from_branch, parse_status
+from kgraph.recall.gitinfo import git_state, issue_from_branch, parse_status
 
 
 @pytest.mark.parametrize(

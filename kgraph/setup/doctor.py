@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kgraph.hooks.install import (
+from kgraph.setup.install import (
     HOOK_SPECS,
     SCOPES,
     kgraph_command,
@@ -407,7 +407,7 @@ def run_doctor(
             if limit is None:
                 limit = DEFAULT_LIMITS.get(claude_event, DEFAULT_LIMIT_S)
             checks.append(check_hook_run(command, event, root, db_url, limit))
-        from kgraph.hooks.mcpcheck import check_mcp_server
+        from kgraph.setup.mcpcheck import check_mcp_server
 
         checks.append(check_mcp_server(command, root, db_url))
     return checks
