@@ -238,24 +238,6 @@ def _near_duplicate(conn: Any, prepared: Any) -> str | None:
     return None
 
 
-def _source_ref_exists(conn: Any, source: str, source_ref: str) -> bool:
-    from sqlalchemy import select
-
-    from kgraph.knowledge.model import KNOWLEDGE_TYPES
-    from kgraph.knowledge.query import ENTITIES
-
-    found = conn.scalar(
-        select(ENTITIES.c.id)
-        .where(
-            ENTITIES.c.source == source,
-            ENTITIES.c.source_ref == source_ref,
-            ENTITIES.c.type.in_(KNOWLEDGE_TYPES),
-        )
-        .limit(1)
-    )
-    return found is not None
-
-
 def capture_session(
     db: Database,
     root: Path,
@@ -361,6 +343,7 @@ class _Written:
 def _write(db: Database, session_id: str, plan: _Plan, refs: set[str], change: Any) -> _Written:
     """Items, Topic, PART_OF edges and the session row in one transaction (see module doc)."""
     from kgraph.capture.sessions import change_session
+    from kgraph.knowledge.query import source_ref_id
     from kgraph.knowledge.store import ensure_edge, write_item
 
     def op(conn: Any) -> _Written:
@@ -369,7 +352,7 @@ def _write(db: Database, session_id: str, plan: _Plan, refs: set[str], change: A
         new_refs: list[str] = []
         _take_back(conn, session_id, plan.retractions)
         for candidate, source_ref, prepared in plan.items:
-            if _source_ref_exists(conn, prepared.source, source_ref):
+            if source_ref_id(conn, prepared.source, source_ref) is not None:
                 written.skipped += 1
                 new_refs.append(candidate.ref)
                 continue

@@ -20,9 +20,9 @@ from sqlalchemy.engine import Connection
 from kgraph.codegraph.dispatch import calls_from
 from kgraph.codegraph.filedeps import DEPENDENCY_TYPES
 from kgraph.codegraph.records import (
-    ENTITY_COLUMNS,
+    ID_CHUNK,
     EntityRecord,
-    entity_record,
+    entities_by_id,
     recorded,
     resolve_one,
 )
@@ -35,7 +35,6 @@ __all__ = ["Callee", "FileGraph", "FileLink", "callees", "file_graph"]
 ENTITIES = table_of(GraphEntity)
 EDGES = table_of(GraphRelationship)
 FILES = table_of(GraphFile)
-_CHUNK = 500
 MAX_DEPTH = 6
 
 
@@ -128,7 +127,7 @@ def _calls_from(
     self_calls: list[tuple[str, str, int | None, float]] = []
     for path, ids in sorted(by_file.items()):
         ordered = sorted(ids)
-        for i in range(0, len(ordered), _CHUNK):
+        for i in range(0, len(ordered), ID_CHUNK):
             for f, t, line, c, resolution in conn.execute(
                 select(
                     EDGES.c.from_entity,
@@ -138,7 +137,7 @@ def _calls_from(
                     EDGES.c.resolution,
                 ).where(
                     EDGES.c.file_path == path,
-                    EDGES.c.from_entity.in_(ordered[i : i + _CHUNK]),
+                    EDGES.c.from_entity.in_(ordered[i : i + ID_CHUNK]),
                     EDGES.c.type == "calls",
                     EDGES.c.resolution != "name-only",
                 )
@@ -172,7 +171,7 @@ def callees(
                     kept = best.get(to_id)
                     if to_id not in seen and (kept is None or confidence > kept[2]):
                         best[to_id] = (source, line, confidence)
-                entities = _entities(conn, list(best))
+                entities = entities_by_id(conn, list(best))
                 frontier = []
                 for to_id, (source, line, confidence) in sorted(best.items()):
                     entity = entities.get(to_id)
@@ -188,14 +187,3 @@ def callees(
         target, result = db.read(query)
         done(len(result))
     return target, result
-
-
-def _entities(conn: Connection, ids: Sequence[str]) -> dict[str, EntityRecord]:
-    found: dict[str, EntityRecord] = {}
-    ordered = sorted(set(ids))
-    for i in range(0, len(ordered), _CHUNK):
-        for row in conn.execute(
-            select(*ENTITY_COLUMNS).where(ENTITIES.c.id.in_(ordered[i : i + _CHUNK]))
-        ):
-            found[row.id] = entity_record(row)
-    return found

@@ -28,7 +28,9 @@ from kgraph.codegraph.filedeps import (
 from kgraph.codegraph.gcpause import no_gc
 from kgraph.codegraph.records import (
     ENTITY_COLUMNS,
+    ID_CHUNK,
     EntityRecord,
+    entities_by_id,
     entity_record,
     is_test_path,
     recorded,
@@ -59,7 +61,6 @@ __all__ = [
 ENTITIES = table_of(GraphEntity)
 EDGES = table_of(GraphRelationship)
 FILES = table_of(GraphFile)
-_CHUNK = 500
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ def _targets(conn: Connection, target: EntityRecord) -> list[str]:
 def _edges_to(conn: Connection, ids: Sequence[str], types: Sequence[str]) -> list[Any]:
     rows: list[Any] = []
     ordered = sorted(set(ids))
-    for i in range(0, len(ordered), _CHUNK):
+    for i in range(0, len(ordered), ID_CHUNK):
         rows += conn.execute(
             select(
                 EDGES.c.from_entity,
@@ -105,7 +106,7 @@ def _edges_to(conn: Connection, ids: Sequence[str], types: Sequence[str]) -> lis
                 EDGES.c.line_number,
                 EDGES.c.confidence,
                 EDGES.c.resolution,
-            ).where(EDGES.c.to_entity.in_(ordered[i : i + _CHUNK]), EDGES.c.type.in_(types))
+            ).where(EDGES.c.to_entity.in_(ordered[i : i + ID_CHUNK]), EDGES.c.type.in_(types))
         ).all()
     return rows
 
@@ -139,23 +140,12 @@ def _override_dependents(conn: Connection, methods: set[str]) -> list[tuple[Any,
     if not methods:
         return []
     calls = calls_into(conn, methods)
-    callers = _entities(conn, [c.caller for c in calls])
+    callers = entities_by_id(conn, [c.caller for c in calls])
     return [
         (c.caller, c.override, "calls", c.line, c.confidence, OVERRIDE, *callers[c.caller][1:])
         for c in calls
         if c.caller in callers
     ]
-
-
-def _entities(conn: Connection, ids: Sequence[str]) -> dict[str, EntityRecord]:
-    found: dict[str, EntityRecord] = {}
-    ordered = sorted(set(ids))
-    for i in range(0, len(ordered), _CHUNK):
-        for row in conn.execute(
-            select(*ENTITY_COLUMNS).where(ENTITIES.c.id.in_(ordered[i : i + _CHUNK]))
-        ):
-            found[row.id] = entity_record(row)
-    return found
 
 
 def what_calls(
@@ -186,7 +176,7 @@ def what_calls(
                     (c.caller, c.written, c.line, c.confidence, OVERRIDE)
                     for c in calls_into(conn, [target.id])
                 ]
-            callers = _entities(conn, [f[0] for f in found])
+            callers = entities_by_id(conn, [f[0] for f in found])
             result = [CallerRecord(callers[f[0]], *f[1:]) for f in found if f[0] in callers]
             result.sort(key=lambda c: (c.caller.file_path, c.line or 0, c.caller.id))
             return target, result
@@ -411,7 +401,7 @@ def exports(db: Database, file: str, *, record: bool = True) -> list[dict[str, A
                 .scalars()
                 .all()
             )
-            others = _entities(conn, [e for e in edges if not e.startswith(path + "::")])
+            others = entities_by_id(conn, [e for e in edges if not e.startswith(path + "::")])
             for target in sorted(set(edges)):
                 if target in others:
                     result.append({"kind": "re-export", "entity": others[target].to_dict()})

@@ -18,6 +18,7 @@ from kgraph.db.models import GraphEntity, GraphQuery, table_of, utcnow
 from kgraph.errors import InvalidValueError, KgraphError, NotFoundError
 
 ENTITIES = table_of(GraphEntity)
+ID_CHUNK = 500  # ids per IN (...) list
 QUERIES = table_of(GraphQuery)
 _TEST_PATH = re.compile(
     r"(^|/)(tests?|__tests__|spec)/|(^|/)test_[^/]*$|_test\.py$|(^|/)conftest\.py$"
@@ -74,6 +75,19 @@ def entity_record(row: Row[Any]) -> EntityRecord:
         row.end_line,
         bool(row.exported),
     )
+
+
+def entities_by_id(conn: Connection, ids: Sequence[str]) -> dict[str, EntityRecord]:
+    """The entities of ``ids`` (each once), read in chunks the driver's parameter limit
+    allows."""
+    found: dict[str, EntityRecord] = {}
+    ordered = sorted(set(ids))
+    for i in range(0, len(ordered), ID_CHUNK):
+        for row in conn.execute(
+            select(*ENTITY_COLUMNS).where(ENTITIES.c.id.in_(ordered[i : i + ID_CHUNK]))
+        ):
+            found[row.id] = entity_record(row)
+    return found
 
 
 class AmbiguousNameError(InvalidValueError):

@@ -11,7 +11,6 @@ from kgraph.hooks.runner import HookContext
 from kgraph.knowledge.areas import relative_path
 from kgraph.recall.evidence import load_evidence_settings
 from kgraph.recall.file import file_recall
-from kgraph.runtime import seen
 
 __all__ = ["FILE_TOOLS", "run", "tool_path"]
 
@@ -34,20 +33,14 @@ def run(ctx: HookContext) -> str | None:
     path = tool_path(ctx)
     if path is None:
         return None
-    conn = ctx.open_store()
-    if conn is None:
-        return None
-    session_id = ctx.payload.session_id
-    try:
-        settings = ctx.settings
-        result = file_recall(
+    settings = ctx.settings
+    return ctx.recall(
+        lambda conn, exclude: file_recall(
             conn,
             path,
             settings=load_evidence_settings(ctx.root),
-            exclude=seen.seen_ids(ctx.root, session_id),
+            exclude=exclude,
             max_items=settings.file_recall_max_items,
-            max_chars=min(ctx.options.max_chars or settings.file_recall_max_chars, 9_000),
+            max_chars=ctx.budget(settings.file_recall_max_chars),
         )
-    finally:
-        conn.close()
-    return None if result.text is None else ctx.deliver(result.text, result.ids)
+    )

@@ -30,6 +30,7 @@ import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from kgraph.db.location import is_server_url, project_root, resolve_database_url
 from kgraph.db.reader import ReadConnection
@@ -57,6 +58,16 @@ class HookOptions:
     db_url: str | None = None
     max_chars: int | None = None
     dry_run: bool = False  # compute and print, but write nothing and start no worker
+
+
+class Recalled(Protocol):
+    """What a recall found: the block to print (None: nothing) and the items in it."""
+
+    @property
+    def text(self) -> str | None: ...
+
+    @property
+    def ids(self) -> tuple[str, ...]: ...
 
 
 @dataclass
@@ -98,6 +109,24 @@ class HookContext:
 
             enqueue(self.root, "injected", session_id=session_id, injected_ids=list(ids))
         return text
+
+    def recall(self, find: Callable[[ReadConnection, set[str]], Recalled]) -> str | None:
+        """Run ``find`` on the store with the ids this session has already been shown, and
+        deliver what it found (nothing when the store is missing or it found nothing)."""
+        from kgraph.runtime import seen
+
+        conn = self.open_store()
+        if conn is None:
+            return None
+        try:
+            found = find(conn, seen.seen_ids(self.root, self.payload.session_id))
+        finally:
+            conn.close()
+        return None if found.text is None else self.deliver(found.text, found.ids)
+
+    def budget(self, chars: int) -> int:
+        """A hook's character budget: ``--max-chars`` when given, else ``chars``."""
+        return min(self.options.max_chars or chars, 9_000)
 
     def open_store(
         self, fresh_for: float | None = None, ask_refresh: bool = True

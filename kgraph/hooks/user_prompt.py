@@ -10,7 +10,6 @@ from __future__ import annotations
 from kgraph.hooks.runner import HookContext
 from kgraph.recall.evidence import load_evidence_settings
 from kgraph.recall.prompt import prompt_recall
-from kgraph.runtime import seen
 
 __all__ = ["run"]
 
@@ -19,20 +18,14 @@ def run(ctx: HookContext) -> str | None:
     prompt = ctx.payload.prompt
     if not prompt or (prompt.startswith("/") and " " not in prompt.strip()):
         return None
-    conn = ctx.open_store()
-    if conn is None:
-        return None
-    session_id = ctx.payload.session_id
-    try:
-        settings = ctx.settings
-        result = prompt_recall(
+    settings = ctx.settings
+    return ctx.recall(
+        lambda conn, exclude: prompt_recall(
             conn,
             prompt,
             settings=load_evidence_settings(ctx.root),
-            exclude=seen.seen_ids(ctx.root, session_id),
+            exclude=exclude,
             max_items=settings.user_prompt_max_items,
-            max_chars=min(ctx.options.max_chars or settings.user_prompt_max_chars, 9_000),
+            max_chars=ctx.budget(settings.user_prompt_max_chars),
         )
-    finally:
-        conn.close()
-    return None if result.text is None else ctx.deliver(result.text, result.ids)
+    )

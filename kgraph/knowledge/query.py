@@ -461,16 +461,18 @@ def find_by_source_ref(db: Database, source: str, source_ref: str) -> str | None
     superseded items count: what was captured once is not captured again.
     """
 
-    def read(conn: Connection) -> str | None:
-        found = conn.scalars(
-            select(ENTITIES.c.id)
-            .where(
-                ENTITIES.c.source == source,
-                ENTITIES.c.source_ref == source_ref,
-                ENTITIES.c.type.in_(KNOWLEDGE_TYPES),
-            )
-            .limit(1)
-        ).first()
-        return None if found is None else str(found)
+    return db.read(lambda conn: source_ref_id(conn, source, source_ref))
 
-    return db.read(read)
+
+def source_ref_id(conn: Connection, source: str, source_ref: str) -> str | None:
+    """:func:`find_by_source_ref` inside a caller's transaction."""
+    found = conn.scalars(
+        select(ENTITIES.c.id)
+        .where(
+            ENTITIES.c.source == source,
+            ENTITIES.c.source_ref == source_ref,
+            ENTITIES.c.type.in_(KNOWLEDGE_TYPES),
+        )
+        .limit(1)
+    ).first()
+    return None if found is None else str(found)
