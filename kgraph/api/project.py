@@ -301,11 +301,13 @@ class Project:
         types: Sequence[str] | None = None,
         limit: int = 50,
         file_areas: bool = True,
+        include_superseded: bool = False,
     ) -> list[KnowledgeItem]:
         """Items about any of ``files`` / ``code_areas`` or tied to ``issue`` (ranked).
 
         ``file_areas``: the code areas of ``files`` count too (a file's query also finds
-        its area's patterns); False keeps to the files themselves.
+        its area's patterns); False keeps to the files themselves. ``include_superseded``
+        adds forgotten and superseded items.
         """
         from kgraph.knowledge import query_items
 
@@ -318,6 +320,7 @@ class Project:
             limit=limit,
             area_rules=self.area_rules,
             expand_file_areas=file_areas,
+            include_superseded=include_superseded,
         )
 
     def related(

@@ -6,11 +6,14 @@ import json
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from kgraph.db import Database, open_database, resolve_database_url
+
+if TYPE_CHECKING:
+    from kgraph.api import Project
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -94,6 +97,24 @@ def get_db(ctx: click.Context) -> Database:
         root.call_on_close(db.close)
     assert isinstance(db, Database)
     return db
+
+
+def get_project(ctx: click.Context) -> Project:
+    """The project for this invocation on :func:`get_db`'s database: the commands that
+    query call :class:`kgraph.Project`, as the MCP server and library callers do, so the
+    three give the same answers."""
+    from kgraph.api import Project
+    from kgraph.db import project_root
+
+    root = ctx.find_root()
+    obj = root.obj if isinstance(root.obj, dict) else {}
+    project = obj.get("project")
+    if project is None:
+        project = Project(get_db(ctx), project_root())
+        obj["project"] = project
+        root.obj = obj
+    assert isinstance(project, Project)
+    return project
 
 
 def short_time(value: datetime | None) -> str:

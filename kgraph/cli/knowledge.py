@@ -14,6 +14,7 @@ from kgraph.cli.common import (
     MAX_NAME_CHARS,
     FiniteFloatRange,
     get_db,
+    get_project,
     json_option,
     max_length,
     print_json,
@@ -181,20 +182,15 @@ def query_cmd(
     Example:
       kgraph knowledge query --file src/api/handler.py --issue 42 --json
     """
-    from kgraph.knowledge import load_area_rules, query_items, relative_path
-
     if not (files or areas or issue is not None):
         raise click.UsageError("give at least one of --file, --code-area, --issue")
-    root = project_root()
-    items = query_items(
-        get_db(ctx),
-        files=[relative_path(f, root) for f in files],
+    items = get_project(ctx).query(
+        files=files,
         code_areas=areas,
-        issue_number=issue,
+        issue=issue,
         types=types or None,
         limit=limit,
         include_superseded=include_superseded,
-        area_rules=load_area_rules(root),
     )
     if as_json:
         print_json([i.to_dict() for i in items])

@@ -21,12 +21,12 @@ from kgraph.cli.common import (
     MAX_QUERY_CHARS,
     FiniteFloatRange,
     get_db,
+    get_project,
     json_option,
     max_length,
     print_json,
     table,
 )
-from kgraph.db import project_root
 from kgraph.knowledge import KNOWLEDGE_TYPES, SOURCES
 
 TYPE_CHOICE = click.Choice([t.lower() for t in KNOWLEDGE_TYPES], case_sensitive=False)
@@ -93,14 +93,8 @@ def learn(
       kgraph learn "Use structured logging via rd-logger; print() is dropped in prod" \\
         --file src/api/handler.py --confidence 0.9
     """
-    from kgraph.embeddings import get_embedder, is_cheap
-    from kgraph.knowledge import add_item, get_item, load_area_rules
-
-    root = project_root()
-    embedder = get_embedder() if (embed or (embed is None and is_cheap())) else None
-    db = get_db(ctx)
-    result = add_item(
-        db,
+    project = get_project(ctx)
+    result = project.learn(
         text,
         type=type_,
         code_area=code_area,
@@ -108,14 +102,12 @@ def learn(
         confidence=confidence,
         source=source,
         source_ref=source_ref,
-        issue_number=issue,
+        issue=issue,
         session_id=session_id,
-        embedder=embedder,
-        project_root=root,
-        area_rules=load_area_rules(root),
+        embed=embed,
     )
-    item = get_item(db, result.entity_id)
-    for missing in _missing_files(files, root):
+    item = project.get(result.entity_id)
+    for missing in _missing_files(files, project.root):
         click.echo(f"Warning: {missing} does not exist here (stored as given)", err=True)
     if as_json:
         print_json({**result.to_dict(), "item": item.to_dict()})
@@ -195,31 +187,25 @@ def search_cmd(
       kgraph search "how do we log requests" --limit 5
       kgraph search "migration" --type pattern --json
     """
-    from kgraph.embeddings import get_embedder, is_cheap, model_name_for
-    from kgraph.knowledge import has_vectors, relative_path
-    from kgraph.knowledge import search_items as search
+    from kgraph.embeddings import is_cheap, model_name_for
+    from kgraph.knowledge import has_vectors
 
-    db = get_db(ctx)
-    embedder = None
-    if not lexical and has_vectors(db, model_name_for()):
-        if not is_cheap() and not as_json:
-            click.echo("loading the embedding model (~10 s on first use)...", err=True)
-        embedder = get_embedder()
-    hits = search(
-        db,
+    project = get_project(ctx)
+    if not (lexical or as_json or is_cheap()) and has_vectors(project.db, model_name_for()):
+        click.echo("loading the embedding model (~10 s on first use)...", err=True)
+    result = project.search(
         query,
         types=types or None,
         code_area=code_area,
-        file=relative_path(file, project_root()) if file else None,
+        file=file,
         limit=limit,
-        embedder=embedder,
         include_superseded=include_superseded,
+        semantic=False if lexical else None,
     )
     if as_json:
-        print_json([h.to_dict() for h in hits])
+        print_json([h.to_dict() for h in result.hits])
         return
-    mode = "hybrid" if embedder is not None else "lexical"
-    hits_table(hits, f"Search ({mode}): {query}")
+    hits_table(list(result.hits), f"Search ({result.mode}): {query}")
 
 
 @click.command("embed")
