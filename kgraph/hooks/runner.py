@@ -118,11 +118,19 @@ class HookContext:
         conn = self.open_store()
         if conn is None:
             return None
+        shown = seen.seen_ids(self.root, self.payload.session_id)
         try:
-            found = find(conn, seen.seen_ids(self.root, self.payload.session_id))
+            found = find(conn, shown)
         finally:
             conn.close()
-        return None if found.text is None else self.deliver(found.text, found.ids)
+        if found.text is None:
+            self.log.debug(
+                "%s printed nothing: no stored item cleared the bar (%d already shown)",
+                self.event,
+                len(shown),
+            )
+            return None
+        return self.deliver(found.text, found.ids)
 
     def budget(self, chars: int) -> int:
         """A hook's character budget: ``--max-chars`` when given, else ``chars``."""

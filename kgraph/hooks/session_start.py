@@ -117,5 +117,7 @@ def run(ctx: HookContext) -> str | None:
         )
     finally:
         conn.close()
+    if briefing.text is None:
+        ctx.log.debug("session-start printed nothing: %s", briefing.why)
     ctx.publish(briefing.text, briefing.ids)
     return briefing.text

@@ -78,9 +78,11 @@ def focus_for(
     areas: tuple[str, ...] = (),
     issue_number: int | None = None,
     inverse_frequency: bool = True,
+    at_least: Mapping[str, float] | None = None,
 ) -> Focus:
     """The session's focus with evidence weights: each file's rarity among the stored items
-    (``inverse_frequency``; else 1) times the weak-file factor."""
+    (``inverse_frequency``; else 1) times the weak-file factor, and never below
+    ``at_least``'s value for a file it names (times the weak-file factor too)."""
     dependents = dict(dependents or {})
     total = recall.item_count(conn)
     paths = [*files, *dependents]
@@ -88,6 +90,8 @@ def focus_for(
         weights = weigh(recall.file_frequencies(conn, paths), total, settings)
     else:
         weights = name_weights(paths, settings)
+    for path, floor in name_weights(at_least or {}, settings).items():
+        weights[path] = max(weights.get(path, 0.0), floor * (at_least or {})[path])
     if areas:
         weights.update(weigh(recall.area_frequencies(conn, areas), total, settings, paths=False))
     return Focus(

@@ -34,7 +34,7 @@ from kgraph.recall.briefing import Block, fit, render_checkpoint
 from kgraph.recall.evidence import EvidenceSettings
 from kgraph.recall.gitinfo import CommitFiles, RecentWork, commit_files, issue_from_branch
 from kgraph.recall.readmodel import focus_for, gather, recent_session_files
-from kgraph.recall.relevance import Focus, Ranked, rank
+from kgraph.recall.relevance import MIN_EVIDENCE, Focus, Ranked, rank
 from kgraph.runtime.settings import HookSettings, clamp_chars
 
 __all__ = ["LEAD_SOURCES", "Briefing", "SessionSignals", "session_briefing"]
@@ -78,6 +78,7 @@ class SessionSignals:
 class Briefing:
     text: str | None
     ids: tuple[str, ...]
+    why: str = ""  # when ``text`` is None: why nothing is said (the hook logs it)
 
 
 @dataclass(frozen=True)
@@ -234,6 +235,9 @@ def session_briefing(
         # changing is the likeliest place, so its frequency among items is not held
         # against it (weak files such as changelogs still count little).
         inverse_frequency=work.current,
+        # A file the session is changing is evidence however many items name it: without a
+        # floor, a file every stored item is about (rarity 0) silenced the whole briefing.
+        at_least={f: MIN_EVIDENCE for f in signals.changed},
     )
     # On a clean tree the work is a guess (what recent sessions and commits touched), and
     # a briefing from it describes the previous sessions' work whatever this one does:
@@ -262,8 +266,13 @@ def session_briefing(
         lead_with_checkpoint=signals.source in LEAD_SOURCES,
     )
     if not ranked and not rules and workflow is None:
-        return Briefing(None, ())
+        if not limit:
+            why = "clean tree: items from recent activity are off (session_start_recent_items)"
+        else:
+            why = f"no stored item clears the evidence bar for {len(work.strength)} file(s)"
+        return Briefing(None, (), why)
     text, chosen = fit(
         ranked, block, clamp_chars(max_chars or settings.session_start_max_chars), limit, rules
     )
-    return Briefing(text, tuple(r.item.id for r in chosen))
+    why = "" if text else "not even the block's frame fits the character budget"
+    return Briefing(text, tuple(r.item.id for r in chosen), why)

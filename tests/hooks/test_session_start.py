@@ -338,3 +338,39 @@ def test_one_file_brings_at_most_eight_items(
         add_item(project_db, f"Elsewhere fact {i} about other modules", files=[f"x{i}.py"])
     text = context_of(hook("session-start", session_id="s1", source="startup"))
     assert text.count("\n- ") == 8
+
+
+def test_a_changed_file_every_item_is_about_still_brings_its_items(
+    hook: Callable[..., HookResult],
+    project_db: Database,
+    tmp_repo: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # With 40 or more items about one file its rarity fell to 0 and session start said
+    # nothing at all, the Mistake included.
+    for i in range(60):
+        add_item(project_db, f"Handler fact {i}: header {i} stays bytes", files=["src/handler.py"])
+    mistake = add_item(
+        project_db,
+        "handler.py raises KeyError when X-Request-Id is missing; default it",
+        type="Mistake",
+        files=["src/handler.py"],
+    )
+    (tmp_repo / "src").mkdir()
+    (tmp_repo / "src" / "handler.py").write_text("changed\n")
+    text = context_of(hook("session-start", session_id="s1", source="startup"))
+    assert text.index(f"Mistake [{mistake.entity_id}]") < text.index("Handler fact")
+    assert text.count("\n- ") == 8  # at most eight items brought by one file
+
+
+def test_a_silent_briefing_says_why_in_the_log(
+    hook: Callable[..., HookResult],
+    project_db: Database,
+    tmp_repo: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("KGRAPH_HOOK_DEBUG", "1")
+    add_item(project_db, "The lexer is a hand-written scanner", files=["src/lexer.py"])
+    assert hook("session-start", session_id="s1", source="startup").stdout == ""
+    log = (tmp_repo / ".claude" / "kgraph" / "hook.log").read_text()
+    assert "session-start printed nothing: clean tree: items from recent activity are off" in log
