@@ -42,5 +42,7 @@ def run(ctx: HookContext) -> str | None:
             exclude=exclude,
             max_items=settings.file_recall_max_items,
             max_chars=ctx.budget(settings.file_recall_max_chars),
-        )
+        ),
+        # Reading a file again brings nothing new: its items were looked up the first time.
+        mark=f"file:{path}",
     )

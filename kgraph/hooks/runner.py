@@ -35,6 +35,7 @@ from typing import Protocol
 from kgraph.db.location import is_server_url, project_root, resolve_database_url
 from kgraph.db.reader import ReadConnection
 from kgraph.hooks.payload import HookInput, parse_input
+from kgraph.runtime.seen import Seen
 from kgraph.runtime.settings import HookSettings, load_settings
 from kgraph.runtime.state import get_logger
 
@@ -58,6 +59,10 @@ class HookOptions:
     db_url: str | None = None
     max_chars: int | None = None
     dry_run: bool = False  # compute and print, but write nothing and start no worker
+
+
+# A block smaller than this says nothing useful: a hook with less budget left is silent.
+MIN_BLOCK_CHARS = 300
 
 
 class Recalled(Protocol):
@@ -88,53 +93,84 @@ class HookContext:
     # what they record matches what was printed.
     finalizers: list[Callable[[], None]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _seen: Seen | None = field(default=None, repr=False)
 
     def publish(self, text: str | None, ids: tuple[str, ...] = ()) -> None:
         with self._lock:
             self.output, self.output_ids = text, ids
 
-    def deliver(self, text: str, ids: tuple[str, ...]) -> str:
+    def deliver(self, text: str, ids: tuple[str, ...], marks: tuple[str, ...] = ()) -> str:
         """Publish ``text`` (items ``ids``) and, unless a dry run, remember the ids as shown
-        this session (no hook repeats them) and queue them for the session's record (the
-        next capture worker adds them; none is started here). Returns ``text``."""
+        this session (no hook repeats them), the characters spent of its budget and
+        ``marks``, and queue the ids for the session's record (the next capture worker adds
+        them; none is started here). Returns ``text``."""
         self.publish(text, ids)
         session_id = self.payload.session_id
         if self.options.dry_run:
             return text
         from kgraph.runtime import seen
 
-        seen.remember(self.root, session_id, ids)
+        seen.remember(self.root, session_id, ids, chars=len(text), marks=marks)
         if session_id is not None and ids:
             from kgraph.runtime.queue import enqueue
 
             enqueue(self.root, "injected", session_id=session_id, injected_ids=list(ids))
         return text
 
-    def recall(self, find: Callable[[ReadConnection, set[str]], Recalled]) -> str | None:
-        """Run ``find`` on the store with the ids this session has already been shown, and
-        deliver what it found (nothing when the store is missing or it found nothing)."""
-        from kgraph.runtime import seen
+    def seen(self) -> Seen:
+        """What this session has been given so far (read once per hook run)."""
+        if self._seen is None:
+            from kgraph.runtime.seen import seen_state
 
+            self._seen = seen_state(self.root, self.payload.session_id)
+        return self._seen
+
+    def recall(
+        self,
+        find: Callable[[ReadConnection, set[str]], Recalled],
+        *,
+        mark: str | None = None,
+    ) -> str | None:
+        """Run ``find`` on the store with the ids this session has already been shown, and
+        deliver what it found. Nothing when the store is missing, ``mark`` was looked up
+        before in this session, the session's character budget is spent, or nothing
+        cleared the bar; each silence is logged at debug level."""
+        state = self.seen()
+        if mark is not None and mark in state.marks:
+            self.log.debug("%s printed nothing: %s was looked up before", self.event, mark)
+            return None
+        if self.budget(MIN_BLOCK_CHARS) < MIN_BLOCK_CHARS:
+            self.log.debug("%s printed nothing: the session's budget is spent", self.event)
+            return None
         conn = self.open_store()
         if conn is None:
             return None
-        shown = seen.seen_ids(self.root, self.payload.session_id)
         try:
-            found = find(conn, shown)
+            found = find(conn, set(state.ids))
         finally:
             conn.close()
+        marks = () if mark is None else (mark,)
         if found.text is None:
             self.log.debug(
                 "%s printed nothing: no stored item cleared the bar (%d already shown)",
                 self.event,
-                len(shown),
+                len(state.ids),
             )
+            if marks and not self.options.dry_run:
+                from kgraph.runtime.seen import remember
+
+                remember(self.root, self.payload.session_id, (), marks=marks)
             return None
-        return self.deliver(found.text, found.ids)
+        return self.deliver(found.text, found.ids, marks)
 
     def budget(self, chars: int) -> int:
-        """A hook's character budget: ``--max-chars`` when given, else ``chars``."""
-        return min(self.options.max_chars or chars, 9_000)
+        """A hook's character budget: ``--max-chars`` when given, else ``chars``, and no
+        more than what is left of the session's (``session_max_chars``; 0: no limit)."""
+        budget = min(self.options.max_chars or chars, 9_000)
+        total = self.settings.session_max_chars
+        if total and self.payload.session_id:
+            budget = min(budget, max(0, total - self.seen().chars))
+        return budget
 
     def open_store(
         self, fresh_for: float | None = None, ask_refresh: bool = True

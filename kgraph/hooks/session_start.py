@@ -60,8 +60,9 @@ def _queue_work(ctx: HookContext, git: GitState) -> None:
     """Queue the session record with the ids actually printed (and catch-up when due), and
     start the worker. Runs as a finalizer: also when the briefing missed its deadline."""
     payload = ctx.payload
-    injected = list(ctx.published()[1])
-    seen.remember(ctx.root, payload.session_id, injected)
+    text, ids = ctx.published()
+    injected = list(ids)
+    seen.remember(ctx.root, payload.session_id, injected, chars=len(text or ""))
     cwd = payload.cwd or str(ctx.root)
     if payload.session_id is not None:
         enqueue(
@@ -113,7 +114,7 @@ def run(ctx: HookContext) -> str | None:
             exclude=set()
             if payload.source in FRESH_SOURCES
             else seen.seen_ids(ctx.root, payload.session_id),
-            max_chars=ctx.options.max_chars,
+            max_chars=ctx.budget(ctx.settings.session_start_max_chars),
         )
     finally:
         conn.close()

@@ -1,10 +1,13 @@
 """What a session has already been given, shared by every injecting hook.
 
 One small file per session, ``.claude/kgraph/sessions/<session_id>.ids``, one item id per
-line. Hooks append with a single ``O_APPEND`` write (parallel tool calls run their
-PostToolUse hooks at once; appends of a few hundred bytes do not interleave), read it
-whole, and never open the database to learn what they injected: the database's
-``sessions.injected_ids`` is filled by the worker from the queue, for metrics.
+line, and two kinds of marker line: ``#chars N`` for the characters a delivery put into the
+session (the hooks share one budget per session, ``session_max_chars``) and ``@NAME`` for
+what was already looked up (``@file:PATH``: a file recalled once is not recalled again when
+the agent reads it again). Hooks append with a single ``O_APPEND`` write (parallel tool
+calls run their PostToolUse hooks at once; appends of a few hundred bytes do not
+interleave), read it whole, and never open the database to learn what they injected: the
+database's ``sessions.injected_ids`` is filled by the worker from the queue, for metrics.
 
 After a compaction (or /clear) the conversation no longer holds what was injected, so
 session-start starts the file afresh (:func:`forget_all`). Files untouched for a week are
@@ -17,11 +20,12 @@ import contextlib
 import os
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from kgraph.runtime.state import state_dir
 
-__all__ = ["forget_all", "prune", "remember", "seen_ids", "seen_path"]
+__all__ = ["Seen", "forget_all", "prune", "remember", "seen_ids", "seen_path", "seen_state"]
 
 MAX_BYTES = 256 * 1024  # ~10,000 ids; a session never gets near it
 KEEP_S = 7 * 86_400
@@ -32,21 +36,56 @@ def seen_path(root: Path, session_id: str) -> Path:
     return state_dir(root) / "sessions" / f"{session_id}.ids"
 
 
-def seen_ids(root: Path, session_id: str | None) -> set[str]:
-    """Ids already injected into the session (empty without a session id or a file)."""
+@dataclass(frozen=True)
+class Seen:
+    """What a session has been given: item ids, characters, and what was looked up."""
+
+    ids: frozenset[str] = frozenset()
+    chars: int = 0
+    marks: frozenset[str] = frozenset()
+
+
+def seen_state(root: Path, session_id: str | None) -> Seen:
+    """The session's file read whole (empty without a session id or a file)."""
     if not session_id:
-        return set()
+        return Seen()
     try:
         with seen_path(root, session_id).open("rb") as handle:
             data = handle.read(MAX_BYTES)
     except OSError:
-        return set()
-    return {line for line in data.decode("utf-8", "replace").split("\n") if line}
+        return Seen()
+    ids: set[str] = set()
+    marks: set[str] = set()
+    chars = 0
+    for line in data.decode("utf-8", "replace").split("\n"):
+        if line.startswith("#chars "):
+            with contextlib.suppress(ValueError):
+                chars += max(0, int(line[7:]))
+        elif line.startswith("@"):
+            marks.add(line[1:])
+        elif line:
+            ids.add(line)
+    return Seen(frozenset(ids), chars, frozenset(marks))
 
 
-def remember(root: Path, session_id: str | None, ids: Iterable[str]) -> None:
-    """Append ``ids`` to the session's file (one write)."""
-    lines = "".join(f"{i}\n" for i in ids if i and "\n" not in i)
+def seen_ids(root: Path, session_id: str | None) -> set[str]:
+    """Ids already injected into the session (empty without a session id or a file)."""
+    return set(seen_state(root, session_id).ids)
+
+
+def remember(
+    root: Path,
+    session_id: str | None,
+    ids: Iterable[str],
+    *,
+    chars: int = 0,
+    marks: Iterable[str] = (),
+) -> None:
+    """Append ``ids``, the ``chars`` delivered and ``marks`` to the session's file (one
+    write)."""
+    lines = "".join(f"{i}\n" for i in ids if i and "\n" not in i and i[0] not in "#@")
+    lines += f"#chars {chars}\n" if chars > 0 else ""
+    lines += "".join(f"@{m}\n" for m in marks if m and "\n" not in m)
     if not session_id or not lines:
         return
     path = seen_path(root, session_id)

@@ -14,6 +14,7 @@ user_prompt_deadline_s = 1.5
 file_recall_max_items = 3           # post-tool-use: items about the file read/edited
 file_recall_max_chars = 1500
 file_recall_deadline_s = 1.0
+session_max_chars = 6000           # what all hooks together may inject into one session
 blast_radius_depth = 2
 catchup_interval_s = 900           # how often session-start queues catch-up capture
 stop_capture_interval_s = 120      # Stop fires every turn: capture at most this often
@@ -52,6 +53,7 @@ class HookSettings:
     file_recall_max_items: int = 3
     file_recall_max_chars: int = 1_500
     file_recall_deadline_s: float = 1.0
+    session_max_chars: int = 6_000
     blast_radius_depth: int = 2
     catchup_interval_s: float = 900.0
     stop_capture_interval_s: float = 120.0
@@ -72,6 +74,7 @@ _BOUNDS: dict[str, tuple[float, float]] = {
     "file_recall_max_items": (0, 20),
     "file_recall_max_chars": (100, HARD_MAX_CHARS),
     "file_recall_deadline_s": (0.1, 10),
+    "session_max_chars": (0, 1_000_000),
     "blast_radius_depth": (0, 5),
     "catchup_interval_s": (0, 7 * 86_400),
     "stop_capture_interval_s": (0, 86_400),

@@ -132,3 +132,36 @@ def test_no_database_no_output_and_none_created(
 ) -> None:
     assert read(hook, tmp_repo, "README.md").stdout == ""
     assert not (tmp_repo / ".claude" / "execution-state.db").exists()
+
+
+def test_reading_a_file_again_brings_nothing_new(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
+) -> None:
+    # Seven reads of one file about which much is known gave 21 items and ~7,000 chars.
+    for i in range(12):
+        add_item(project_db, f"Lexer fact {i}: the scanner keeps state {i}", files=["src/lexer.py"])
+    first = context_of(read(hook, tmp_repo, "src/lexer.py"), "PostToolUse")
+    assert first.count("\n- ") == 3
+    for _ in range(6):
+        assert read(hook, tmp_repo, "src/lexer.py").stdout == ""
+    assert read(hook, tmp_repo, "src/lexer.py", tool_name="Edit").stdout == ""
+
+
+def test_the_hooks_share_one_budget_per_session(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
+) -> None:
+    (tmp_repo / ".claude").mkdir(exist_ok=True)
+    (tmp_repo / ".claude" / "kgraph.toml").write_text("[hooks]\nsession_max_chars = 1200\n")
+    for name in ("lexer", "parser", "runtime", "cache", "codegen"):
+        for i in range(3):
+            add_item(
+                project_db,
+                f"The {name} module keeps rule {i} because the templates are compiled once",
+                files=[f"src/{name}.py"],
+            )
+    given = [read(hook, tmp_repo, f"src/{n}.py") for n in ("lexer", "parser", "runtime", "cache")]
+    texts = [context_of(r, "PostToolUse") for r in given if r.stdout]
+    assert len(texts) >= 2 and sum(map(len, texts)) <= 1_200
+    assert not given[-1].stdout  # the budget ran out before the last file
+    other = read(hook, tmp_repo, "src/lexer.py", session_id="s2").stdout
+    assert other  # another session has a budget of its own

@@ -38,3 +38,13 @@ def test_prune_deletes_old_session_files_only(tmp_path: Path) -> None:
     assert seen.prune(tmp_path) == 1
     assert seen.seen_ids(tmp_path, "new") == {"b"}
     assert seen.prune(tmp_path / "nowhere") == 0
+
+
+def test_characters_and_marks_are_kept_apart_from_the_ids(tmp_path: Path) -> None:
+    from kgraph.runtime.seen import remember, seen_ids, seen_state
+
+    remember(tmp_path, "s1", ["lrn-1", "mis-2"], chars=700, marks=["file:src/a.py"])
+    remember(tmp_path, "s1", ["#chars 9999", "@file:x"], chars=300)  # not ids
+    state = seen_state(tmp_path, "s1")
+    assert state.ids == {"lrn-1", "mis-2"} == seen_ids(tmp_path, "s1")
+    assert state.chars == 1_000 and state.marks == {"file:src/a.py"}
