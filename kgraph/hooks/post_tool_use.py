@@ -10,7 +10,7 @@ from __future__ import annotations
 from kgraph.hooks.runner import HookContext
 from kgraph.knowledge.areas import relative_path
 from kgraph.recall.evidence import load_evidence_settings
-from kgraph.recall.file import file_recall
+from kgraph.recall.file import file_recall, touched_symbols
 
 __all__ = ["FILE_TOOLS", "run", "tool_path"]
 
@@ -34,6 +34,15 @@ def run(ctx: HookContext) -> str | None:
     if path is None:
         return None
     settings = ctx.settings
+    tool_input = ctx.payload.raw.get("tool_input")
+    symbols = touched_symbols(
+        ctx.root / path,
+        ctx.payload.tool_name,
+        tool_input if isinstance(tool_input, dict) else {},
+    )
+    # The file's items come once; later, an edit brings only items naming what it touches.
+    recalled = f"file:{path}" in ctx.seen().marks
+    mark = f"file:{path}" if not recalled else f"file:{path}#" + ",".join(sorted(symbols))[:300]
     return ctx.recall(
         lambda conn, exclude: file_recall(
             conn,
@@ -42,7 +51,8 @@ def run(ctx: HookContext) -> str | None:
             exclude=exclude,
             max_items=settings.file_recall_max_items,
             max_chars=ctx.budget(settings.file_recall_max_chars),
+            symbols=symbols,
+            symbols_only=recalled,
         ),
-        # Reading a file again brings nothing new: its items were looked up the first time.
-        mark=f"file:{path}",
+        mark=mark,
     )

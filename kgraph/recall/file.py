@@ -7,14 +7,23 @@ file (Mistakes first) and, briefly, the Mistakes and Patterns about the files it
 most closely (code graph). Silent when nothing clears the evidence bar (a changelog or any
 file most items mention is weak evidence: :mod:`kgraph.recall.evidence`).
 
+**The symbol leads.** An edit says more than its file: the definitions enclosing the
+changed text (and those written in it), or of the lines a partial read covered, are the
+symbols the agent works on (:func:`touched_symbols`). Items naming one of them come first;
+once the file's items were given, a later edit brings only items naming what it touches.
+
 It runs on every file read, so its path is the standard library only (sqlite3, json): no
 SQLAlchemy, ~0.1 s for the whole process.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
 
 from kgraph.codegraph.filedeps import dependencies_of, graph_present
 from kgraph.db.reader import ReadConnection
@@ -23,7 +32,7 @@ from kgraph.recall.evidence import EvidenceSettings
 from kgraph.recall.readmodel import focus_for, gather
 from kgraph.recall.relevance import Ranked, rank
 
-__all__ = ["FileRecall", "file_recall"]
+__all__ = ["FileRecall", "file_recall", "touched_symbols"]
 
 # Dependencies looked at (closest first), and the items they may add: only warnings and rules.
 DEPENDENCIES = 3
@@ -32,6 +41,16 @@ DEPENDENCY_TYPES = frozenset({"Mistake", "Pattern"})
 DEPENDENCY_STRENGTH = 0.7
 ITEM_CHARS = 400
 DEPENDENCY_ITEM_CHARS = 200
+MAX_FILE_BYTES = 2_000_000  # a file larger than this is not searched for its definitions
+# A definition's header in the languages kgraph meets: Python, Go, TypeScript/JavaScript,
+# Rust, Java-like methods are left to their class.
+_DEFINITION = re.compile(
+    r"^[ \t]*(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:pub(?:\([^)]*\))?\s+)?"
+    r"(?:def|class|func|function|fn|interface|struct|enum|trait|type)\s+"
+    r"(?:\([^)]*\)\s*)?([A-Za-z_][A-Za-z0-9_]*)",
+    re.MULTILINE,
+)
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 
 
 @dataclass(frozen=True)
@@ -62,6 +81,54 @@ def _dependency_items(
     return ranked[:DEPENDENCY_ITEMS]
 
 
+def _read_text(path: Path) -> str:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(MAX_FILE_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def _enclosing(text: str, at: int) -> str | None:
+    """The name of the last definition header before offset ``at``."""
+    found = None
+    for match in _DEFINITION.finditer(text, 0, at):
+        found = match.group(1)
+    return found
+
+
+def touched_symbols(file: Path, tool_name: str | None, tool_input: Mapping[str, Any]) -> set[str]:
+    """The definitions an Edit/MultiEdit/Write changed (enclosing the new text in ``file``,
+    or written in it) or a Read with ``offset`` covered; empty for a whole-file read."""
+    names: set[str] = set()
+    if tool_name in ("Edit", "MultiEdit", "Write"):
+        edits = tool_input.get("edits") if tool_name == "MultiEdit" else [tool_input]
+        text = _read_text(file)
+        for edit in edits if isinstance(edits, list) else []:
+            new = edit.get("new_string") or edit.get("content") if isinstance(edit, dict) else None
+            if not isinstance(new, str) or not new.strip():
+                continue
+            names.update(m.group(1) for m in _DEFINITION.finditer(new))
+            at = text.find(new) if text and tool_name != "Write" else -1
+            enclosing = _enclosing(text, at) if at >= 0 else None
+            if enclosing:
+                names.add(enclosing)
+    elif tool_name == "Read" and isinstance(tool_input.get("offset"), int):
+        lines = _read_text(file).splitlines()
+        start = max(0, int(tool_input["offset"]) - 1)
+        limit = tool_input.get("limit")
+        end = start + (int(limit) if isinstance(limit, int) and limit > 0 else 2_000)
+        names.update(m.group(1) for m in _DEFINITION.finditer("\n".join(lines[start:end])))
+        enclosing = _enclosing("\n".join(lines[:start]), len("\n".join(lines[:start])))
+        if enclosing:
+            names.add(enclosing)
+    return {n for n in names if len(n) > 2}
+
+
+def _names_any(text: str, symbols: Collection[str]) -> bool:
+    return bool(symbols) and not set(_IDENTIFIER.findall(text)).isdisjoint(symbols)
+
+
 def file_recall(
     conn: ReadConnection,
     path: str,
@@ -71,18 +138,23 @@ def file_recall(
     max_items: int,
     max_chars: int,
     now: datetime | None = None,
+    symbols: Collection[str] = (),
+    symbols_only: bool = False,
 ) -> FileRecall:
     """What to inject for the repo-relative ``path``: its own items not in ``exclude``
-    (best first, at most ``max_items``), then up to two Mistakes/Patterns of its closest
-    dependencies."""
+    (those naming one of ``symbols`` first, then best first, at most ``max_items``; only
+    the former with ``symbols_only``), then up to two Mistakes/Patterns of its closest
+    dependencies (not with ``symbols_only``: the file was recalled already)."""
     now = now or datetime.now(UTC)
-    if max_items <= 0:
+    if max_items <= 0 or (symbols_only and not symbols):
         return FileRecall(None, ())
     focus = focus_for(conn, settings, files={path: 1.0}, reasons={path: "about"})
-    own = [r for r in rank(gather(conn, focus), focus, now) if r.item.id not in exclude]
-    own = [Ranked(r.item, r.score, "") for r in own[:max_items]]
+    ranked = [r for r in rank(gather(conn, focus), focus, now) if r.item.id not in exclude]
+    naming = [r for r in ranked if _names_any(r.item.content, symbols)]
+    rest = [] if symbols_only else [r for r in ranked if r not in naming]
+    own = [Ranked(r.item, r.score, "") for r in [*naming, *rest][:max_items]]
     taken = exclude | {r.item.id for r in own}
-    deps = _dependency_items(conn, path, settings, taken, now)
+    deps = [] if symbols_only else _dependency_items(conn, path, settings, taken, now)
     if not own and not deps:
         return FileRecall(None, ())
     block = Block(

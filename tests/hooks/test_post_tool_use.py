@@ -165,3 +165,82 @@ def test_the_hooks_share_one_budget_per_session(
     assert not given[-1].stdout  # the budget ran out before the last file
     other = read(hook, tmp_repo, "src/lexer.py", session_id="s2").stdout
     assert other  # another session has a budget of its own
+
+
+LEXER = (
+    "import re\n\n\n"
+    "def tokenize(text):\n"
+    "    return text.split()\n\n\n"
+    "class Scanner:\n"
+    "    def scan_tag(self, text):\n"
+    "        return re.match('<%', text)\n"
+)
+
+
+def edit(hook: Callable[..., HookResult], repo: Path, old: str, new: str) -> HookResult:
+    source = repo / "src" / "lexer.py"
+    source.write_text(source.read_text().replace(old, new))
+    return hook(
+        "post-tool-use",
+        session_id="s1",
+        hook_event_name="PostToolUse",
+        tool_name="Edit",
+        tool_input={"file_path": str(source), "old_string": old, "new_string": new},
+        tool_response={"type": "text"},
+    )
+
+
+def test_an_edit_brings_the_items_naming_the_symbol_it_changes_first(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
+) -> None:
+    (tmp_repo / "src").mkdir()
+    (tmp_repo / "src" / "lexer.py").write_text(LEXER)
+    about_scan = add_item(
+        project_db,
+        "scan_tag must not match '<%%' inside a quoted attribute",
+        files=["src/lexer.py"],
+    ).entity_id
+    for i in range(4):
+        add_item(
+            project_db, f"The lexer keeps detail {i} for error messages", files=["src/lexer.py"]
+        )
+    text = context_of(
+        edit(hook, tmp_repo, "return re.match('<%', text)", "return re.match('<%', text, 0)"),
+        "PostToolUse",
+    )
+    assert text.index(about_scan) < text.index("detail")
+
+
+def test_after_a_read_only_an_edit_s_own_symbols_bring_more(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
+) -> None:
+    (tmp_repo / "src").mkdir()
+    (tmp_repo / "src" / "lexer.py").write_text(LEXER)
+    about_scan = add_item(
+        project_db, "scan_tag returns None on plain text", files=["src/lexer.py"]
+    ).entity_id
+    for i in range(4):
+        add_item(
+            project_db, f"The lexer keeps detail {i} for error messages", files=["src/lexer.py"]
+        )
+    first = context_of(read(hook, tmp_repo, "src/lexer.py"), "PostToolUse")
+    assert first.count("\n- ") == 3 and about_scan not in first  # the newest come first
+    assert edit(hook, tmp_repo, "return text.split()", "return text.split(' ')").stdout == ""
+    again = context_of(
+        edit(hook, tmp_repo, "return re.match('<%', text)", "return None"), "PostToolUse"
+    )
+    assert again.count("\n- ") == 1 and about_scan in again  # only what names scan_tag
+    assert edit(hook, tmp_repo, "        return None", "        return None  # x").stdout == ""
+
+
+def test_touched_symbols_of_edits_and_partial_reads(tmp_path: Path) -> None:
+    from kgraph.recall.file import touched_symbols
+
+    source = tmp_path / "lexer.py"
+    source.write_text(LEXER)
+    new = "return re.match('<%', text)"
+    assert touched_symbols(source, "Edit", {"old_string": "x", "new_string": new}) == {"scan_tag"}
+    written = "def emit(tokens):\n    return tokens\n"
+    assert touched_symbols(source, "Write", {"content": written}) == {"emit"}
+    assert touched_symbols(source, "Read", {"offset": 4, "limit": 2}) == {"tokenize"}
+    assert touched_symbols(source, "Read", {}) == set()
