@@ -1,4 +1,5 @@
-"""The checkpoint CLI as a skill uses it: real processes, JSON out, clear errors."""
+"""The checkpoint CLI as a skill uses it: JSON out, clear errors; the flow script in real
+processes (its `kgraph` runs are children of bash, not counted in the CLI-run summary)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The knowledge commands from a shell in a temp repo: flows, --json, errors, secrets."""
+"""The knowledge commands through the CLI in a temp repo: flows, --json, errors, secrets."""
 
 from __future__ import annotations
 
@@ -280,24 +280,18 @@ def test_every_command_has_help_with_an_example(run_kgraph: Run, command: list[s
 
 
 def test_learn_and_search_never_load_the_slow_model_without_vectors(
-    run_kgraph: Run, repo: Path, db_path: Path
+    run_kgraph_process: Run, repo: Path
 ) -> None:
-    import os
-    import subprocess
-    import sys
-
-    env = {**os.environ, "KGRAPH_DB": str(db_path), "KGRAPH_EMBEDDER": "all-MiniLM-L6-v2"}
-
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-X", "importtime", "-m", "kgraph.cli.main", *args],
+    # A process: what `python -X importtime` reports is the import budget of a fresh one.
+    def run(*args: str) -> CliResult:
+        proc = run_kgraph_process(
+            *args,
             cwd=repo,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=True,
+            env={"KGRAPH_EMBEDDER": "all-MiniLM-L6-v2"},
+            python_args=("-X", "importtime"),
         )
+        assert proc.returncode == 0, proc.stderr
+        return proc
 
     learned = json.loads(run("learn", "Retry writes on a locked database", "--json").stdout)
     assert learned["item"]["embedding_model"] is None  # stored now, embedded by `kgraph embed`
