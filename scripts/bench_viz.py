@@ -4,7 +4,7 @@
 Builds a throwaway database in a temp folder: kgraph's code graph (``parse_repository`` of
 this checkout) and knowledge from its own history: every commit message becomes an item
 (``fix`` commits Mistakes, the others Learnings; confidence 0.8 when the capture rules of
-``kgraph.capture.commits`` say the message carries knowledge, else 0.5), tied to the files
+``kgraph.capture.sources.commits`` say the message carries knowledge, else 0.5), tied to the files
 the commit touched that still exist. kgraph's commit subjects are mostly one long sentence
 with the why, which the capture rules (a body, a cause, a decision word) often pass over;
 for a picture of the repository every one is kept. Then, for the overview and a few
@@ -32,7 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from kgraph.capture.commits import commit_content, knowledge_reason, parse_log
+from kgraph.capture.sources.commits import commit_content, knowledge_reason, parse_log
 from kgraph.codegraph.indexer import parse_repository
 from kgraph.db import Database, open_database
 from kgraph.knowledge.store import add_item

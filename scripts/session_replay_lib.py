@@ -3,7 +3,7 @@
 capture worker, and splitting what a hook printed into the items it injected.
 
 Transcripts are read with kgraph's own readers (``kgraph.transcript.reader.iter_entries``
-and ``kgraph.capture.stream.conversation``: user prompts and tool calls in file order, main
+and ``kgraph.capture.sources.stream.conversation``: user prompts and tool calls in file order, main
 chain only), so the prompts replayed are the ones capture itself counts as typed.
 """
 
@@ -84,7 +84,7 @@ def _relative(path: object, bases: list[str]) -> str | None:
 
 def read_plan(transcript: Path) -> SessionPlan | None:
     """The hook plan of one transcript (None when it has no timestamp)."""
-    from kgraph.capture.stream import Ran, Said, conversation
+    from kgraph.capture.sources.stream import Ran, Said, conversation
     from kgraph.transcript.reader import iter_entries
 
     entries = list(iter_entries(transcript))

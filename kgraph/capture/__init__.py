@@ -1,5 +1,10 @@
 """Turning commits, transcripts and CLAUDE.md into knowledge (with redaction).
 
+Three stages: ``sources`` read each kind of text into found items, ``gate`` decides what
+may be stored and about which files, and at the top ``extract`` (the pure step: entries
+and commits in, candidates out), ``session_capture`` (one session read, extracted and
+written in one transaction) and ``worker`` (the detached process that drains the queue).
+
 The capture hooks queue requests (:mod:`kgraph.runtime.queue`) and start the detached
 worker (:mod:`kgraph.capture.worker`), which does the work under a per-session lock.
 Callers outside the package use the names in ``__all__``; they load on first use
@@ -9,17 +14,17 @@ Callers outside the package use the names in ``__all__``; they load on first use
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from kgraph.capture.claude_md import SyncResult, sync_claude_md
-    from kgraph.capture.commits import issue_from_branch
     from kgraph.capture.metrics import metrics_summary
     from kgraph.capture.session_capture import CaptureResult, capture_session
     from kgraph.capture.sessions import add_injected, injected_ids, list_sessions
+    from kgraph.capture.sources.claude_md import SyncResult, sync_claude_md
+    from kgraph.capture.sources.commits import issue_from_branch
     from kgraph.capture.worker import run_worker
 
 _LAZY = {
-    "SyncResult": "claude_md",
-    "sync_claude_md": "claude_md",
-    "issue_from_branch": "commits",
+    "SyncResult": "sources.claude_md",
+    "sync_claude_md": "sources.claude_md",
+    "issue_from_branch": "sources.commits",
     "metrics_summary": "metrics",
     "CaptureResult": "session_capture",
     "capture_session": "session_capture",

@@ -4,18 +4,18 @@ No database, no git, no clock: :func:`extract_candidates` takes what was read an
 what may be stored, so it is tested on fragments cut from real transcripts. Sources, in
 order of trust:
 
-1. the session's commit messages that explain (:mod:`kgraph.capture.commits`);
-2. Claude Code's compaction summaries (:mod:`kgraph.capture.summary_items`);
+1. the session's commit messages that explain (:mod:`kgraph.capture.sources.commits`);
+2. Claude Code's compaction summaries (:mod:`kgraph.capture.sources.summary_items`);
 3. the conversation: the agent's explanations of causes and fixes
-   (:mod:`kgraph.capture.explanations`), the user's corrections, decisions and rules
-   (:mod:`kgraph.capture.dialogue`), the issue/fix tables of the agent's closing
-   summaries (:mod:`kgraph.capture.tables`), and AskUserQuestion answers;
+   (:mod:`kgraph.capture.sources.explanations`), the user's corrections, decisions and rules
+   (:mod:`kgraph.capture.sources.dialogue`), the issue/fix tables of the agent's closing
+   summaries (:mod:`kgraph.capture.sources.tables`), and AskUserQuestion answers;
 4. one Topic: what the session was about (stored when at least two items are).
 
-Every candidate passes the rubric (:mod:`kgraph.capture.junk`); paths are made repo-relative
-through the transcript's own cwd and home directories masked (:mod:`kgraph.capture.paths`);
+Every candidate passes the rubric (:mod:`kgraph.capture.gate.junk`); paths are made repo-relative
+through the transcript's own cwd and home directories masked (:mod:`kgraph.capture.gate.paths`);
 the files an item is about are the ones it names, resolved against what the session touched
-(:mod:`kgraph.capture.mentions`). Secrets are redacted thoroughly *before* any text is cut.
+(:mod:`kgraph.capture.gate.mentions`). Secrets are redacted thoroughly *before* any text is cut.
 """
 
 from __future__ import annotations
@@ -26,18 +26,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kgraph.capture import prose
-from kgraph.capture.candidates import Candidate, text_hash
-from kgraph.capture.commits import CommitInfo, commit_content, knowledge_reason
-from kgraph.capture.dialogue import corrections_and_decisions, rules
-from kgraph.capture.explanations import Found, explanations, failure_causes
-from kgraph.capture.junk import rubric_reason
-from kgraph.capture.mentions import FileIndex, build_index
-from kgraph.capture.paths import PathMap
-from kgraph.capture.retractions import Retraction, retracted, retractions
-from kgraph.capture.stream import Event, Ran, Said, conversation
-from kgraph.capture.summary_items import SummaryItem, summary_items
-from kgraph.capture.tables import fix_tables
+from kgraph.capture.gate import prose
+from kgraph.capture.gate.candidates import Candidate, text_hash
+from kgraph.capture.gate.junk import rubric_reason
+from kgraph.capture.gate.mentions import FileIndex, build_index
+from kgraph.capture.gate.paths import PathMap
+from kgraph.capture.sources.commits import CommitInfo, commit_content, knowledge_reason
+from kgraph.capture.sources.dialogue import corrections_and_decisions, rules
+from kgraph.capture.sources.explanations import Found, explanations, failure_causes
+from kgraph.capture.sources.retractions import Retraction, retracted, retractions
+from kgraph.capture.sources.stream import Event, Ran, Said, conversation
+from kgraph.capture.sources.summary_items import SummaryItem, summary_items
+from kgraph.capture.sources.tables import fix_tables
 
 _SUMMARY_KIND = {"errors": "Mistake", "solving": "Learning", "concepts": "Learning"}
 _SUMMARY_CONFIDENCE = {"errors": 0.75, "solving": 0.75, "concepts": 0.6, "files": 0.65}
@@ -74,7 +74,7 @@ def _from_summary(item: SummaryItem, index: FileIndex, number: int, n: int) -> F
 COMMIT_BACKED = frozenset(
     {"explanation", "failure", "fix-table", "summary.solving", "summary.concepts", "summary.files"}
 )
-# A found item's ref prefix -> its origin (kgraph.capture.candidates: which origins are trusted)
+# A found item's ref prefix -> its origin (kgraph.capture.gate.candidates: which are trusted)
 _ORIGINS = {
     "say": "explanation",
     "failed": "failure",
@@ -221,7 +221,7 @@ def transcript_commits(
     messages of a session whose repository capture cannot read (another machine, or
     rewritten history). Commits git already reported, and commits in scratch repositories
     (``cd /tmp/x && git commit``), are left out."""
-    from kgraph.capture.commits import commit_from_command, parse_commit
+    from kgraph.capture.sources.commits import commit_from_command, parse_commit
 
     subjects = {c.subject for c in known}
     shas = [c.sha for c in known]

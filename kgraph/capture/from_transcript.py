@@ -3,7 +3,7 @@ time span and branch, the prompts and replies a model extractor reads.
 
 These are facts about the session, not knowledge; knowledge comes from
 :mod:`kgraph.capture.extract`. Paths are repo-relative through the transcript's own cwd
-(:class:`kgraph.capture.paths.PathMap`). kgraph's own injected ``<kgraph-context>`` is
+(:class:`kgraph.capture.gate.paths.PathMap`). kgraph's own injected ``<kgraph-context>`` is
 stripped by the transcript views, so it is never learned back.
 """
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kgraph.capture.paths import PathMap
+from kgraph.capture.gate.paths import PathMap
 
 
 @dataclass

@@ -27,13 +27,13 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from kgraph.capture import commits as commit_parsing
-from kgraph.capture.candidates import Candidate
-from kgraph.capture.explanations import Found
 from kgraph.capture.from_transcript import TranscriptFacts, transcript_facts
-from kgraph.capture.junk import JunkGate
-from kgraph.capture.retractions import Retraction
+from kgraph.capture.gate.candidates import Candidate
+from kgraph.capture.gate.junk import JunkGate
 from kgraph.capture.sessions import SessionRecord, find_session
+from kgraph.capture.sources import commits as commit_parsing
+from kgraph.capture.sources.explanations import Found
+from kgraph.capture.sources.retractions import Retraction
 from kgraph.db import Database
 from kgraph.db.models import utcnow
 from kgraph.runtime.lock import session_lock
@@ -294,7 +294,7 @@ def capture_session(
 
         model: list[Found] = []
         if extractor == "claude" and facts is not None:
-            from kgraph.capture.extractor import extract_candidates as model_items
+            from kgraph.capture.sources.extractor import extract_candidates as model_items
 
             model = model_items(
                 facts.new_prompts[-50:], facts.new_assistant_texts[-50:], extractor_timeout
@@ -393,10 +393,10 @@ def _write(db: Database, session_id: str, plan: _Plan, refs: set[str], change: A
 
 def _take_back(conn: Any, session_id: str, retractions: Sequence[Retraction]) -> None:
     """Hide what an earlier capture of the session stored and the conversation has since
-    taken back (kgraph.capture.retractions); commits are not diagnoses and stay."""
+    taken back (kgraph.capture.sources.retractions); commits are not diagnoses and stay."""
     from sqlalchemy import select
 
-    from kgraph.capture.retractions import code_names
+    from kgraph.capture.sources.retractions import code_names
     from kgraph.knowledge.candidates import CANDIDATE, PENDING, REJECTED
     from kgraph.knowledge.model import KNOWLEDGE_TYPES
     from kgraph.knowledge.query import ENTITIES

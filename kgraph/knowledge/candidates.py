@@ -1,7 +1,7 @@
 """Candidates: captured items that wait for corroboration before anything returns them.
 
 Capture stores what an untrusted origin gave (the agent's explanations, the user's side of
-the conversation, a session's topic; see :mod:`kgraph.capture.candidates`) as a candidate.
+the conversation, a session's topic; see :mod:`kgraph.capture.gate.candidates`) as a candidate.
 A candidate is stored *hidden*, as a forgotten item is, so every read path — the hooks,
 search, the MCP server, exports' consumers — leaves it out by the one test they already
 make (``hidden_at IS NULL``); ``data["candidate"]`` says why it is hidden and how it left

@@ -15,7 +15,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from kgraph.capture.commits import issue_from_branch
+from kgraph.capture.sources.commits import issue_from_branch
 
 __all__ = [
     "CommitFiles",

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from kgraph.capture.candidates import Candidate
 from kgraph.capture.extract import extract_candidates
+from kgraph.capture.gate.candidates import Candidate
 from kgraph.transcript.reader import read_new_entries
 from tests.capture.transcript_builder import TranscriptBuilder
 from tests.conftest import TRANSCRIPTS_DIR
@@ -196,7 +196,7 @@ def test_an_error_without_an_informative_line_or_explanation_is_not_a_mistake(
 def test_a_commit_backs_the_agent_s_claim_about_a_file_it_changed_not_the_user_s(
     tmp_path: Path,
 ) -> None:
-    from kgraph.capture.commits import parse_commit
+    from kgraph.capture.sources.commits import parse_commit
 
     repo = tmp_path / "repo"
     http = repo / "src" / "http.py"
@@ -225,7 +225,7 @@ def test_a_user_s_interruption_is_not_backed_by_the_commit_of_the_file_it_stoppe
 ) -> None:
     # e8811ad6 L550–L560: the user stops an Edit of manual_commit_hooks.go, which the
     # session later commits; the item names the file because its template does.
-    from kgraph.capture.commits import parse_commit
+    from kgraph.capture.sources.commits import parse_commit
 
     source = next(CAPTURE_DEV.glob("e8811ad6*.jsonl"))
     path = tmp_path / "fragment.jsonl"

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from kgraph.capture.junk import JunkGate, junk_reason
+from kgraph.capture.gate.junk import JunkGate, junk_reason
 
 
 @pytest.mark.parametrize(

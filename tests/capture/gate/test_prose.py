@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kgraph.capture.prose import clean_markdown, strip_emphasis, units
+from kgraph.capture.gate.prose import clean_markdown, strip_emphasis, units
 
 
 @pytest.mark.parametrize(

@@ -13,8 +13,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from kgraph.capture.paths import PathMap
-from kgraph.capture.stream import Event, Ran
+from kgraph.capture.gate.paths import PathMap
+from kgraph.capture.sources.stream import Event, Ran
 
 MAX_FILES = 4
 _PATHLIKE = re.compile(r"(?<![\w~/.-])((?:[\w.-]+/)*[\w.-]+\.[A-Za-z]{1,5})\b")

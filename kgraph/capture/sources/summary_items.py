@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kgraph.capture import prose
+from kgraph.capture.gate import prose
 
 _SECTION = re.compile(r"^\s*(?:#+\s*)?(\d{1,2})\.\s+(?P<title>[A-Z][^:\n]{2,60}):\s*(?P<rest>.*)$")
 _BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*•+]|\d+[.)])\s+(?P<text>.*)$")

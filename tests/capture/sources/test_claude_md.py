@@ -4,7 +4,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kgraph.capture.claude_md import claude_md_files, split_sections, sync_claude_md
+from kgraph.capture.sources.claude_md import claude_md_files, split_sections, sync_claude_md
 from kgraph.db import Database
 from kgraph.knowledge.query import list_items
 

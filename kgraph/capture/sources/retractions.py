@@ -16,8 +16,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kgraph.capture import prose
-from kgraph.capture.stream import Event, Said
+from kgraph.capture.gate import prose
+from kgraph.capture.sources.stream import Event, Said
 
 RETRACTION = re.compile(
     r"\b(?:(?:I|we) (?:was|were) (?:wrong|mistaken)|you(?:'re| are) wrong|"

@@ -10,7 +10,7 @@ what explained or fixed them.
 - **Failures.** A failed command's informative error line with the explanation that names
   the same thing, or the one short edit after which the same command passed.
 
-The user's corrections, decisions and rules are in :mod:`kgraph.capture.dialogue`.
+The user's corrections, decisions and rules are in :mod:`kgraph.capture.sources.dialogue`.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kgraph.capture import prose
-from kgraph.capture.stream import Event, Ran, Said
+from kgraph.capture.gate import prose
+from kgraph.capture.sources.stream import Event, Ran, Said
 
 _LEAD_IN = re.compile(
     r"^(?:found (?:it|the (?:issue|bug|problem|cause|culprit))|that'?s (?:the|our) (?:bug|issue|"
@@ -242,7 +242,7 @@ def failure_causes(events: Sequence[Event]) -> list[Found]:
     """A failed command's informative error line with what explains or fixed it: the agent's
     explanation (its text or thinking) that names the same thing, else the one short edit
     after which the same command passed."""
-    from kgraph.capture.errors import informative_lines, is_protocol_error
+    from kgraph.capture.sources.errors import informative_lines, is_protocol_error
 
     found: list[Found] = []
     for index, event in enumerate(events):

@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from kgraph.capture.explanations import Found
-from kgraph.capture.stream import Event, Said
+from kgraph.capture.sources.explanations import Found
+from kgraph.capture.sources.stream import Event, Said
 
 _ROW = re.compile(r"^\s*\|(?P<cells>.+)\|\s*$")
 _RULE = re.compile(r"^[\s|:-]+$")

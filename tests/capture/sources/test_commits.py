@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from kgraph.capture.commits import (
+from kgraph.capture.sources.commits import (
     commit_content,
     issue_reference,
     knowledge_reason,

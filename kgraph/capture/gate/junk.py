@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from kgraph.capture import prose
+from kgraph.capture.gate import prose
 
 MAX_CHARS = prose.MAX_ITEM_CHARS
 MIN_WORDS = 3

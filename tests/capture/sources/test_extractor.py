@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from kgraph.capture.extractor import extract_candidates, parse_items, parse_marker
 from kgraph.capture.session_capture import capture_session
+from kgraph.capture.sources.extractor import extract_candidates, parse_items, parse_marker
 from kgraph.db import Database
 from kgraph.knowledge.query import list_items
 from tests.capture.transcript_builder import TranscriptBuilder

@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from kgraph.capture import prose
-from kgraph.capture.explanations import LOOKAHEAD, Found
-from kgraph.capture.stream import Event, Ran, Said
+from kgraph.capture.gate import prose
+from kgraph.capture.sources.explanations import LOOKAHEAD, Found
+from kgraph.capture.sources.stream import Event, Ran, Said
 
 _ACK = re.compile(
     r"^\s*(?:you'?re (?:absolutely |totally |completely )?(?:right|correct)|good (?:catch|point|"

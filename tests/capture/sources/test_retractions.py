@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kgraph.capture.retractions import retracted, retractions
 from kgraph.capture.session_capture import capture_session
-from kgraph.capture.stream import Said
+from kgraph.capture.sources.retractions import retracted, retractions
+from kgraph.capture.sources.stream import Said
 from kgraph.db import Database
 from kgraph.knowledge.query import list_items
 from tests.capture.transcript_builder import TranscriptBuilder

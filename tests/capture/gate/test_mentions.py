@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kgraph.capture.mentions import FileIndex, build_index
-from kgraph.capture.paths import PathMap
-from kgraph.capture.stream import Ran
+from kgraph.capture.gate.mentions import FileIndex, build_index
+from kgraph.capture.gate.paths import PathMap
+from kgraph.capture.sources.stream import Ran
 
 # Cut from capture-dev sessions (entireio/cli, Go) and shaped after Python and TypeScript.
 GO = """// Get agent type from the hook agent

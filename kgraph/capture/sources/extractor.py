@@ -22,8 +22,8 @@ import subprocess
 import tempfile
 from collections.abc import Sequence
 
-from kgraph.capture.candidates import text_hash
-from kgraph.capture.explanations import Found
+from kgraph.capture.gate.candidates import text_hash
+from kgraph.capture.sources.explanations import Found
 
 MARKER = "HAS_KNOWLEDGE"
 MAX_EXCERPT_CHARS = 30_000

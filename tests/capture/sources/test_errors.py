@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kgraph.capture.errors import informative_lines, is_protocol_error
+from kgraph.capture.sources.errors import informative_lines, is_protocol_error
 
 
 @pytest.mark.parametrize(
