@@ -220,6 +220,23 @@ def pytest_runtest_protocol(item: pytest.Item) -> None:
     _current_test_file[0] = item.nodeid.split("::")[0]
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Under pytest-xdist a worker hands its counts to the controller."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output["cli_runs"] = dict(_cli_runs)
+        output["cli_subprocess_by_file"] = dict(_subprocess_runs_by_file)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """The controller adds up its workers' counts (pytest-xdist)."""
+    output = getattr(node, "workeroutput", {})
+    for kind, count in output.get("cli_runs", {}).items():
+        _cli_runs[kind] += count
+    _subprocess_runs_by_file.update(output.get("cli_subprocess_by_file", {}))
+
+
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     terminalreporter.write_line(
         f"CLI runs: {_cli_runs['in-process']} in-process (CliRunner), "
