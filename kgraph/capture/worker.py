@@ -342,23 +342,28 @@ def embed_captured(db: Any, log: Any) -> None:
     a manual ``kgraph embed``; near-duplicates among them merge with what is stored
     (kgraph.knowledge.vectors.merge_near_duplicates). Here, in the detached worker, once a
     session has ended: the model loads in this process (seconds of CPU, a few hundred MB,
-    for as long as the worker runs), never in a hook. Without the model installed it is
-    left to ``kgraph embed``; a failure is logged."""
+    for as long as the worker runs), never in a hook. A candidate another session said in
+    other words is shown then (kgraph.knowledge.candidates.corroborate_similar). Without the
+    model installed it is left to ``kgraph embed``; a failure is logged."""
     from kgraph.embeddings import get_embedder
+    from kgraph.knowledge.candidates import corroborate_similar
     from kgraph.knowledge.vectors import embed_missing
 
     started = time.process_time()
     try:
         embedder = get_embedder()
         report = embed_missing(db, embedder)
+        shown = corroborate_similar(db, report.model, report.dim)
     except Exception as exc:
         log.warning("embedding captured items skipped: %s: %s", type(exc).__name__, exc)
         return
     log.info(
-        "embedded %d items with %s (%d merged as near-duplicates) in %.1f CPU-s",
+        "embedded %d items with %s (%d merged as near-duplicates, %d candidates said again "
+        "by another session) in %.1f CPU-s",
         report.embedded,
         report.model,
         report.merged,
+        shown,
         time.process_time() - started,
     )
 

@@ -8,9 +8,10 @@ make (``hidden_at IS NULL``); ``data["candidate"]`` says why it is hidden and ho
 that state:
 
 - ``pending``: waiting;
-- ``corroborated``: said again by another session or by a trusted origin (a commit, a
-  compaction summary's errors-and-fixes, the model extractor when it is on) — shown from
-  then on;
+- ``corroborated``: said again by another session (in the same words, or, once embedded,
+  in words whose vectors are as close as :data:`SAME_CLAIM_COSINE`) or by a trusted origin
+  (a commit, a compaction summary's errors-and-fixes, the model extractor when it is on) —
+  shown from then on;
 - ``accepted`` / ``rejected``: a person's verdict in ``kgraph knowledge review`` (or the
   MCP ``review_candidate`` tool). A rejected candidate stays hidden for good: saying it
   again does not bring it back.
@@ -35,6 +36,9 @@ PENDING = "pending"
 CORROBORATED = "corroborated"
 ACCEPTED = "accepted"
 REJECTED = "rejected"
+# Two items of one type this close (all-MiniLM-L6-v2 cosine) state the same claim: a
+# paraphrase scores about 0.9, the same topic with another claim well below.
+SAME_CLAIM_COSINE = 0.9
 
 
 def state(data: Mapping[str, Any] | None) -> str | None:
@@ -104,3 +108,54 @@ def review(db: Database, entity_id: str, accept: bool) -> str:
         return str(row["id"])
 
     return db.write(write)
+
+
+def corroborate_similar(db: Database, model: str, dim: int) -> int:
+    """Show the pending candidates that another session said in other words: an item of the
+    same type from a different session, whose ``model`` vector is at least
+    :data:`SAME_CLAIM_COSINE` close, and that no person rejected and no retraction took
+    back (a pending one is shown too). Returns how many items were shown."""
+    import numpy as np
+
+    from kgraph.knowledge.query import ENTITIES, load_items
+    from kgraph.knowledge.store import fetch_row, update_entity
+    from kgraph.knowledge.vectors import load_matrix
+
+    pending = {i.id: i for i in list_candidates(db, limit=100_000)}
+    if not pending:
+        return 0
+    ids, matrix = db.read(lambda conn: load_matrix(conn, model, dim, include_superseded=True))
+    rows = {entity_id: n for n, entity_id in enumerate(ids)}
+    mine = [i for i in pending if i in rows]
+    if not mine:
+        return 0
+    scores = matrix[[rows[i] for i in mine]] @ matrix.T
+    pairs: list[tuple[str, str]] = []
+    for n, entity_id in enumerate(mine):
+        close = [ids[c] for c in np.nonzero(scores[n] >= SAME_CLAIM_COSINE)[0]]
+        pairs += [(entity_id, other) for other in close if other != entity_id]
+    if not pairs:
+        return 0
+    others = db.read(lambda conn: load_items(conn, sorted({o for _, o in pairs})))
+    shown: set[str] = set()
+    for entity_id, other_id in pairs:
+        item, other = pending[entity_id], others.get(other_id)
+        if other is None or other.type != item.type or other.session_id == item.session_id:
+            continue
+        if state(other.data) == REJECTED or "retracted" in other.data:
+            continue
+        shown.add(entity_id)
+        if other_id in pending:
+            shown.add(other_id)
+
+    def write(conn: Connection) -> None:
+        for entity_id in sorted(shown):
+            row = fetch_row(conn, ENTITIES.c.id == entity_id)
+            if row is not None and is_pending(dict(row)):
+                data = {**(row["data"] or {}), CANDIDATE: CORROBORATED}
+                data["corroborated_by"] = "session (similar)"
+                update_entity(conn, entity_id, hidden_at=None, data=data, updated_at=utcnow())
+
+    if shown:
+        db.write(write)
+    return len(shown)

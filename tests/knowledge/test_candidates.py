@@ -83,3 +83,35 @@ def test_only_a_captured_candidate_can_be_reviewed(db: Database) -> None:
     with pytest.raises(InvalidValueError, match="not a captured candidate"):
         review(db, manual.entity_id, False)
     assert shown(db) == [manual.entity_id]
+
+
+def test_another_session_saying_it_in_other_words_shows_both_once_embedded(
+    db: Database,
+) -> None:
+    from kgraph.embeddings import get_embedder
+    from kgraph.knowledge.candidates import corroborate_similar
+    from kgraph.knowledge.vectors import embed_missing
+
+    first = capture(db, CAUSE, "s1").entity_id
+    reworded = CAUSE.replace("every colon", "each colon")  # cosine 0.94 with the hashing model
+    second = capture(db, reworded, "s2").entity_id
+    same_session = capture(db, OTHER, "s1").entity_id
+    capture(db, OTHER.replace("every writer", "each writer"), "s1")  # the same session
+    fake = get_embedder("fake")
+    embed_missing(db, fake)
+    assert corroborate_similar(db, fake.model_name, fake.dim) == 2
+    assert set(shown(db)) == {first, second}
+    assert same_session in {i.id for i in list_candidates(db)}
+    assert corroborate_similar(db, fake.model_name, fake.dim) == 0  # nothing pending left
+
+
+def test_a_rejected_item_corroborates_nothing(db: Database) -> None:
+    from kgraph.embeddings import get_embedder
+    from kgraph.knowledge.candidates import corroborate_similar
+    from kgraph.knowledge.vectors import embed_missing
+
+    review(db, capture(db, CAUSE, "s1").entity_id, False)
+    capture(db, CAUSE.replace("every colon", "each colon"), "s2")
+    fake = get_embedder("fake")
+    embed_missing(db, fake)
+    assert corroborate_similar(db, fake.model_name, fake.dim) == 0 and shown(db) == []
