@@ -36,7 +36,7 @@ LAYERS = (
     "runtime",
     "db",
 )
-BASE = ("errors", "config", "redact")
+BASE = ("errors", "config", "redact", "lazy")
 PUBLIC_ONLY = ("cli", "mcp", "api")
 # What ``from kgraph import X`` means, by layer.
 TOP_LEVEL = {"__version__": "errors", "open": "api", "Project": "api"}

@@ -11,7 +11,9 @@ Callers outside the package use the names in ``__all__``; they load on first use
 (PEP 562), so importing this package imports nothing (the capture hooks must stay cheap).
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from kgraph.lazy import lazy
 
 if TYPE_CHECKING:
     from kgraph.capture.metrics import metrics_summary
@@ -48,10 +50,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'kgraph.capture' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(f"kgraph.capture.{module}"), name)
+__getattr__ = lazy(__name__, _LAZY)

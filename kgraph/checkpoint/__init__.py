@@ -4,9 +4,10 @@ The names load on first use (PEP 562): :mod:`kgraph.checkpoint.lookup`, the acti
 lookup the session-start hook runs, must be importable without SQLAlchemy.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kgraph.checkpoint.common import ACTION_RESULTS, PHASES, STATUSES
+from kgraph.lazy import lazy
 
 if TYPE_CHECKING:
     from kgraph.checkpoint.milestones import (
@@ -102,10 +103,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'kgraph.checkpoint' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(f"kgraph.checkpoint.{module}"), name)
+__getattr__ = lazy(__name__, _LAZY)

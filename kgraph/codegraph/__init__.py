@@ -6,9 +6,10 @@ use (PEP 562), so the cross-area contract other packages call on hot paths
 (:func:`has_graph`, :func:`files_in_blast_radius`) costs no parser or networkx import.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kgraph.codegraph.filedeps import files_in_blast_radius, has_graph
+from kgraph.lazy import lazy
 
 if TYPE_CHECKING:
     from kgraph.codegraph.export import export_callgraph
@@ -73,10 +74,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'kgraph.codegraph' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(f"kgraph.codegraph.{module}"), name)
+__getattr__ = lazy(__name__, _LAZY)

@@ -8,10 +8,11 @@ names in ``__all__``.
 under 0.3 s, only need the location of the project.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kgraph.db.location import project_root, resolve_database_url, sqlite_path
 from kgraph.db.schema_version import HEAD_REVISION
+from kgraph.lazy import lazy
 
 if TYPE_CHECKING:
     from kgraph.db.core import Database, open_database
@@ -40,10 +41,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'kgraph.db' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(f"kgraph.db.{module}"), name)
+__getattr__ = lazy(__name__, _LAZY)

@@ -10,7 +10,9 @@ pre-compact, session-end) only queue work for the detached worker; none imports 
 Callers outside the package use the names in ``__all__``, which load on first use (PEP 562).
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from kgraph.lazy import lazy
 
 if TYPE_CHECKING:
     from kgraph.hooks.payload import read_input
@@ -36,11 +38,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    target = _LAZY.get(name)
-    if target is None:
-        raise AttributeError(f"module 'kgraph.hooks' has no attribute {name!r}")
-    import importlib
-
-    module, _, attribute = target.partition(":")
-    return getattr(importlib.import_module(f"kgraph.hooks.{module}"), attribute or name)
+__getattr__ = lazy(__name__, _LAZY)

@@ -9,7 +9,7 @@ Callers outside the package use the names in ``__all__``.
 Importing this package is cheap: numpy, networkx and torch load only where used.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kgraph.knowledge.areas import (
     DEFAULT_AREA_RULES,
@@ -25,6 +25,7 @@ from kgraph.knowledge.model import (
     RELATIONSHIP_TYPES,
     SOURCES,
 )
+from kgraph.lazy import lazy
 
 if TYPE_CHECKING:
     from kgraph.knowledge.candidates import list_candidates
@@ -168,11 +169,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    target = _LAZY.get(name)
-    if target is None:
-        raise AttributeError(f"module 'kgraph.knowledge' has no attribute {name!r}")
-    import importlib
-
-    module, _, attribute = target.partition(":")
-    return getattr(importlib.import_module(f"kgraph.knowledge.{module}"), attribute or name)
+__getattr__ = lazy(__name__, _LAZY)

@@ -12,7 +12,9 @@ file just read or edited). Callers outside the package use the names in ``__all_
 load on first use (PEP 562).
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from kgraph.lazy import lazy
 
 if TYPE_CHECKING:
     from kgraph.recall.briefing import Block
@@ -60,11 +62,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    target = _LAZY.get(name)
-    if target is None:
-        raise AttributeError(f"module 'kgraph.recall' has no attribute {name!r}")
-    import importlib
-
-    module, _, attribute = target.partition(":")
-    return getattr(importlib.import_module(f"kgraph.recall.{module}"), attribute or name)
+__getattr__ = lazy(__name__, _LAZY)

@@ -10,7 +10,9 @@ it without importing SQLAlchemy. Callers outside the package use the names in ``
 they load on first use (PEP 562), so importing this package imports nothing.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from kgraph.lazy import lazy
 
 if TYPE_CHECKING:
     from kgraph.runtime.queue import enqueue
@@ -46,11 +48,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    target = _LAZY.get(name)
-    if target is None:
-        raise AttributeError(f"module 'kgraph.runtime' has no attribute {name!r}")
-    import importlib
-
-    module, _, attribute = target.partition(":")
-    return getattr(importlib.import_module(f"kgraph.runtime.{module}"), attribute or name)
+__getattr__ = lazy(__name__, _LAZY)

@@ -8,7 +8,9 @@ the ``kgraph install`` and ``kgraph doctor`` commands, never by a hook. Callers 
 package use the names in ``__all__``; they load on first use (PEP 562).
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from kgraph.lazy import lazy
 
 if TYPE_CHECKING:
     from kgraph.setup.doctor import Check, run_doctor
@@ -59,11 +61,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    target = _LAZY.get(name)
-    if target is None:
-        raise AttributeError(f"module 'kgraph.setup' has no attribute {name!r}")
-    import importlib
-
-    module, _, attribute = target.partition(":")
-    return getattr(importlib.import_module(f"kgraph.setup.{module}"), attribute or name)
+__getattr__ = lazy(__name__, _LAZY)

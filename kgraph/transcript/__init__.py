@@ -10,7 +10,9 @@
 - :mod:`~kgraph.transcript.stats`: whole-file counts and session status for the CLI.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from kgraph.lazy import lazy
 
 if TYPE_CHECKING:
     from kgraph.transcript.discovery import find_session, find_subagents, list_sessions
@@ -52,10 +54,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'kgraph.transcript' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(f"kgraph.transcript.{module}"), name)
+__getattr__ = lazy(__name__, _LAZY)
