@@ -26,7 +26,7 @@ from kgraph.db import Database
 from kgraph.db.models import utcnow
 from kgraph.errors import InvalidValueError
 from kgraph.knowledge.areas import AreaRules, infer_code_area, relative_path
-from kgraph.knowledge.candidates import CANDIDATE, PENDING, corroboration
+from kgraph.knowledge.candidates import ACCEPTED, CANDIDATE, PENDING, corroboration
 from kgraph.knowledge.model import (
     KNOWLEDGE_TYPES,
     MAX_CONTENT_CHARS,
@@ -484,7 +484,8 @@ def unsupersede(db: Database, old_id: str) -> int:
 
 
 def set_hidden(db: Database, entity_id: str, hidden: bool, reason: str | None = None) -> str:
-    """Hide (``knowledge forget``) or show again (``knowledge restore``) an item."""
+    """Hide (``knowledge forget``) or show again (``knowledge restore``) an item. Restoring
+    a captured candidate accepts it, as ``knowledge review --accept`` does."""
 
     def write(conn: Connection) -> str:
         row = fetch_row(conn, ENTITIES.c.id == resolve_id(conn, entity_id))
@@ -496,6 +497,8 @@ def set_hidden(db: Database, entity_id: str, hidden: bool, reason: str | None = 
             update_entity(conn, row["id"], hidden_at=utcnow(), data=data)
         elif not hidden and row["hidden_at"] is not None:
             data.pop("hidden_reason", None)
+            if CANDIDATE in data:
+                data[CANDIDATE] = ACCEPTED
             update_entity(conn, row["id"], hidden_at=None, data=data)
         return str(row["id"])
 

@@ -115,3 +115,12 @@ def test_a_rejected_item_corroborates_nothing(db: Database) -> None:
     fake = get_embedder("fake")
     embed_missing(db, fake)
     assert corroborate_similar(db, fake.model_name, fake.dim) == 0 and shown(db) == []
+
+
+def test_restoring_a_candidate_accepts_it(db: Database) -> None:
+    from kgraph.knowledge import set_hidden
+
+    stored = capture(db, CAUSE, "s1").entity_id
+    set_hidden(db, stored, False)  # `kgraph knowledge restore ID`
+    (item,) = list_items(db)
+    assert item.id == stored and state(item.data) == "accepted" and list_candidates(db) == []
