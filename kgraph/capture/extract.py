@@ -85,7 +85,6 @@ _ORIGINS = {
     "said": "user-rule",
     "table": "fix-table",
     "ask": "question-answer",
-    "llm": "llm",
 }
 
 

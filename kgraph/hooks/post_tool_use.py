@@ -42,6 +42,9 @@ def run(ctx: HookContext) -> str | None:
     )
     # The file's items come once; later, an edit brings only items naming what it touches.
     recalled = f"file:{path}" in ctx.seen().marks
+    if recalled and not symbols:
+        ctx.log.debug("post-tool-use printed nothing: %s was recalled before", path)
+        return None
     mark = f"file:{path}" if not recalled else f"file:{path}#" + ",".join(sorted(symbols))[:300]
     return ctx.recall(
         lambda conn, exclude: file_recall(

@@ -139,8 +139,7 @@ class HookContext:
         if mark is not None and mark in state.marks:
             self.log.debug("%s printed nothing: %s was looked up before", self.event, mark)
             return None
-        if self.budget(MIN_BLOCK_CHARS) < MIN_BLOCK_CHARS:
-            self.log.debug("%s printed nothing: the session's budget is spent", self.event)
+        if self.budget_spent():
             return None
         conn = self.open_store()
         if conn is None:
@@ -163,14 +162,28 @@ class HookContext:
             return None
         return self.deliver(found.text, found.ids, marks)
 
+    def session_left(self) -> int | None:
+        """Characters left of the session's budget (``session_max_chars``); None when there
+        is no limit (0) or no session to count for."""
+        total = self.settings.session_max_chars
+        if not total or not self.payload.session_id:
+            return None
+        return max(0, total - self.seen().chars)
+
+    def budget_spent(self) -> bool:
+        """True (and logged) when less of the session's budget is left than a useful block."""
+        left = self.session_left()
+        if left is None or left >= MIN_BLOCK_CHARS:
+            return False
+        self.log.debug("%s printed nothing: the session's budget is spent", self.event)
+        return True
+
     def budget(self, chars: int) -> int:
         """A hook's character budget: ``--max-chars`` when given, else ``chars``, and no
-        more than what is left of the session's (``session_max_chars``; 0: no limit)."""
+        more than what is left of the session's."""
         budget = min(self.options.max_chars or chars, 9_000)
-        total = self.settings.session_max_chars
-        if total and self.payload.session_id:
-            budget = min(budget, max(0, total - self.seen().chars))
-        return budget
+        left = self.session_left()
+        return budget if left is None else min(budget, left)
 
     def open_store(
         self, fresh_for: float | None = None, ask_refresh: bool = True

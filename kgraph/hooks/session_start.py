@@ -93,6 +93,8 @@ def run(ctx: HookContext) -> str | None:
     if not ctx.options.dry_run:
         ctx.finalizers.append(lambda: _queue_work(ctx, git))
     # The worker _queue_work starts refreshes the server's local copy: no request here.
+    if ctx.budget_spent():
+        return None
     conn = ctx.open_store(fresh_for=ctx.settings.server_copy_max_age_s, ask_refresh=False)
     if conn is None:
         return None
@@ -111,9 +113,7 @@ def run(ctx: HookContext) -> str | None:
             settings=ctx.settings,
             evidence=load_evidence_settings(ctx.root),
             area_rules=_area_rules(ctx),
-            exclude=set()
-            if payload.source in FRESH_SOURCES
-            else seen.seen_ids(ctx.root, payload.session_id),
+            exclude=set() if payload.source in FRESH_SOURCES else set(ctx.seen().ids),
             max_chars=ctx.budget(ctx.settings.session_start_max_chars),
         )
     finally:

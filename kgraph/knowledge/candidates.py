@@ -13,8 +13,8 @@ that state:
   (a commit, a compaction summary's errors-and-fixes, the model extractor when it is on) —
   shown from then on;
 - ``accepted`` / ``rejected``: a person's verdict in ``kgraph knowledge review`` (or the
-  MCP ``review_candidate`` tool). A rejected candidate stays hidden for good: saying it
-  again does not bring it back.
+  MCP ``review`` tool, or ``knowledge restore``). A rejected candidate stays hidden for
+  good: saying it again does not bring it back.
 """
 
 from __future__ import annotations

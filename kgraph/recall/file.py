@@ -151,7 +151,8 @@ def file_recall(
     focus = focus_for(conn, settings, files={path: 1.0}, reasons={path: "about"})
     ranked = [r for r in rank(gather(conn, focus), focus, now) if r.item.id not in exclude]
     naming = [r for r in ranked if _names_any(r.item.content, symbols)]
-    rest = [] if symbols_only else [r for r in ranked if r not in naming]
+    named = {r.item.id for r in naming}
+    rest = [] if symbols_only else [r for r in ranked if r.item.id not in named]
     own = [Ranked(r.item, r.score, "") for r in [*naming, *rest][:max_items]]
     taken = exclude | {r.item.id for r in own}
     deps = [] if symbols_only else _dependency_items(conn, path, settings, taken, now)

@@ -374,3 +374,22 @@ def test_a_silent_briefing_says_why_in_the_log(
     assert hook("session-start", session_id="s1", source="startup").stdout == ""
     log = (tmp_repo / ".claude" / "kgraph" / "hook.log").read_text()
     assert "session-start printed nothing: clean tree: items from recent activity are off" in log
+
+
+def test_a_resumed_session_keeps_to_what_is_left_of_its_budget(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
+) -> None:
+    from kgraph.runtime.seen import remember
+
+    recent_items(tmp_repo, 0)
+    config = tmp_repo / ".claude" / "kgraph.toml"
+    config.write_text(config.read_text() + "session_max_chars = 900\n")
+    for i in range(20):
+        add_item(project_db, f"The cache key {i} includes the template uri", files=["src/cache.py"])
+    (tmp_repo / "src").mkdir()
+    (tmp_repo / "src" / "cache.py").write_text("changed\n")
+    first = context_of(hook("session-start", session_id="s1", source="startup"))
+    assert len(first) <= 900 and first.count("\n- ") < 8  # more items than fit
+    remember(tmp_repo, "s1", [], chars=900 - len(first))  # the prompts spent the rest
+    assert hook("session-start", session_id="s1", source="resume").stdout == ""
+    assert hook("session-start", session_id="s1", source="compact").stdout  # context emptied
