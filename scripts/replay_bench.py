@@ -12,11 +12,16 @@ real hook processes with Claude Code's JSON on stdin:
 - files: ``kgraph hook session-start`` after writing the commit's changes into the tree,
   uncommitted;
 - file-triggered: ``kgraph hook post-tool-use`` with a Read (or, for a new file, Write)
-  payload for each file the commit changes; "n/a" when this kgraph has no such hook.
+  payload for each file the commit changes; "n/a" when this kgraph has no such hook;
+- edit: ``kgraph hook post-tool-use`` with an Edit payload for each of the commit's first
+  hunks (old/new string) in each changed file, the tree holding the commit's version.
 
 An injected item is relevant when it is about a file the commit changed; every score is
 given with hub files (changed by > 25% of the learning commits or of the later ones) counted
-and left out. See replay_scoring.py for the metrics and baselines.
+and left out. A finer table counts an item relevant when it names a function, class or
+file the commit changes (replay_symbols.py), beside two baselines with no ranking: the
+newest items about each hook call's file, and the broadest items. See replay_scoring.py
+for the metrics and baselines.
 
 Usage:
     python scripts/replay_bench.py ../shared/repos/mako.bundle ../shared/repos/httpx.bundle
@@ -37,7 +42,20 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from replay_history import clone, hub_files, read_history, sample_sessions, split_history
-from replay_scoring import BM25, Ground, Score, ground, outcomes, score, table
+from replay_scoring import (
+    BM25,
+    FINE_MODES,
+    FineScore,
+    Ground,
+    Score,
+    fine_outcome,
+    fine_score,
+    fine_table,
+    ground,
+    outcomes,
+    score,
+    table,
+)
 from replay_sessions import (
     MODES,
     Kgraph,
@@ -49,6 +67,7 @@ from replay_sessions import (
     run_session,
     store_learnings,
 )
+from replay_symbols import Change, commit_change
 
 HOOKS = ("session-start", "user-prompt", "post-tool-use")
 
@@ -70,6 +89,7 @@ class Report:
     scores_no_hubs: tuple[Score, ...]  # hub files left out
     ground: Ground  # relevant stored items per session, hub files counted
     ground_no_hubs: Ground
+    fine: tuple[FineScore, ...]  # relevance = names a changed function, class or file
     store_s: float
     sessions_s: float
     injected: dict[str, dict[str, list[str] | None]]  # session sha -> mode -> item ids
@@ -86,9 +106,14 @@ def replay(
     hub_share: float,
     graph: bool,
     progress: bool = True,
+    config: str | None = None,
 ) -> Report:
-    """Replay one repository in ``work`` (a fresh directory) and score it."""
+    """Replay one repository in ``work`` (a fresh directory) and score it; ``config``: the
+    text of a ``kgraph.toml`` for the tree (to measure a setting)."""
     tree = clone(source, work / "tree")
+    if config is not None:
+        (tree / ".claude").mkdir(exist_ok=True)
+        (tree / ".claude" / "kgraph.toml").write_text(config, encoding="utf-8")
     (work / "home").mkdir()
     kg = Kgraph(kgraph_exe, str(work / "kgraph.db"), work / "home")
     history = read_history(tree)
@@ -105,14 +130,36 @@ def replay(
     by_id = {i.id: i for i in items}
     started = time.perf_counter()
     runs = []
+    changes: dict[str, Change] = {}
     timings: dict[str, list[float]] = {}
     for number, commit in enumerate(chosen, 1):
-        runs.append((commit, run_session(kg, support, Session(commit, tree), by_id, timings)))
+        change = changes[commit.sha] = commit_change(tree, commit)
+        session = Session(commit, tree)
+        runs.append((commit, run_session(kg, support, session, by_id, timings, change.hunks)))
         if progress:
             print(f"  session {number}/{len(chosen)} {commit.sha[:10]}", file=sys.stderr)
     sessions_s = time.perf_counter() - started
     index = BM25([i.content for i in items])
-    found = {mode: outcomes(mode, runs, items, index) for mode in MODES}
+    modes = [(c, r.modes) for c, r in runs]
+    found = {mode: outcomes(mode, modes, items, index) for mode in MODES}
+    fine = tuple(
+        fine_score(
+            mode,
+            [
+                fine_outcome(
+                    mode,
+                    c,
+                    changes[c.sha].named_by,
+                    r.modes.get(mode) or [],
+                    r.calls.get(mode),
+                    items,
+                    index,
+                )
+                for c, r in runs
+            ],
+        )
+        for mode in FINE_MODES
+    )
     return Report(
         name=Path(source.rstrip("/")).name.removesuffix(".bundle"),
         commits=len(history),
@@ -127,9 +174,10 @@ def replay(
         scores_no_hubs=tuple(score(m, found[m], items, hubs) for m in MODES),
         ground=ground(chosen, items),
         ground_no_hubs=ground(chosen, items, hubs),
+        fine=fine,
         store_s=store_s,
         sessions_s=sessions_s,
-        injected={c.sha: dict(r) for c, r in runs},
+        injected={c.sha: dict(r.modes) for c, r in runs},
         item_commits={i.id: i.sha for i in items},
     )
 
@@ -154,6 +202,9 @@ def render(report: Report) -> str:
             "relevance = shares a changed file other than a hub file "
             f"({_ground(report.ground_no_hubs, report.sessions)}):",
             table(report.scores_no_hubs),
+            "relevance = names a function, class or file the commit changes (baselines at "
+            "the same K: newest items about the hook call's file; the broadest items):",
+            fine_table(report.fine),
             f"time: store {report.store_s:.1f} s, sessions {report.sessions_s:.1f} s "
             f"({report.sessions_s / max(1, report.sessions):.2f} s per session); median hook "
             "process: "
@@ -171,6 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--hub-share", type=float, default=0.25)
     parser.add_argument("--no-graph", action="store_true", help="skip parsing the code graph")
     parser.add_argument("--kgraph", help="kgraph executable (default: the venv's)")
+    parser.add_argument("--config", type=Path, help="a kgraph.toml to replay with")
     parser.add_argument("--json", type=Path, help="write the reports (with injected ids) here")
     parser.add_argument("--keep", action="store_true", help="keep the temp directories")
     parser.add_argument("--quiet", action="store_true", help="no per-session progress")
@@ -192,6 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args.hub_share,
                 not args.no_graph,
                 progress=not args.quiet,
+                config=args.config.read_text(encoding="utf-8") if args.config else None,
             )
             reports.append(report)
             print(render(report) + f"; total {time.perf_counter() - started:.1f} s\n", flush=True)

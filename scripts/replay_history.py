@@ -39,6 +39,7 @@ class Commit:
     subject: str
     body: str  # trailers removed
     files: tuple[str, ...]  # changed against the first parent (renames as delete + add)
+    date: str | None = None  # committer date, ISO 8601
 
     @property
     def has_body(self) -> bool:
@@ -79,22 +80,28 @@ def git(repo: Path, *args: str) -> str:
 
 
 def parse_log(output: str) -> list[Commit]:
-    """Parse ``git log --format=%x1e%H%x1f%P%x1f%B%x1f --name-only`` (oldest first).
+    """Parse ``git log --format=%x1e%H%x1f%P%x1f%cI%x1f%B%x1f --name-only`` (oldest first).
 
     The subject is the message's first line and the body the rest, as kgraph's capture
     splits it (git's own ``%s`` would join a first paragraph of several lines)."""
     commits: list[Commit] = []
     for record in output.split(_RS):
         parts = record.split(_US)
-        if len(parts) < 4:
+        if len(parts) < 5:
             continue
-        sha, parents, message, names = parts[:4]
+        sha, parents, date, message, names = parts[:5]
         subject, _, body = message.strip().partition("\n")
         files = tuple(dict.fromkeys(n.strip() for n in names.splitlines() if n.strip()))
         first_parent = parents.split()[0] if parents.split() else None
         commits.append(
             Commit(
-                len(commits), sha.strip(), first_parent, subject.strip(), clean_body(body), files
+                len(commits),
+                sha.strip(),
+                first_parent,
+                subject.strip(),
+                clean_body(body),
+                files,
+                date.strip() or None,
             )
         )
     return commits
@@ -111,7 +118,7 @@ def read_history(repo: Path) -> list[Commit]:
         "--no-renames",
         "--diff-merges=first-parent",
         "--name-only",
-        f"--format={_RS}%H{_US}%P{_US}%B{_US}",
+        f"--format={_RS}%H{_US}%P{_US}%cI{_US}%B{_US}",
     )
     return parse_log(out)
 
@@ -147,7 +154,8 @@ def sample_sessions(later: Sequence[Commit], count: int, seed: int) -> list[Comm
 
 
 def learning_record(commit: Commit) -> dict[str, object]:
-    """The ``kgraph knowledge import`` line for a commit learning (kgraph's simple format)."""
+    """The ``kgraph knowledge import`` line for a commit learning (kgraph's simple format),
+    dated when the commit was made, as capture at the time would have stored it."""
     return {
         "content": commit.learning_text,
         "type": "learning",
@@ -155,6 +163,7 @@ def learning_record(commit: Commit) -> dict[str, object]:
         "confidence": LEARNING_CONFIDENCE,
         "source": "commit",
         "source_ref": commit.sha,
+        **({"created_at": commit.date} if commit.date else {}),
     }
 
 

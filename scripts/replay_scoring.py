@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from replay_history import Commit
@@ -193,6 +193,20 @@ def _ratio(value: float | None, base: float | None) -> str:
     return "inf" if base == 0 else f"{value / base:.1f}x"
 
 
+def _render(rows: Sequence[Sequence[str]]) -> str:
+    """Fixed-width columns: the first left-aligned, the rest right; a rule under the header."""
+    widths = [max(len(r[n]) for r in rows) for n in range(len(rows[0]))]
+    lines = [
+        "  ".join(
+            c.ljust(w) if n == 0 else c.rjust(w)
+            for n, (c, w) in enumerate(zip(r, widths, strict=True))
+        )
+        for r in rows
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
 HEADER = (
     "mode",
     "sessions",
@@ -229,13 +243,142 @@ def table(scores: Sequence[Score]) -> str:
                 _ratio(s.precision, s.bm25_precision) if s.bm25_precision is not None else "-",
             ]
         )
-    widths = [max(len(r[n]) for r in rows) for n in range(len(HEADER))]
-    lines = [
-        "  ".join(
-            c.ljust(w) if n == 0 else c.rjust(w)
-            for n, (c, w) in enumerate(zip(r, widths, strict=True))
+    return _render(rows)
+
+
+# --- Relevance finer than the file -------------------------------------------------------
+#
+# An item fits the change when it **names** a function, class or file the commit changes
+# (replay_symbols.Change.named_by). Baselines at the same K, each with no ranking at all:
+# per hook call, the newest items about the call's file (what "recent knowledge about this
+# file" gives); per session, the broadest items (most files: a fixed list that fits many
+# sessions a little).
+
+FINE_MODES = ("clean", "prompt", "file-triggered", "edit")
+
+
+def newest_about(
+    items: Sequence[StoredItem], path: str, k: int, taken: set[str]
+) -> list[StoredItem]:
+    """The ``k`` newest items about ``path`` not in ``taken`` (ties: id)."""
+    about = [i for i in items if path in i.files and i.id not in taken]
+    return sorted(about, key=lambda i: (-i.order, i.id))[:k]
+
+
+def broadest_top(items: Sequence[StoredItem], k: int) -> list[StoredItem]:
+    """The ``k`` items about the most files (ties: the newer first)."""
+    return sorted(items, key=lambda i: (-len(i.files), -i.order, i.id))[:k]
+
+
+@dataclass(frozen=True)
+class FineOutcome:
+    """One session in one mode, judged by what the commit's change names."""
+
+    named: Callable[[str], bool]  # does a text name what the commit changes?
+    commit: Commit
+    injected: tuple[StoredItem, ...]
+    newest_file: tuple[StoredItem, ...] | None  # per-call baseline (file-triggered modes)
+    broadest: tuple[StoredItem, ...]
+    bm25: tuple[StoredItem, ...] | None
+
+
+def fine_outcome(
+    mode: str,
+    commit: Commit,
+    named: Callable[[str], bool],
+    injected: Sequence[str],
+    calls: Sequence[tuple[str, Sequence[str]]] | None,
+    items: Sequence[StoredItem],
+    index: BM25,
+) -> FineOutcome:
+    """The session's outcome in ``mode`` with its baselines at the same K."""
+    by_id = {i.id: i for i in items}
+    chosen = tuple(by_id[i] for i in injected if i in by_id)
+    newest: list[StoredItem] | None = None
+    if calls is not None:
+        newest, taken = [], set()
+        for path, ids in calls:
+            found = newest_about(items, path, sum(i in by_id for i in ids), taken)
+            taken.update(i.id for i in found)
+            newest += found
+    k = len(chosen)
+    return FineOutcome(
+        named,
+        commit,
+        chosen,
+        None if newest is None else tuple(newest),
+        tuple(broadest_top(items, k)),
+        tuple(bm25_top(items, index, commit.subject, k)) if mode == "prompt" else None,
+    )
+
+
+def _fine_precision(
+    outcomes: Sequence[FineOutcome], pick: Callable[[FineOutcome], Sequence[StoredItem] | None]
+) -> tuple[float | None, float | None]:
+    """(share naming what changed, share about a changed file) of the picked items."""
+    shown = named = filed = 0
+    for o in outcomes:
+        chosen = pick(o)
+        if chosen is None:
+            return None, None
+        shown += len(chosen)
+        named += sum(o.named(i.content) for i in chosen)
+        filed += sum(is_relevant(i, o.commit) for i in chosen)
+    return (named / shown, filed / shown) if shown else (None, None)
+
+
+@dataclass(frozen=True)
+class FineScore:
+    """One mode's precision by symbol and by file, and its baselines' (None: not run)."""
+
+    mode: str
+    items_per_session: float
+    symbol: float | None
+    file: float | None
+    newest_symbol: float | None
+    newest_file: float | None
+    broadest_symbol: float | None
+    broadest_file: float | None
+    bm25_symbol: float | None
+
+
+def fine_score(mode: str, found: Sequence[FineOutcome]) -> FineScore:
+    own = _fine_precision(found, lambda o: o.injected)
+    newest = _fine_precision(found, lambda o: o.newest_file)
+    broad = _fine_precision(found, lambda o: o.broadest)
+    bm25 = _fine_precision(found, lambda o: o.bm25)
+    per = sum(len(o.injected) for o in found) / len(found) if found else 0.0
+    return FineScore(mode, per, *own, *newest, *broad, bm25[0])
+
+
+FINE_HEADER = (
+    "mode",
+    "items/sess",
+    "P symbol",
+    "P file",
+    "newest-of-file P sym",
+    "P sym/newest",
+    "broadest P sym",
+    "broadest P file",
+    "BM25 P sym",
+)
+
+
+def fine_table(scores: Sequence[FineScore]) -> str:
+    """One row per mode: symbol and file precision beside the no-ranking baselines."""
+    rows = [list(FINE_HEADER)]
+    for s in scores:
+        rows.append(
+            [
+                s.mode,
+                _cell(s.items_per_session, 1),
+                _cell(s.symbol),
+                _cell(s.file),
+                _cell(s.newest_symbol) if s.newest_symbol is not None else "-",
+                _ratio(s.symbol, s.newest_symbol) if s.newest_symbol is not None else "-",
+                _cell(s.broadest_symbol),
+                _cell(s.broadest_file),
+                _cell(s.bm25_symbol) if s.bm25_symbol is not None else "-",
+            ]
         )
-        for r in rows
-    ]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+    return _render(rows)

@@ -27,12 +27,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from replay_history import Commit, git, learning_record
+from replay_symbols import Hunk
 
 HOOK_TIMEOUT_S = 60
 # Files a session opens in file-triggered mode, at most (a commit touching hundreds of files
 # is a sweep, not a session that reads each of them).
 MAX_TRIGGER_FILES = 25
-MODES = ("clean", "prompt", "files", "file-triggered")
+MODES = ("clean", "prompt", "files", "file-triggered", "edit")
+# Edits replayed per file, at most (the first hunks of the commit's change to it).
+EDITS_PER_FILE = 3
 _BRACKETED = re.compile(r"\[([A-Za-z]+-[0-9A-Za-z_-]+)\]")
 _ITEM_LINE = re.compile(r"^\s*[-*]\s+(?P<rest>.+)$")
 
@@ -251,21 +254,51 @@ def tool_payload(session: Session, sid: str, path: str) -> str:
     )
 
 
+def edit_payload(session: Session, sid: str, hunk: Hunk) -> str:
+    """A PostToolUse payload for an Edit that made ``hunk`` (the tree holds its result)."""
+    absolute = str(session.tree / hunk.path)
+    return _payload(
+        session,
+        sid,
+        "PostToolUse",
+        tool_name="Edit",
+        tool_input={"file_path": absolute, "old_string": hunk.old, "new_string": hunk.new},
+        tool_response={"filePath": absolute, "oldString": hunk.old, "newString": hunk.new},
+        tool_use_id=f"toolu_{zlib.crc32(f'{sid}:{hunk.path}:{hunk.old}'.encode()):08x}",
+        permission_mode="default",
+    )
+
+
+Calls = dict[str, list[tuple[str, list[str]]]]  # mode -> (file, ids) per hook call
+
+
+@dataclass(frozen=True)
+class SessionRun:
+    """What each mode injected (None: the mode's hook is missing), and per file-triggered
+    hook call, the file and what that call injected (for the per-file baselines)."""
+
+    modes: dict[str, list[str] | None]
+    calls: Calls
+
+
 def run_session(
     kg: Kgraph,
     support: HookSupport,
     session: Session,
     items: Mapping[str, StoredItem],
     timings: dict[str, list[float]] | None = None,
-) -> dict[str, list[str] | None]:
-    """The items each mode injected for this session (None: the mode's hook is missing).
+    hunks: Sequence[Hunk] = (),
+) -> SessionRun:
+    """The items each mode injected for this session.
 
     Each mode is a session of its own (its own session id), so no mode's output is held
-    back because another mode already injected it."""
+    back because another mode already injected it. ``hunks`` are the commit's edits, each
+    replayed as an Edit after the tree holds the commit's version of its files."""
     commit = session.commit
     assert commit.parent is not None
     checkout(session.tree, commit.parent)
     sid = f"replay-{commit.sha[:12]}"
+    calls: Calls = {"file-triggered": [], "edit": []}
 
     def hook(name: str, payload: str) -> list[str]:
         return injected_ids(run_hook(kg, support, name, session, payload, timings), items)
@@ -288,13 +321,27 @@ def run_session(
     if "post-tool-use" in support.available:
         seen: dict[str, None] = {}
         for path in commit.files[:MAX_TRIGGER_FILES]:
-            seen.update(
-                dict.fromkeys(hook("post-tool-use", tool_payload(session, f"{sid}-read", path)))
-            )
+            ids = hook("post-tool-use", tool_payload(session, f"{sid}-read", path))
+            calls["file-triggered"].append((path, ids))
+            seen.update(dict.fromkeys(ids))
         out["file-triggered"] = list(seen)
     write_commit_files(session.tree, commit)
+    out["edit"] = None
+    if "post-tool-use" in support.available:
+        seen = {}
+        per_file: dict[str, int] = {}
+        for hunk in hunks:
+            if len(per_file) >= MAX_TRIGGER_FILES and hunk.path not in per_file:
+                continue
+            if per_file.get(hunk.path, 0) >= EDITS_PER_FILE:
+                continue
+            per_file[hunk.path] = per_file.get(hunk.path, 0) + 1
+            ids = hook("post-tool-use", edit_payload(session, f"{sid}-edit", hunk))
+            calls["edit"].append((hunk.path, ids))
+            seen.update(dict.fromkeys(ids))
+        out["edit"] = list(seen)
     out["files"] = hook(
         "session-start", _payload(session, f"{sid}-files", "SessionStart", source="startup")
     )
     checkout(session.tree, commit.parent)
-    return out
+    return SessionRun(out, calls)

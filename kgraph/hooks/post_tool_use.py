@@ -10,7 +10,7 @@ from __future__ import annotations
 from kgraph.hooks.runner import HookContext
 from kgraph.knowledge.areas import relative_path
 from kgraph.recall.evidence import load_evidence_settings
-from kgraph.recall.file import file_recall, touched_symbols
+from kgraph.recall.file import file_recall, file_vocabulary, touched_symbols
 
 __all__ = ["FILE_TOOLS", "run", "tool_path"]
 
@@ -56,6 +56,7 @@ def run(ctx: HookContext) -> str | None:
             max_chars=ctx.budget(settings.file_recall_max_chars),
             symbols=symbols,
             symbols_only=recalled,
+            vocabulary=() if recalled else file_vocabulary(ctx.root / path, path),
         ),
         mark=mark,
     )

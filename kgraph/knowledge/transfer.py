@@ -19,7 +19,9 @@ later ``updated_at``, hidden if either side is hidden, data keys added), so impo
 same file twice changes nothing. It also accepts simple lines from other tools::
 
     {"content": "…", "type": "learning", "files": ["a.py"], "code_area": "API",
-     "confidence": 0.8, "issue": 12}
+     "confidence": 0.8, "issue": 12, "created_at": "2024-05-01T12:00:00Z"}
+
+(``created_at``, optional, is when the knowledge was learned: recall breaks ties by it.)
 
 The whole file is parsed and validated before anything is written (an error names the
 line); writes then go in batches of short transactions.
@@ -311,6 +313,7 @@ def _parse_simple(
         data=data,
         project_root=project_root,
         area_rules=area_rules,
+        created_at=_time(record.get("created_at"), "created_at"),
     )
 
 

@@ -32,7 +32,7 @@ from kgraph.recall.evidence import EvidenceSettings
 from kgraph.recall.readmodel import focus_for, gather
 from kgraph.recall.relevance import Ranked, rank
 
-__all__ = ["FileRecall", "file_recall", "touched_symbols"]
+__all__ = ["FileRecall", "file_recall", "file_vocabulary", "touched_symbols"]
 
 # Dependencies looked at (closest first), and the items they may add: only warnings and rules.
 DEPENDENCIES = 3
@@ -51,6 +51,10 @@ _DEFINITION = re.compile(
     re.MULTILINE,
 )
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
+_FILE_NAME = re.compile(r"[\w-]+\.[A-Za-z0-9]+")  # "_client.py"
+MIN_NAME = 4
+# Distinct names of the file's vocabulary an item names, counted up to this many.
+SPEAKS_CAP = 3
 
 
 @dataclass(frozen=True)
@@ -129,6 +133,25 @@ def _names_any(text: str, symbols: Collection[str]) -> bool:
     return bool(symbols) and not set(_IDENTIFIER.findall(text)).isdisjoint(symbols)
 
 
+def file_vocabulary(file: Path, path: str) -> frozenset[str]:
+    """What an item that speaks of this file's code names: the file's base name and stem
+    ("_client.py", "_client") and the definitions it holds (short and dunder names left
+    out: ``run`` or ``__init__`` name something in every file)."""
+    name = Path(path).name
+    words = {m.group(1) for m in _DEFINITION.finditer(_read_text(file))}
+    words = {w for w in words if len(w) >= MIN_NAME and not w.startswith("__")}
+    stem = name.rsplit(".", 1)[0]
+    return frozenset({name, *([stem] if len(stem) >= MIN_NAME else []), *words})
+
+
+def _speaks_of(text: str, vocabulary: Collection[str]) -> int:
+    """How many names of the file's ``vocabulary`` the text names (at most SPEAKS_CAP)."""
+    if not vocabulary:
+        return 0
+    words = set(_IDENTIFIER.findall(text)) | set(_FILE_NAME.findall(text))
+    return min(SPEAKS_CAP, len(words.intersection(vocabulary)))
+
+
 def file_recall(
     conn: ReadConnection,
     path: str,
@@ -140,19 +163,29 @@ def file_recall(
     now: datetime | None = None,
     symbols: Collection[str] = (),
     symbols_only: bool = False,
+    vocabulary: Collection[str] = (),
 ) -> FileRecall:
-    """What to inject for the repo-relative ``path``: its own items not in ``exclude``
-    (those naming one of ``symbols`` first, then best first, at most ``max_items``; only
-    the former with ``symbols_only``), then up to two Mistakes/Patterns of its closest
-    dependencies (not with ``symbols_only``: the file was recalled already)."""
+    """What to inject for the repo-relative ``path``: its own items not in ``exclude``,
+    at most ``max_items`` — those naming one of ``symbols`` first, then those naming
+    something of the file's ``vocabulary`` (:func:`file_vocabulary`), then the rest, each
+    group best first; only the first group with ``symbols_only`` — then up to two
+    Mistakes/Patterns of its closest dependencies (not with ``symbols_only``: the file was
+    recalled already)."""
     now = now or datetime.now(UTC)
     if max_items <= 0 or (symbols_only and not symbols):
         return FileRecall(None, ())
     focus = focus_for(conn, settings, files={path: 1.0}, reasons={path: "about"})
     ranked = [r for r in rank(gather(conn, focus), focus, now) if r.item.id not in exclude]
+    # An item naming what is being changed comes first, then the file's Mistakes, then
+    # items by how much of the file's code they name, over one that only changed the
+    # file once: replaying three histories, the newest items about a file named what the
+    # next change to it touched 8-24% of the time, items in this order 17-65%.
     naming = [r for r in ranked if _names_any(r.item.content, symbols)]
     named = {r.item.id for r in naming}
     rest = [] if symbols_only else [r for r in ranked if r.item.id not in named]
+    rest.sort(  # stable: the rank's order (specific before broad, newer first) kept
+        key=lambda r: (r.item.type != "Mistake", -_speaks_of(r.item.content, vocabulary))
+    )
     own = [Ranked(r.item, r.score, "") for r in [*naming, *rest][:max_items]]
     taken = exclude | {r.item.id for r in own}
     deps = [] if symbols_only else _dependency_items(conn, path, settings, taken, now)

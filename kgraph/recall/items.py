@@ -41,6 +41,7 @@ __all__ = [
     "lexical_ids",
     "load_items",
     "project_rules",
+    "stored_files",
     "term_frequencies",
 ]
 
@@ -228,6 +229,12 @@ def _frequencies(
 def file_frequencies(conn: ReadConnection, files: Iterable[str]) -> dict[str, int]:
     """File path -> how many items are linked to it (0 for a file no item names)."""
     return _frequencies(conn, "File", (normalise_path(f) for f in files), FILE_EDGES)
+
+
+def stored_files(conn: ReadConnection) -> list[str]:
+    """The paths of every file some item is about (File entities), parsed code or not."""
+    rows = conn.execute("SELECT content FROM entities WHERE type = 'File'")
+    return [str(path) for (path,) in rows]
 
 
 def area_frequencies(conn: ReadConnection, areas: Iterable[str]) -> dict[str, int]:

@@ -7,6 +7,8 @@ Two ranked lists, fused by reciprocal rank (RRF):
    the files defining them (and their closest callers); the knowledge about those files,
    ranked like a briefing. Replaying real histories, this was right about twice as often
    as word matching;
+   Without a parsed graph, words that are the base name of a file items are about
+   (``tox`` -> ``tox.ini``, ``redis`` -> ``redis.py``) stand in for its modules;
 2. **lexical** — FTS5 BM25 over the prompt's significant words; a hit must share enough of
    them (two, or the only one) so that a common word alone never injects anything.
 
@@ -19,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -33,7 +35,7 @@ from kgraph.codegraph.names import (
 from kgraph.db.reader import ReadConnection
 from kgraph.recall import items as recall
 from kgraph.recall.briefing import Block, fit
-from kgraph.recall.evidence import EvidenceSettings, rarity
+from kgraph.recall.evidence import EvidenceSettings, is_weak_file, rarity
 from kgraph.recall.readmodel import focus_for, gather
 from kgraph.recall.relevance import Ranked, rank
 
@@ -58,6 +60,7 @@ MODULE_STRENGTH = 0.7  # a plain word that is a module's name ("lexer", "multipa
 # own word for its domain: "template" in a template engine).
 MODULE_MIN_RARITY = 0.2
 MAX_NAMES = 8
+MAX_STEM_FILES = 3  # a word naming more stored files ("conf", "utils") names none of them
 # Items matched by words alone, at most: replayed histories found about a third of them
 # about the change, against two thirds and more of those found through the code graph.
 WORD_ONLY_ITEMS = 1
@@ -227,6 +230,25 @@ def select_lexical(
     return chosen[:LEXICAL_CANDIDATES]
 
 
+def file_stems(
+    conn: ReadConnection,
+    words: Sequence[str],
+    skip: Callable[[str], bool],
+) -> dict[str, list[str]]:
+    """Word -> the stored files (``tox.ini``, ``Makefile``, ``redis.py``) whose base name,
+    without extension and underscores, is the word (compared by stem); files ``skip``
+    says no to, and words naming more than MAX_STEM_FILES files, left out. It needs no
+    parsed code graph: the paths come from the items themselves."""
+    wanted = {stem(w): w for w in words}
+    found: dict[str, list[str]] = {}
+    for path in recall.stored_files(conn):
+        base = path.rsplit("/", 1)[-1].split(".", 1)[0].lower().strip("_")
+        word = wanted.get(stem(base)) if len(base) >= 3 else None
+        if word is not None and not skip(path):
+            found.setdefault(word, []).append(path)
+    return {w: sorted(p) for w, p in found.items() if len(p) <= MAX_STEM_FILES}
+
+
 def _code_ranked(
     conn: ReadConnection,
     names: Sequence[str],
@@ -239,18 +261,29 @@ def _code_ranked(
     """Items about the files defining (and calling) the code the prompt names, and about
     the modules its plain words name ("multipart" -> ``httpx/_multipart.py``; ``words``:
     word -> how telling it is, so "default" naming ``default.py`` counts little)."""
-    if not (names or paths or words) or not graph_present(conn):
+    if not (names or paths or words):
         return []
     strength: dict[str, float] = {}
     reasons: dict[str, str] = {}
     telling = [w for w, rarity in words.items() if rarity >= MODULE_MIN_RARITY]
-    for word, files in module_files(conn, telling, stem).items():
-        for path in files:
-            strength[path], reasons[path] = MODULE_STRENGTH, f"{{}} is the {word} module"
+    graph = graph_present(conn)
+    if graph:
+        for word, files in module_files(conn, telling, stem).items():
+            for path in files:
+                strength[path], reasons[path] = MODULE_STRENGTH, f"{{}} is the {word} module"
+
+    # Without a parsed graph, the files items are about stand in for its modules (with
+    # one, words naming non-code files brought more wrong items than right on replays);
+    # weak files (a changelog, a version file) are named by words too common to mean them.
+    if not graph:
+        stems = file_stems(conn, telling, lambda path: is_weak_file(path, settings))
+        for word, files in stems.items():
+            for path in files:
+                strength[path], reasons[path] = MODULE_STRENGTH, f"{{}} is the {word} file"
     for path in paths:
         for found in files_matching_path(conn, path):
             strength[found], reasons[found] = 1.0, "named {}"
-    resolved = resolve_names(conn, names)
+    resolved = resolve_names(conn, names) if graph else []
     for entry in resolved:
         for path in entry.files:
             if strength.get(path, 0.0) < 1.0:

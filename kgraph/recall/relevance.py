@@ -165,7 +165,8 @@ def score_item(item: Item, focus: Focus, now: datetime | None = None) -> Ranked 
 
 
 def rank(items: Iterable[Item], focus: Focus, now: datetime | None = None) -> list[Ranked]:
-    """Relevant items, best first (ties: id, for a stable order). Duplicates by id dropped."""
+    """Relevant items, best first (ties: the newer, then id, for a stable order).
+    Duplicates by id dropped."""
     now = now or datetime.now(UTC)
     seen: set[str] = set()
     ranked: list[Ranked] = []
@@ -176,5 +177,5 @@ def rank(items: Iterable[Item], focus: Focus, now: datetime | None = None) -> li
         scored = score_item(item, focus, now)
         if scored is not None:
             ranked.append(scored)
-    ranked.sort(key=lambda r: (-r.score, r.item.id))
+    ranked.sort(key=lambda r: (-r.score, _age_days(r.item.updated_at, now), r.item.id))
     return ranked

@@ -111,6 +111,15 @@ def test_simple_lines_from_other_tools(db: Database) -> None:
     assert item.confidence == 0.8
     again = import_knowledge(db, lines, name="notes.jsonl")
     assert again.created == 0 and again.unchanged == 2
+
+
+def test_a_simple_line_keeps_when_it_was_learned(db: Database) -> None:
+    line = {"content": "Retry on 503 only", "issue": 7, "created_at": "2021-03-04T05:06:07Z"}
+    import_knowledge(db, [json.dumps(line)])
+    [item] = query_items(db, issue_number=7)
+    assert item.created_at.year == 2021 and item.updated_at == item.created_at
+    with pytest.raises(InvalidValueError, match="time zone"):
+        import_knowledge(db, [json.dumps({**line, "created_at": "2021-03-04T05:06:07"})])
     assert get_item(db, item.id).seen_count == 1
 
 

@@ -244,3 +244,49 @@ def test_replay_of_a_small_repository_runs_every_mode(repo: Path, tmp_path: Path
     assert (scores["file-triggered"].sessions == 0) == ("post-tool-use" not in report.hooks)
     assert "relevance = shares a changed file other than a hub file" in replay_bench.render(report)
     assert not (repo / ".claude").exists()  # the origin repository is never written
+
+
+def test_a_commit_s_change_is_its_hunks_and_the_definitions_they_touch(tmp_path: Path) -> None:
+    from replay_symbols import commit_change
+
+    root = tmp_path / "r"
+    root.mkdir()
+    _git(root, "init", "-q", "-b", "main")
+    _git(root, "config", "user.email", "t@example.com")
+    _git(root, "config", "user.name", "T")
+    old = "class Region:\n    def get_or_create(self):\n        return 1\n\n    def run(self):\n"
+    old += "        return 2\n"
+    (root / "region.py").write_text(old)
+    _git(root, "add", ".")
+    _git(root, "commit", "-q", "-m", "one")
+    (root / "region.py").write_text(old.replace("return 1", "return 10"))
+    _git(root, "commit", "-q", "-am", "two")
+    [_, second] = read_history(root)
+    change = commit_change(root, second)
+    assert change.symbols == {"Region", "get_or_create"}  # "run" is too short to tell
+    assert change.file_names == {"region.py"}
+    [hunk] = change.hunks
+    assert (hunk.old.strip(), hunk.new.strip()) == ("return 1", "return 10")
+    assert change.named_by("Region.get_or_create holds a lock")
+    assert change.named_by("see region.py") and not change.named_by("regional settings")
+    assert second.date is not None and learning_record(second)["created_at"] == second.date
+
+
+def test_finer_relevance_is_scored_beside_the_no_ranking_baselines() -> None:
+    from replay_scoring import broadest_top, fine_outcome, fine_score, fine_table, newest_about
+
+    items = [*ITEMS, _item("d", 4, ("a.py", "b.py", "c.py"), "touches everything")]
+    assert [i.id for i in broadest_top(items, 1)] == ["lrn-d"]
+    assert [i.id for i in newest_about(items, "a.py", 2, set())] == ["lrn-d", "lrn-a"]
+    session = _commit(9, ("a.py",))
+
+    def names(text: str) -> bool:
+        return "retry" in text
+
+    found = fine_outcome(
+        "edit", session, names, ["lrn-a"], [("a.py", ["lrn-a"])], items, BM25(["x"] * 4)
+    )
+    assert [i.id for i in found.newest_file or ()] == ["lrn-d"]  # the newest about a.py
+    got = fine_score("edit", [found])
+    assert (got.symbol, got.file, got.newest_symbol, got.newest_file) == (1.0, 1.0, 0.0, 1.0)
+    assert got.bm25_symbol is None and "edit" in fine_table([got])
