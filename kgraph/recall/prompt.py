@@ -7,8 +7,8 @@ Two ranked lists, fused by reciprocal rank (RRF):
    the files defining them (and their closest callers); the knowledge about those files,
    ranked like a briefing. Replaying real histories, this was right about twice as often
    as word matching;
-   Without a parsed graph, words that are the base name of a file items are about
-   (``tox`` -> ``tox.ini``, ``redis`` -> ``redis.py``) stand in for its modules;
+   Paths and file names the prompt writes also match the files items are about, parsed
+   or not (``tox.ini``; a Go file when only Python is parsed);
 2. **lexical** — FTS5 BM25 over the prompt's significant words; a hit must share enough of
    them (two, or the only one) so that a common word alone never injects anything.
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -35,7 +35,7 @@ from kgraph.codegraph.names import (
 from kgraph.db.reader import ReadConnection
 from kgraph.recall import items as recall
 from kgraph.recall.briefing import Block, fit
-from kgraph.recall.evidence import EvidenceSettings, is_weak_file, rarity
+from kgraph.recall.evidence import EvidenceSettings, rarity
 from kgraph.recall.readmodel import focus_for, gather
 from kgraph.recall.relevance import Ranked, rank
 
@@ -60,7 +60,7 @@ MODULE_STRENGTH = 0.7  # a plain word that is a module's name ("lexer", "multipa
 # own word for its domain: "template" in a template engine).
 MODULE_MIN_RARITY = 0.2
 MAX_NAMES = 8
-MAX_STEM_FILES = 3  # a word naming more stored files ("conf", "utils") names none of them
+MAX_NAMED_FILES = 3  # a name matching more stored files ("conf.py") names none of them
 # Items matched by words alone, at most: replayed histories found about a third of them
 # about the change, against two thirds and more of those found through the code graph.
 WORD_ONLY_ITEMS = 1
@@ -230,23 +230,18 @@ def select_lexical(
     return chosen[:LEXICAL_CANDIDATES]
 
 
-def file_stems(
-    conn: ReadConnection,
-    words: Sequence[str],
-    skip: Callable[[str], bool],
-) -> dict[str, list[str]]:
-    """Word -> the stored files (``tox.ini``, ``Makefile``, ``redis.py``) whose base name,
-    without extension and underscores, is the word (compared by stem); files ``skip``
-    says no to, and words naming more than MAX_STEM_FILES files, left out. It needs no
-    parsed code graph: the paths come from the items themselves."""
-    wanted = {stem(w): w for w in words}
+def stored_paths(conn: ReadConnection, paths: Sequence[str]) -> dict[str, list[str]]:
+    """Path or file name the prompt wrote -> the stored files (any kind, parsed or not)
+    that are it or end with it (``debug.go`` -> ``cmd/cli/debug.go``); a name matching
+    more than MAX_NAMED_FILES files is left out. It needs no code graph: the paths come
+    from the items themselves."""
+    wanted = [p.strip("./") for p in paths if p.strip("./")]
     found: dict[str, list[str]] = {}
-    for path in recall.stored_files(conn):
-        base = path.rsplit("/", 1)[-1].split(".", 1)[0].lower().strip("_")
-        word = wanted.get(stem(base)) if len(base) >= 3 else None
-        if word is not None and not skip(path):
-            found.setdefault(word, []).append(path)
-    return {w: sorted(p) for w, p in found.items() if len(p) <= MAX_STEM_FILES}
+    for stored in recall.stored_files(conn) if wanted else []:
+        for path in wanted:
+            if stored == path or stored.endswith("/" + path):
+                found.setdefault(path, []).append(stored)
+    return {p: sorted(f) for p, f in found.items() if len(f) <= MAX_NAMED_FILES}
 
 
 def _code_ranked(
@@ -272,16 +267,15 @@ def _code_ranked(
             for path in files:
                 strength[path], reasons[path] = MODULE_STRENGTH, f"{{}} is the {word} module"
 
-    # Without a parsed graph, the files items are about stand in for its modules (with
-    # one, words naming non-code files brought more wrong items than right on replays);
-    # weak files (a changelog, a version file) are named by words too common to mean them.
-    if not graph:
-        stems = file_stems(conn, telling, lambda path: is_weak_file(path, settings))
-        for word, files in stems.items():
-            for path in files:
-                strength[path], reasons[path] = MODULE_STRENGTH, f"{{}} is the {word} file"
+    # A file the prompt names, parsed or not (``tox.ini``, a Go file without a graph). Plain
+    # words that are only a file's base name do not count: replaying real sessions,
+    # "hooks", "debug" and "state" brought the items of hooks.go, debug.go and state.go
+    # into sessions about something else.
     for path in paths:
-        for found in files_matching_path(conn, path):
+        for found in files_matching_path(conn, path) if graph else []:
+            strength[found], reasons[found] = 1.0, "named {}"
+    for files in stored_paths(conn, paths).values():
+        for found in files:
             strength[found], reasons[found] = 1.0, "named {}"
     resolved = resolve_names(conn, names) if graph else []
     for entry in resolved:

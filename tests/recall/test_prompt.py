@@ -1,4 +1,5 @@
-"""Prompt recall without a code graph: a plain word that is a stored file's base name."""
+"""Prompt recall: a path or file name the prompt writes finds the files items are about,
+with or without a parsed code graph; a plain word that is only a file's base name does not."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from kgraph.db import Database
 from kgraph.db.reader import ReadConnection
 from kgraph.knowledge.store import add_item
 from kgraph.recall.evidence import EvidenceSettings
-from kgraph.recall.prompt import file_stems, prompt_ranked
+from kgraph.recall.prompt import prompt_ranked, stored_paths
 from kgraph.recall.readmodel import open_store
 
 
@@ -22,25 +23,29 @@ def conn(db: Database) -> Iterator[ReadConnection]:
     connection.close()
 
 
-def test_a_word_naming_a_stored_file_finds_it_by_stem(db: Database, conn: ReadConnection) -> None:
+def test_a_named_file_matches_stored_paths_by_suffix(db: Database, conn: ReadConnection) -> None:
     add_item(db, "Pinned the oldest interpreter in CI", files=["tox.ini"])
-    add_item(db, "Entry points are declared once", files=["setup.py", "setup.cfg"])
+    add_item(db, "Debug output lists deleted files", files=["cmd/cli/debug.go"])
     for n in range(4):
         add_item(db, f"Settings note {n}", files=[f"pkg{n}/conf.py"])
-    found = file_stems(conn, ["tox", "setups", "conf", "nothing"], skip=lambda _: False)
-    assert found == {"tox": ["tox.ini"], "setups": ["setup.cfg", "setup.py"]}
-    assert file_stems(conn, ["tox"], skip="tox.ini".__eq__) == {}
-    # "conf" names four files: none of them in particular.
+    found = stored_paths(conn, ["tox.ini", "debug.go", "cli/debug.go", "conf.py", "bug.go"])
+    assert found == {
+        "tox.ini": ["tox.ini"],
+        "debug.go": ["cmd/cli/debug.go"],
+        "cli/debug.go": ["cmd/cli/debug.go"],
+    }  # conf.py names four files: none of them; bug.go is no file's name
 
 
-def test_a_prompt_naming_a_file_by_its_stem_recalls_it_without_a_graph(
+def _ids(conn: ReadConnection, prompt: str) -> list[str]:
+    ranked = prompt_ranked(conn, prompt, settings=EvidenceSettings(), exclude=set())
+    return [r.item.id for r in ranked]
+
+
+def test_without_a_graph_a_named_file_recalls_and_a_bare_word_does_not(
     db: Database, conn: ReadConnection
 ) -> None:
-    about_tox = add_item(db, "The docs job needs its own environment", files=["tox.ini"])
-    for n in range(60):  # rarity needs a base: "tox" is in no item's text
-        add_item(db, f"Unrelated learning number {n}", files=[f"src/m{n}.py"])
-    ranked = prompt_ranked(
-        conn, "add a memory tox target", settings=EvidenceSettings(), exclude=set()
-    )
-    assert [r.item.id for r in ranked][:1] == [about_tox.entity_id]
-    assert "tox file" in ranked[0].why
+    about = add_item(db, "Status must be called once per run", files=["cmd/hooks.go"])
+    for n in range(60):  # rarity needs a base
+        add_item(db, f"Unrelated learning number {n}", files=[f"src/m{n}.go"])
+    assert _ids(conn, "the handlers in hooks.go are slow")[:1] == [about.entity_id]
+    assert about.entity_id not in _ids(conn, "the handlers for hooks are slow, why?")
