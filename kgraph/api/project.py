@@ -13,7 +13,7 @@ use: it notices another process's commits (``PRAGMA data_version``) and a replac
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from kgraph.api.checkpoints import Milestones, Workflows
     from kgraph.api.codegraph import CodeGraph
     from kgraph.api.recall import Briefing, RecallResult
-    from kgraph.capture import CaptureResult, SyncResult
+    from kgraph.capture import CaptureResult, HistoryReport, SyncResult
     from kgraph.embeddings import Embedder
     from kgraph.knowledge import (
         AddResult,
@@ -396,6 +396,21 @@ class Project:
         return capture_session(
             self.db, self.root, session_id, transcript_path=transcript_path, final=True
         )
+
+    def learn_from_git(
+        self,
+        *,
+        since: str | None = None,
+        limit: int | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> HistoryReport:
+        """Store what the repository's commit messages explain, each dated and tied to its
+        files (idempotent: a second run adds only newer commits). ``since``: any date git
+        understands; ``limit``: newest commits read (default 2,000); ``progress(done, total)``.
+        """
+        from kgraph.capture import learn_from_history
+
+        return learn_from_history(self.db, self.root, since=since, limit=limit, progress=progress)
 
     def sync_claude_md(self) -> SyncResult:
         """Store the project's CLAUDE.md sections as knowledge (source ``claude_md``)."""

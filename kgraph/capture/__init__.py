@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from kgraph.lazy import lazy
 
 if TYPE_CHECKING:
+    from kgraph.capture.history import HistoryReport, learn_from_history
     from kgraph.capture.metrics import metrics_summary
     from kgraph.capture.session_capture import CaptureResult, capture_session
     from kgraph.capture.sessions import add_injected, injected_ids, list_sessions
@@ -27,6 +28,8 @@ _LAZY = {
     "SyncResult": "sources.claude_md",
     "sync_claude_md": "sources.claude_md",
     "issue_from_branch": "sources.commits",
+    "HistoryReport": "history",
+    "learn_from_history": "history",
     "metrics_summary": "metrics",
     "CaptureResult": "session_capture",
     "capture_session": "session_capture",
@@ -38,11 +41,13 @@ _LAZY = {
 
 __all__ = [
     "CaptureResult",
+    "HistoryReport",
     "SyncResult",
     "add_injected",
     "capture_session",
     "injected_ids",
     "issue_from_branch",
+    "learn_from_history",
     "list_sessions",
     "metrics_summary",
     "run_worker",

@@ -143,13 +143,14 @@ def table(title: str | None, columns: list[str], rows: list[list[Any]]) -> None:
         click.echo(f"{title + ': ' if title else ''}none")
         return
     from rich.table import Table
+    from rich.text import Text
 
     t = Table(title=title, title_justify="left", show_lines=False)
     for index, column in enumerate(columns):
         # The first column is an id or a name a person copies: never fold it.
         t.add_column(column, overflow="fold", no_wrap=index == 0)
-    for row in rows:
-        t.add_row(*("" if v is None else str(v) for v in row))
+    for row in rows:  # cells are text, never markup: "[mcp]" or "[0]" must print as written
+        t.add_row(*(Text("" if v is None else str(v)) for v in row))
     console().print(t)
 
 

@@ -48,8 +48,17 @@ from kgraph.setup import SCOPES, has_kgraph_hooks, install_hooks, install_plugin
     "settings file (default: when the mcp package is installed). A local install keeps "
     ".mcp.json out of git (.git/info/exclude).",
 )
+@click.option(
+    "--history/--no-history",
+    "history",
+    default=True,
+    help="Learn what the repository's commit messages explain, so the first session "
+    "already knows it (default; later runs add only newer commits).",
+)
 @json_option
+@click.pass_context
 def install_command(
+    ctx: click.Context,
     scope: str,
     uninstall: bool,
     dry_run: bool,
@@ -57,6 +66,7 @@ def install_command(
     exec_form: bool,
     llm_capture: bool | None,
     with_mcp: bool,
+    history: bool,
     as_json: bool,
 ) -> None:
     """Merge kgraph's hooks into Claude Code's settings (idempotent, backs the file up).
@@ -73,6 +83,7 @@ def install_command(
       kgraph install --scope user --dry-run
       kgraph install --uninstall
       kgraph install --llm-capture    # capture asks claude -p too
+      kgraph install --no-history     # do not read the git history
     """
     if llm_capture is not None and not dry_run:
         from kgraph.db import project_root
@@ -123,8 +134,14 @@ def install_command(
         if register
         else None
     )
+    learned = None
+    if history and not uninstall and not dry_run and scope != "user":
+        from kgraph.cli.common import get_project
+        from kgraph.cli.learn import learn_history
+
+        learned = learn_history(get_project(ctx), quiet=as_json)
     if as_json:
-        print_json({**result.to_dict(), "mcp": mcp})
+        print_json({**result.to_dict(), "mcp": mcp, "history": learned and learned.__dict__})
         return
     if dry_run:
         click.echo(f"{result.path} would {'change' if result.changed else 'stay unchanged'}:")
@@ -134,6 +151,8 @@ def install_command(
         click.echo(f"Kept kgraph's local files out of git in {result.gitignore}")
     if not result.changed:
         click.echo(f"Nothing to change in {result.path}.")
+        if learned is not None and learned.stored:
+            click.echo(learned.summary().capitalize())
         return
     action = (
         "Removed kgraph's hooks from"
@@ -141,6 +160,8 @@ def install_command(
         else f"Installed {', '.join(result.events)} hooks in"
     )
     click.echo(f"{action} {result.path}" + (f" (backup: {result.backup})" if result.backup else ""))
+    if learned is not None and learned.commits:
+        click.echo(learned.summary().capitalize())
     if not uninstall:
         if scope == "local" and has_kgraph_hooks("project"):
             click.echo(
@@ -153,12 +174,12 @@ def install_command(
 def _mcp_wanted(uninstall: bool, wanted: bool) -> bool:
     """Whether to (un)register the MCP server: always on uninstall; on install when asked
     and the mcp package is there (Claude Code would fail to start the server without it)."""
-    from kgraph.setup import sdk_available
+    from kgraph.setup import MCP_MISSING, sdk_available
 
     if uninstall:
         return True
     if wanted and not sdk_available():
-        click.echo("MCP server not registered: pip install 'kgraph[mcp]' first.", err=True)
+        click.echo(f"MCP server not registered: {MCP_MISSING}.", err=True)
     return wanted and sdk_available()
 
 

@@ -38,7 +38,18 @@ def short(text: str, width: int = 120) -> str:
 
 
 @click.command("learn")
-@click.argument("text")
+@click.argument("text", required=False)
+@click.option(
+    "--from-git",
+    is_flag=True,
+    help="Instead of TEXT: learn what the repository's commit messages explain.",
+)
+@click.option("--since", metavar="DATE", help="With --from-git: only commits since DATE.")
+@click.option(
+    "--limit",
+    type=click.IntRange(1, 1_000_000),
+    help="With --from-git: the newest N commits (default 2,000).",
+)
 @click.option(
     "--type",
     "type_",
@@ -71,7 +82,10 @@ def short(text: str, width: int = 120) -> str:
 @click.pass_context
 def learn(
     ctx: click.Context,
-    text: str,
+    text: str | None,
+    from_git: bool,
+    since: str | None,
+    limit: int | None,
     type_: str,
     code_area: str | None,
     files: tuple[str, ...],
@@ -88,12 +102,30 @@ def learn(
     Storing the same text again bumps its seen count and confidence instead of adding a
     copy.
 
+    With --from-git, learn the history instead: each commit message that explains
+    something (a body, a fix's cause, a decision, a breaking change) becomes a Learning
+    dated when it was committed and tied to the files it changed; a second run adds only
+    newer commits. `kgraph install` does this once.
+
     \b
     Example:
       kgraph learn "Use structured logging via rd-logger; print() is dropped in prod" \\
         --file src/api/handler.py --confidence 0.9
+      kgraph learn --from-git --since 2024-01-01
     """
+    if from_git == bool(text):
+        raise click.UsageError("give TEXT or --from-git (one of them)")
+    if not from_git and (since or limit):
+        raise click.UsageError("--since and --limit go with --from-git")
     project = get_project(ctx)
+    if from_git:
+        report = learn_history(project, since=since, limit=limit, quiet=as_json)
+        if as_json:
+            print_json(report.__dict__)
+        else:
+            click.echo(report.summary())
+        return
+    assert text is not None
     result = project.learn(
         text,
         type=type_,
@@ -119,6 +151,31 @@ def learn(
             f"{item.id} already known: seen {item.seen_count} times, "
             f"confidence {item.confidence:.2f}"
         )
+
+
+def learn_history(
+    project: Any, *, since: str | None = None, limit: int | None = None, quiet: bool = False
+) -> Any:
+    """Run :meth:`kgraph.Project.learn_from_git` with a progress bar on a terminal."""
+    import sys
+
+    if quiet or not sys.stderr.isatty():
+        return project.learn_from_git(since=since, limit=limit)
+    from rich.progress import Progress
+
+    with Progress(transient=True, console=_stderr_console()) as bar:
+        task = bar.add_task("learning from git history", total=None)
+
+        def step(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return project.learn_from_git(since=since, limit=limit, progress=step)
+
+
+def _stderr_console() -> Any:
+    from rich.console import Console
+
+    return Console(stderr=True)
 
 
 def _missing_files(files: tuple[str, ...], root: Any) -> list[str]:

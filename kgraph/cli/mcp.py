@@ -34,12 +34,13 @@ def mcp_command(ctx: click.Context, max_chars: int, no_warm: bool) -> None:
       kgraph mcp
       claude mcp add kgraph -- kgraph mcp
     """
+    from kgraph.setup import MCP_MISSING
+
     try:
         from kgraph.mcp import ServerOptions, serve
-    except ImportError as exc:  # the optional SDK: pip install 'kgraph[mcp]'
+    except ImportError as exc:  # a broken install: the SDK is a dependency
         raise KgraphError(
-            f"the MCP server needs the mcp package ({exc.name} is missing): "
-            "pip install 'kgraph[mcp]'"
+            f"the MCP server cannot start ({exc.name} is missing): {MCP_MISSING}"
         ) from exc
     obj = ctx.find_root().obj
     db_url = obj.get("db_url") if isinstance(obj, dict) else None

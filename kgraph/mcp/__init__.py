@@ -2,7 +2,7 @@
 
 - :mod:`kgraph.mcp.tools` — the tool table and :func:`call` (no SDK import);
 - :mod:`kgraph.mcp.server` — the stdio server on the official ``mcp`` SDK
-  (``pip install 'kgraph[mcp]'``); imported only by ``kgraph mcp``.
+  (a dependency); imported only by ``kgraph mcp``.
 
 The server names load on first use (PEP 562), so importing this package (or the tool
 table) never imports the SDK.

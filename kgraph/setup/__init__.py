@@ -37,6 +37,7 @@ _LAZY = {
     "has_kgraph_hooks": "install",
     "MCP_TOOL_HOOKS_SINCE": "mcpjson",
     "claude_code_version": "mcpjson",
+    "MCP_MISSING": "mcpjson",
     "recall_hook_handler": "mcpjson",
     "register_for_scope": "mcpjson",
     "register_server": "mcpjson",
@@ -45,6 +46,7 @@ _LAZY = {
 }
 
 __all__ = [
+    "MCP_MISSING",
     "MCP_TOOL_HOOKS_SINCE",
     "SCOPES",
     "Check",

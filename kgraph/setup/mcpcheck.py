@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from kgraph.setup.doctor import Check
-from kgraph.setup.mcpjson import registered_command, sdk_available
+from kgraph.setup.mcpjson import MCP_MISSING, registered_command, sdk_available
 
 PROTOCOL_VERSION = "2025-03-26"
 START_BUDGET_S = 2.0  # target: start to first answer
@@ -115,7 +115,7 @@ def check_mcp_server(command: list[str], root: Path, db_url: str | None = None) 
     name = "mcp server"
     registered = registered_command(root)
     if not sdk_available():
-        return Check(name, "warn", "not available: pip install 'kgraph[mcp]', then kgraph install")
+        return Check(name, "warn", f"not available: {MCP_MISSING}, then kgraph install")
     target = registered or [*command, "mcp"]
     try:
         elapsed, tools = probe_server([*target, "--no-warm"], root, db_url)

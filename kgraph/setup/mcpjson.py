@@ -34,6 +34,8 @@ MCP_JSON = ".mcp.json"
 # Plugin servers are named plugin:<plugin>:<server> inside Claude Code.
 PLUGIN_SERVER_NAME = f"plugin:kgraph:{SERVER_NAME}"
 MCP_TOOL_HOOKS_SINCE = (2, 1, 118)
+# What to say when the SDK does not import: it is a dependency, so the install is broken.
+MCP_MISSING = "the mcp package is missing: pip install 'mcp>=1.25,<2' (kgraph depends on it)"
 RECALL_TIMEOUT_S = 5
 
 
@@ -56,7 +58,7 @@ class McpRegistration:
 
 
 def sdk_available() -> bool:
-    """True when the optional ``mcp`` SDK is installed (``pip install 'kgraph[mcp]'``)."""
+    """True when the ``mcp`` SDK imports (a dependency: only a broken install lacks it)."""
     return importlib.util.find_spec("mcp") is not None
 
 

@@ -144,7 +144,7 @@ def test_install_without_the_sdk_or_with_no_mcp_leaves_mcp_json_alone(
     assert "enabledMcpjsonServers" not in _settings(tmp_repo, "settings.local.json")
     monkeypatch.setattr(mcpjson, "sdk_available", lambda: False)
     result = runner.invoke(cli, ["install", "--scope", "project"])
-    assert "pip install 'kgraph[mcp]'" in result.output
+    assert "the mcp package is missing" in result.output
     assert not (tmp_repo / ".mcp.json").exists()
 
 

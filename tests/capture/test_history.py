@@ -1,0 +1,74 @@
+"""Day one: the git history's explaining commit messages become dated learnings, once."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+from kgraph.capture.history import history_commits, learn_from_history
+from kgraph.db import Database
+from kgraph.knowledge import query_items
+from tests.conftest import CliResult
+
+WHY = "Retries reset their counter in the except branch, so a flaky server never gave up."
+
+
+def _git(repo: Path, *args: str, date: str | None = None) -> None:
+    env = {"GIT_COMMITTER_DATE": date, "GIT_AUTHOR_DATE": date} if date else {}
+
+    subprocess.run(
+        ["git", *args], cwd=repo, check=True, capture_output=True, env={**os.environ, **env}
+    )
+
+
+def _commit(repo: Path, path: str, message: str, date: str = "2021-03-04T05:06:07Z") -> None:
+    (repo / path).parent.mkdir(parents=True, exist_ok=True)
+    with (repo / path).open("a") as handle:
+        handle.write("x\n")
+    _git(repo, "add", path)
+    _git(repo, "commit", "-q", "-m", message, date=date)
+
+
+def test_explaining_commits_become_dated_learnings_about_their_files(
+    db: Database, tmp_repo: Path
+) -> None:
+    _commit(tmp_repo, "src/retry.py", f"fix: retry counter\n\n{WHY}\n\nSigned-off-by: A <a@b.c>")
+    _commit(tmp_repo, "src/other.py", "bump version")  # explains nothing
+    _commit(tmp_repo, "VERSION", "Release 1.2.3")
+    assert [c.commit.subject for c in history_commits(tmp_repo)][-1] == "Release 1.2.3"
+    report = learn_from_history(db, tmp_repo)
+    assert (report.commits, report.explained, report.stored, report.known) == (4, 1, 1, 0)
+    [item] = query_items(db, files=["src/retry.py"])
+    assert "Signed-off-by" not in item.content and WHY in item.content
+    assert item.source == "commit" and item.created_at.year == 2021
+    again = learn_from_history(db, tmp_repo)
+    assert (again.stored, again.known) == (0, 1)  # idempotent
+    assert "learned 0 item(s) from 4 commit(s)" in again.summary()
+
+
+def test_since_and_limit_bound_what_is_read(db: Database, tmp_repo: Path) -> None:
+    _commit(tmp_repo, "a.py", f"old\n\n{WHY}", date="2019-01-01T00:00:00Z")
+    _commit(tmp_repo, "b.py", f"new\n\n{WHY} Again.", date="2024-01-01T00:00:00Z")
+    assert [c.commit.subject for c in history_commits(tmp_repo, since="2023-01-01")] == ["new"]
+    assert len(history_commits(tmp_repo, limit=1)) == 1
+    assert history_commits(tmp_repo.parent) == []  # not a git work tree
+
+
+def test_learn_from_git_and_install_read_the_history(
+    run_kgraph: Callable[..., CliResult], tmp_repo: Path
+) -> None:
+    _commit(tmp_repo, "src/retry.py", f"fix: retry counter\n\n{WHY}")
+    bad = run_kgraph("learn", "--from-git", "some text", cwd=tmp_repo)
+    assert bad.returncode == 2 and "one of them" in bad.stderr
+    assert run_kgraph("learn", "--since", "2020-01-01", "x", cwd=tmp_repo).returncode == 2
+    first = run_kgraph("learn", "--from-git", "--json", cwd=tmp_repo)
+    assert json.loads(first.stdout)["stored"] == 1
+    installed = run_kgraph("install", cwd=tmp_repo)
+    assert "Learned 0 item(s) from 2 commit(s) of git history" in installed.stdout
+    _commit(tmp_repo, "src/b.py", f"feat: b\n\n{WHY} In b too.")
+    again = run_kgraph("install", cwd=tmp_repo)  # nothing to change in the settings
+    assert again.stdout.startswith("Nothing to change") and "Learned 1 item(s)" in again.stdout
+    assert "history" not in run_kgraph("install", "--no-history", cwd=tmp_repo).stdout
