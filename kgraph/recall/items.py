@@ -37,6 +37,7 @@ __all__ = [
     "item_count",
     "item_texts",
     "items_about",
+    "items_of_commits",
     "items_of_issue",
     "lexical_ids",
     "load_items",
@@ -195,6 +196,22 @@ def items_about(
     ids.update(_linked(conn, list(area_ids), AREA_EDGES))
     found = load_items(conn, sorted(ids))
     return [found[i] for i in sorted(found)]
+
+
+def items_of_commits(conn: ReadConnection, shas: Sequence[str]) -> list[RecallItem]:
+    """Visible items learned from the commits ``shas`` (source "commit", the sha as their
+    reference), in the order of ``shas``."""
+    order = {sha: n for n, sha in enumerate(dict.fromkeys(shas))}
+    found: list[tuple[int, str]] = []
+    for part in chunked(list(order)):
+        for item_id, ref in conn.execute(
+            f"SELECT id, source_ref FROM entities WHERE source = 'commit' "
+            f"AND source_ref IN ({marks(len(part))})",
+            tuple(part),
+        ):
+            found.append((order[str(ref)], str(item_id)))
+    items = load_items(conn, [i for _, i in sorted(found)])
+    return [items[i] for _, i in sorted(found) if i in items]
 
 
 def items_of_issue(conn: ReadConnection, issue: int) -> list[RecallItem]:

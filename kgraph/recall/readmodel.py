@@ -27,7 +27,7 @@ from kgraph.recall.items import RecallItem
 from kgraph.recall.relevance import AREA_FACTOR, MIN_EVIDENCE, Focus
 from kgraph.runtime.state import LOGGER_NAME
 
-__all__ = ["focus_for", "gather", "open_store", "recent_session_files"]
+__all__ = ["focus_for", "gather", "has_sessions", "open_store", "recent_session_files"]
 
 # Sessions whose edited files count as recent work, newest first.
 RECENT_SESSIONS = 5
@@ -120,6 +120,14 @@ def gather(conn: ReadConnection, focus: Focus) -> list[RecallItem]:
     if focus.issue_number is not None:
         items += recall.items_of_issue(conn, focus.issue_number)
     return items
+
+
+def has_sessions(conn: ReadConnection, exclude_session: str | None = None) -> bool:
+    """Whether any session but ``exclude_session`` was ever recorded in this store."""
+    row = conn.execute(
+        "SELECT 1 FROM sessions WHERE session_id != ? LIMIT 1", (exclude_session or "",)
+    ).fetchone()
+    return row is not None
 
 
 def recent_session_files(

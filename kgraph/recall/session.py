@@ -33,7 +33,7 @@ from kgraph.recall import items as recall
 from kgraph.recall.briefing import Block, fit, render_checkpoint
 from kgraph.recall.evidence import EvidenceSettings
 from kgraph.recall.gitinfo import CommitFiles, RecentWork, commit_files, issue_from_branch
-from kgraph.recall.readmodel import focus_for, gather, recent_session_files
+from kgraph.recall.readmodel import focus_for, gather, has_sessions, recent_session_files
 from kgraph.recall.relevance import MIN_EVIDENCE, Focus, Ranked, rank
 from kgraph.runtime.settings import HookSettings, clamp_chars
 
@@ -46,6 +46,10 @@ NAMED_FILES = 6  # changed files named in the title
 NAMED_DEPENDENTS = 6
 NAMED_COMMITS = 3
 RULES = 3
+# Day one (no session recorded yet): what the latest commits explain, from the git
+# history `kgraph install` learned, so the first session sees kgraph knows the project.
+DAY_ONE_ITEMS = 3
+DAY_ONE_COMMITS = 10
 ITEMS_PER_FILE = 8
 # Strength of each kind of evidence about what the session works on (changed now = 1).
 OWN_COMMIT = 0.9
@@ -194,6 +198,18 @@ def _title(
     return "\n".join(lines)
 
 
+def _day_one(
+    conn: ReadConnection, signals: SessionSignals, exclude: set[str] | frozenset[str]
+) -> list[Ranked]:
+    """The first session on a clean tree: the learnings of the latest commits (once a
+    session is recorded, a clean tree says no more than the commits' subjects)."""
+    shas = [c.sha for c in signals.recent.commits[:DAY_ONE_COMMITS]]
+    items = [i for i in recall.items_of_commits(conn, shas) if i.id not in exclude]
+    return [Ranked(i, 0.0, "a latest commit, learned from git history") for i in items][
+        :DAY_ONE_ITEMS
+    ]
+
+
 def session_briefing(
     conn: ReadConnection,
     root: Path,
@@ -251,6 +267,8 @@ def session_briefing(
     if limit:
         ranked = [r for r in rank(gather(conn, focus), focus, now) if r.item.id not in exclude]
         ranked = per_file(ranked, ITEMS_PER_FILE)[:limit]
+    elif not work.current and not has_sessions(conn, signals.session_id):
+        ranked = _day_one(conn, signals, exclude)
     taken = set(exclude) | {r.item.id for r in ranked}
     rules = [
         Ranked(item, 0.0, "")
@@ -272,7 +290,11 @@ def session_briefing(
             why = f"no stored item clears the evidence bar for {len(work.strength)} file(s)"
         return Briefing(None, (), why)
     text, chosen = fit(
-        ranked, block, clamp_chars(max_chars or settings.session_start_max_chars), limit, rules
+        ranked,
+        block,
+        clamp_chars(max_chars or settings.session_start_max_chars),
+        limit or len(ranked),
+        rules,
     )
     why = "" if text else "not even the block's frame fits the character budget"
     return Briefing(text, tuple(r.item.id for r in chosen), why)

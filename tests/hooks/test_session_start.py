@@ -393,3 +393,25 @@ def test_a_resumed_session_keeps_to_what_is_left_of_its_budget(
     remember(tmp_repo, "s1", [], chars=900 - len(first))  # the prompts spent the rest
     assert hook("session-start", session_id="s1", source="resume").stdout == ""
     assert hook("session-start", session_id="s1", source="compact").stdout  # context emptied
+
+
+def test_the_first_session_on_a_clean_tree_meets_what_the_latest_commits_explain(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path, git: Callable[..., str]
+) -> None:
+    from kgraph.capture.sessions import update_session
+
+    recent_items(tmp_repo, 0)
+    sha = commit_file(git, tmp_repo, "src/lexer.py", "fix: lexer drops a trailing newline")
+    learned = add_item(
+        project_db,
+        "fix: lexer drops a trailing newline\n\nThe scanner stopped one character early.",
+        files=["src/lexer.py"],
+        source="commit",
+        source_ref=sha,
+    ).entity_id
+    other = add_item(project_db, "The lexer is a hand-written scanner", files=["src/lexer.py"])
+    first = context_of(hook("session-start", session_id="s1", source="startup"))
+    assert learned in first and other.entity_id not in first
+    assert "(a latest commit, learned from git history)" in first
+    update_session(project_db, "s1", lambda row: None)  # a session is recorded: day one is over
+    assert hook("session-start", session_id="s2", source="startup").stdout == ""
