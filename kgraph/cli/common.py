@@ -85,6 +85,27 @@ def regular_file(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
     return value
 
 
+def output_file(ctx: click.Context, param: click.Parameter, value: Any) -> Path | None:
+    """A callback for every -o/--output (given as text): a regular file (replaced) or a new
+    one; anything else is one line, exit 2. Outputs are written aside and renamed over
+    their target, so without this a device (``/dev/null``), a FIFO or a symlink to one
+    would be replaced by a file."""
+    from kgraph.errors import InvalidValueError
+
+    if value is None:
+        return None
+    text = str(value)
+    if not text.strip():
+        raise InvalidValueError(f"{param.opts[-1]} must name a file")
+    path = Path(text)
+    if (path.exists() or path.is_symlink()) and not path.is_file():
+        raise InvalidValueError(
+            f"cannot write {text}: it is not a regular file (a device, FIFO or folder is "
+            "never replaced)"
+        )
+    return path
+
+
 def get_db(ctx: click.Context) -> Database:
     """The database for this invocation (opened once, on first use)."""
     root = ctx.find_root()

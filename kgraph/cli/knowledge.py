@@ -17,6 +17,7 @@ from kgraph.cli.common import (
     get_project,
     json_option,
     max_length,
+    output_file,
     print_json,
     regular_file,
     table,
@@ -468,11 +469,11 @@ def prune_cmd(
 @click.option(
     "--output",
     "-o",
-    type=click.Path(dir_okay=False, writable=True),
+    callback=output_file,
     help="File to write (default: stdout).",
 )
 @click.pass_context
-def export_cmd(ctx: click.Context, output: str | None) -> None:
+def export_cmd(ctx: click.Context, output: Path | None) -> None:
     """Write all knowledge (entities and relationships) as JSONL, e.g. to commit to git.
 
     Example: kgraph knowledge export -o .claude/knowledge.jsonl
@@ -480,14 +481,9 @@ def export_cmd(ctx: click.Context, output: str | None) -> None:
     from kgraph.errors import InvalidValueError
     from kgraph.knowledge import export_knowledge
 
-    if output is not None and not output.strip():
-        raise InvalidValueError("--output must name a file")
-    path = Path(output) if output is not None else None
+    path = output
     if path is not None and not path.parent.is_dir():
         raise InvalidValueError(f"cannot write {path}: the folder {path.parent} does not exist")
-    if path is not None and path.exists() and not path.is_file():
-        # The export is renamed over its target: never over a device, FIFO or folder.
-        raise InvalidValueError(f"cannot write {path}: it is not a regular file")
     db = get_db(ctx)
     if path is None:
         export_knowledge(db, sys.stdout)

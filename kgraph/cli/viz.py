@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from kgraph.cli.common import get_db, json_option, print_json
+from kgraph.cli.common import get_db, json_option, output_file, print_json
 from kgraph.viz import DEFAULT_MAX_NODES
 
 
@@ -14,7 +14,7 @@ from kgraph.viz import DEFAULT_MAX_NODES
 @click.option(
     "--output",
     "-o",
-    type=click.Path(dir_okay=False, path_type=Path),
+    callback=output_file,
     help="HTML file to write (default: <git root>/.claude/kgraph/viz.html).",
 )
 @click.option(

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from kgraph.db import Database
+from kgraph.errors import InvalidValueError
 from kgraph.knowledge.areas import AreaRules, load_area_rules
 from kgraph.viz.aggregate import DEFAULT_MAX_NODES, aggregate
 from kgraph.viz.build import Draft, add_files, add_items, visible_items
@@ -78,7 +79,11 @@ class PageReport:
 
 
 def write_page(view: View, output: Path) -> PageReport:
-    """Write ``view`` as one self-contained HTML file at ``output`` (folders created)."""
+    """Write ``view`` as one self-contained HTML file at ``output`` (folders created); an
+    existing ``output`` that is not a regular file (a device, FIFO or folder) is refused,
+    never replaced."""
+    if (output.exists() or output.is_symlink()) and not output.is_file():
+        raise InvalidValueError(f"cannot write {output}: it is not a regular file")
     html = render_page(view)
     output.parent.mkdir(parents=True, exist_ok=True)
     data = html.encode("utf-8")
