@@ -22,6 +22,13 @@ from kgraph.setup import SCOPES, has_kgraph_hooks, install_hooks, install_plugin
     "user: ~/.claude/settings.json (every project).",
 )
 @click.option("--uninstall", is_flag=True, help="Remove kgraph's hooks (every other hook is kept).")
+@click.option(
+    "--purge",
+    is_flag=True,
+    help="With --uninstall: also delete the project's database and kgraph's state folder "
+    "(.claude/kgraph/), after a confirmation.",
+)
+@click.option("--yes", is_flag=True, help="With --purge: do not ask.")
 @click.option("--dry-run", is_flag=True, help="Show the result; change nothing.")
 @click.option(
     "--plugin",
@@ -61,6 +68,8 @@ def install_command(
     ctx: click.Context,
     scope: str,
     uninstall: bool,
+    purge: bool,
+    yes: bool,
     dry_run: bool,
     plugin_dir: Path | None,
     exec_form: bool,
@@ -82,9 +91,14 @@ def install_command(
       kgraph install --scope project  # .claude/settings.json, committed for the team
       kgraph install --scope user --dry-run
       kgraph install --uninstall
+      kgraph install --uninstall --purge   # and delete the database and state folder
       kgraph install --llm-capture    # capture asks claude -p too
       kgraph install --no-history     # do not read the git history
     """
+    if purge and not uninstall:
+        raise click.UsageError("--purge goes with --uninstall")
+    if purge and not dry_run and not yes:
+        click.confirm("Delete kgraph's database and state folder in .claude/?", abort=True)
     if llm_capture is not None and not dry_run:
         from kgraph.db import project_root
         from kgraph.runtime import set_extractor
@@ -134,6 +148,14 @@ def install_command(
         if register
         else None
     )
+    tidied = None
+    # Tidy only when no settings file of the project still runs kgraph's hooks: a local
+    # uninstall beside a committed project install leaves the project's files in place.
+    still = any(has_kgraph_hooks(s) for s in ("local", "project"))
+    if uninstall and not dry_run and scope != "user" and not still:
+        from kgraph.setup import tidy_after_uninstall
+
+        tidied = tidy_after_uninstall(project_root(None), purge=purge)
     learned = None
     if history and not uninstall and not dry_run and scope != "user":
         from kgraph.cli.common import get_project
@@ -141,7 +163,15 @@ def install_command(
 
         learned = learn_history(get_project(ctx), quiet=as_json)
     if as_json:
-        print_json({**result.to_dict(), "mcp": mcp, "history": learned and learned.__dict__})
+        print_json(
+            {
+                **result.to_dict(),
+                "mcp": mcp,
+                "history": learned and learned.__dict__,
+                "removed": [str(p) for p in tidied.removed] if tidied else [],
+                "kept": [str(p) for p in tidied.kept] if tidied else [],
+            }
+        )
         return
     if dry_run:
         click.echo(f"{result.path} would {'change' if result.changed else 'stay unchanged'}:")
@@ -151,6 +181,8 @@ def install_command(
         click.echo(f"Kept kgraph's local files out of git in {result.gitignore}")
     if not result.changed:
         click.echo(f"Nothing to change in {result.path}.")
+        if tidied is not None:
+            _say_tidied(tidied, purge, ctx)
         if learned is not None and learned.stored:
             click.echo(learned.summary().capitalize())
         return
@@ -159,7 +191,10 @@ def install_command(
         if uninstall
         else f"Installed {', '.join(result.events)} hooks in"
     )
-    click.echo(f"{action} {result.path}" + (f" (backup: {result.backup})" if result.backup else ""))
+    kept = result.backup and result.backup.exists()  # a purge deletes the backups too
+    click.echo(f"{action} {result.path}" + (f" (backup: {result.backup})" if kept else ""))
+    if tidied is not None:
+        _say_tidied(tidied, purge, ctx)
     if learned is not None and learned.commits:
         click.echo(learned.summary().capitalize())
     if not uninstall:
@@ -169,6 +204,24 @@ def install_command(
                 "with: kgraph install --scope project --uninstall"
             )
         click.echo("Check the wiring with: kgraph doctor")
+
+
+def _say_tidied(tidied: object, purge: bool, ctx: click.Context) -> None:
+    from kgraph.setup import Tidied
+
+    assert isinstance(tidied, Tidied)
+    if tidied.removed:
+        click.echo("Removed: " + ", ".join(str(p) for p in tidied.removed))
+    if tidied.kept:
+        click.echo(
+            "Kept kgraph's data (out of git through .git/info/exclude): "
+            + ", ".join(str(p) for p in tidied.kept)
+            + "; delete it with: kgraph install --uninstall --purge"
+        )
+    obj = ctx.find_root().obj
+    url = obj.get("db_url") if isinstance(obj, dict) else None
+    if purge and url:
+        click.echo(f"The database given by --db/KGRAPH_DB is not removed: {url}")
 
 
 def _mcp_wanted(uninstall: bool, wanted: bool) -> bool:

@@ -102,10 +102,10 @@ def exclude_locally(root: Path, rules: Sequence[str]) -> Path | None:
     if found.returncode != 0 or not found.stdout.strip():
         return None
     path = root / found.stdout.strip()  # relative to ``root``, or absolute
-    return _set_block(path, rules, LOCAL_BEGIN)
+    return set_block(path, rules, LOCAL_BEGIN)
 
 
-def _set_block(path: Path, rules: Sequence[str], begin: str) -> Path | None:
+def set_block(path: Path, rules: Sequence[str], begin: str) -> Path | None:
     """Write kgraph's block (``begin`` .. END, holding ``rules``) into the ignore file
     ``path``, creating it and its folder; returns ``path`` when it changed."""
     try:
@@ -128,4 +128,4 @@ def ignore_claude_dir(claude_dir: Path) -> Path | None:
 
     if find_git_root(claude_dir.parent) is None:
         return None
-    return _set_block(claude_dir / ".gitignore", CLAUDE_DIR_RULES, BEGIN)
+    return set_block(claude_dir / ".gitignore", CLAUDE_DIR_RULES, BEGIN)

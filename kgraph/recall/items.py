@@ -37,10 +37,10 @@ __all__ = [
     "item_count",
     "item_texts",
     "items_about",
-    "items_of_commits",
     "items_of_issue",
     "lexical_ids",
     "load_items",
+    "newest_from_commits",
     "project_rules",
     "stored_files",
     "term_frequencies",
@@ -198,20 +198,17 @@ def items_about(
     return [found[i] for i in sorted(found)]
 
 
-def items_of_commits(conn: ReadConnection, shas: Sequence[str]) -> list[RecallItem]:
-    """Visible items learned from the commits ``shas`` (source "commit", the sha as their
-    reference), in the order of ``shas``."""
-    order = {sha: n for n, sha in enumerate(dict.fromkeys(shas))}
-    found: list[tuple[int, str]] = []
-    for part in chunked(list(order)):
-        for item_id, ref in conn.execute(
-            f"SELECT id, source_ref FROM entities WHERE source = 'commit' "
-            f"AND source_ref IN ({marks(len(part))})",
-            tuple(part),
-        ):
-            found.append((order[str(ref)], str(item_id)))
-    items = load_items(conn, [i for _, i in sorted(found)])
-    return [items[i] for _, i in sorted(found) if i in items]
+def newest_from_commits(conn: ReadConnection, limit: int) -> list[RecallItem]:
+    """The ``limit`` visible items learned from commits, newest commit first (their
+    ``created_at`` is when the commit was made)."""
+    rows = conn.execute(
+        f"SELECT id FROM entities WHERE source = 'commit' AND type IN ({_TYPES}) "
+        "AND hidden_at IS NULL ORDER BY created_at DESC, id LIMIT ?",
+        (limit,),
+    ).fetchall()
+    ids = [str(item_id) for (item_id,) in rows]
+    items = load_items(conn, ids)
+    return [items[i] for i in ids if i in items]
 
 
 def items_of_issue(conn: ReadConnection, issue: int) -> list[RecallItem]:

@@ -46,10 +46,9 @@ NAMED_FILES = 6  # changed files named in the title
 NAMED_DEPENDENTS = 6
 NAMED_COMMITS = 3
 RULES = 3
-# Day one (no session recorded yet): what the latest commits explain, from the git
+# Day one (no session recorded yet): what the newest explaining commits say, from the git
 # history `kgraph install` learned, so the first session sees kgraph knows the project.
 DAY_ONE_ITEMS = 3
-DAY_ONE_COMMITS = 10
 ITEMS_PER_FILE = 8
 # Strength of each kind of evidence about what the session works on (changed now = 1).
 OWN_COMMIT = 0.9
@@ -198,16 +197,13 @@ def _title(
     return "\n".join(lines)
 
 
-def _day_one(
-    conn: ReadConnection, signals: SessionSignals, exclude: set[str] | frozenset[str]
-) -> list[Ranked]:
-    """The first session on a clean tree: the learnings of the latest commits (once a
-    session is recorded, a clean tree says no more than the commits' subjects)."""
-    shas = [c.sha for c in signals.recent.commits[:DAY_ONE_COMMITS]]
-    items = [i for i in recall.items_of_commits(conn, shas) if i.id not in exclude]
-    return [Ranked(i, 0.0, "a latest commit, learned from git history") for i in items][
-        :DAY_ONE_ITEMS
-    ]
+def _day_one(conn: ReadConnection, exclude: set[str] | frozenset[str]) -> list[Ranked]:
+    """The first session on a clean tree: the learnings of the newest commits that explain
+    something (once a session is recorded, a clean tree says no more than the latest
+    commits' subjects)."""
+    items = recall.newest_from_commits(conn, DAY_ONE_ITEMS + len(exclude))
+    fresh = [i for i in items if i.id not in exclude][:DAY_ONE_ITEMS]
+    return [Ranked(i, 0.0, "a recent commit, learned from git history") for i in fresh]
 
 
 def session_briefing(
@@ -268,7 +264,7 @@ def session_briefing(
         ranked = [r for r in rank(gather(conn, focus), focus, now) if r.item.id not in exclude]
         ranked = per_file(ranked, ITEMS_PER_FILE)[:limit]
     elif not work.current and not has_sessions(conn, signals.session_id):
-        ranked = _day_one(conn, signals, exclude)
+        ranked = _day_one(conn, exclude)
     taken = set(exclude) | {r.item.id for r in ranked}
     rules = [
         Ranked(item, 0.0, "")

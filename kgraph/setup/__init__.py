@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from kgraph.setup.install import SCOPES, has_kgraph_hooks, install_plugin
     from kgraph.setup.install import install as install_hooks
     from kgraph.setup.mcpjson import (
+        MCP_MISSING,
         MCP_TOOL_HOOKS_SINCE,
         claude_code_version,
         recall_hook_handler,
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
         sdk_available,
         use_recall_hook,
     )
+    from kgraph.setup.uninstall import Tidied, tidy_after_uninstall
 
 # name -> "module" or "module:attribute". ``install`` is exported as ``install_hooks``:
 # ``kgraph.setup.install`` is also the module's name (importing it rebinds the attribute).
@@ -35,6 +37,8 @@ _LAZY = {
     "install_hooks": "install:install",
     "install_plugin": "install",
     "has_kgraph_hooks": "install",
+    "Tidied": "uninstall",
+    "tidy_after_uninstall": "uninstall",
     "MCP_TOOL_HOOKS_SINCE": "mcpjson",
     "claude_code_version": "mcpjson",
     "MCP_MISSING": "mcpjson",
@@ -50,6 +54,7 @@ __all__ = [
     "MCP_TOOL_HOOKS_SINCE",
     "SCOPES",
     "Check",
+    "Tidied",
     "claude_code_version",
     "has_kgraph_hooks",
     "install_hooks",
@@ -59,6 +64,7 @@ __all__ = [
     "register_server",
     "run_doctor",
     "sdk_available",
+    "tidy_after_uninstall",
     "use_recall_hook",
 ]
 

@@ -263,11 +263,25 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
+def backups_dir(path: Path) -> Path:
+    """Where backups of ``path`` go: kgraph's state folder of the ``.claude`` folder it is
+    in or beside (``.claude/kgraph/backups/``), which ignores itself, so a backup never
+    lands in the repository root for ``git add -A`` to pick up."""
+    claude = path.parent if path.parent.name == ".claude" else path.parent / ".claude"
+    return claude / "kgraph" / "backups"
+
+
 def backup_file(path: Path) -> Path | None:
+    """A timestamped copy of ``path`` in :func:`backups_dir` (None when it does not exist)."""
+    from kgraph.db.gitignore import ignore_state_dir
+
     if not path.exists():
         return None
+    folder = backups_dir(path)
+    ignore_state_dir(folder.parent)
+    folder.mkdir(exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
-    backup = path.with_name(f"{path.name}.bak-{stamp}")
+    backup = folder / f"{path.name}.bak-{stamp}"
     shutil.copy2(path, backup)
     return backup
 
@@ -306,7 +320,10 @@ def install(
     backup = None
     if changed and not dry_run:
         backup = backup_file(path)
-        _write_json(path, updated)
+        if uninstall and not updated:  # nothing but kgraph's was in it: as before install
+            path.unlink()
+        else:
+            _write_json(path, updated)
     events = () if uninstall else tuple(spec.claude_event for spec in HOOK_SPECS)
     ignore = None
     if not uninstall and not dry_run and scope != "user":

@@ -281,3 +281,29 @@ def test_llm_capture_switch_and_doctor_report_the_extractor(
     assert runner.invoke(cli, ["install", "--no-llm-capture"]).exit_code == 0
     assert 'extractor = "claude"' not in config.read_text()
     assert extractor_check()["detail"] == "rules (model extraction off)"
+
+
+def test_install_then_uninstall_leaves_git_status_as_it_was(
+    run_kgraph: Callable[..., CliResult], tmp_repo: Path, git: Callable[..., str]
+) -> None:
+    """Only kgraph's kept data differs (ignored); with --purge nothing does."""
+    status = ("status", "--porcelain", "--ignored")
+    (tmp_repo / ".claude").mkdir()
+    (tmp_repo / ".claude" / "settings.json").write_text('{"env": {"A": "1"}}\n')
+    git(tmp_repo, "add", ".")
+    git(tmp_repo, "commit", "-qm", "team settings")
+    before = git(tmp_repo, *status)
+    for _ in range(2):  # twice: backups, a second history read
+        assert run_kgraph("install", cwd=tmp_repo, use_db=False).returncode == 0
+    assert (tmp_repo / ".claude" / "execution-state.db").exists()
+    assert not list(tmp_repo.glob("*.bak-*")) and not list(tmp_repo.glob(".*.bak-*"))
+    assert run_kgraph("install", "--uninstall", cwd=tmp_repo, use_db=False).returncode == 0
+    new = [line for line in git(tmp_repo, *status).splitlines() if line not in before]
+    assert new and all(line.startswith("!! .claude/") for line in new), new  # kept data only
+    assert run_kgraph("install", cwd=tmp_repo, use_db=False).returncode == 0
+    asked = run_kgraph("install", "--uninstall", "--purge", cwd=tmp_repo, input="n\n")
+    assert asked.returncode == 1 and (tmp_repo / ".claude" / "execution-state.db").exists()
+    purged = run_kgraph("install", "--uninstall", "--purge", "--yes", cwd=tmp_repo, use_db=False)
+    assert purged.returncode == 0 and "Removed:" in purged.stdout
+    assert git(tmp_repo, *status) == before
+    assert (tmp_repo / ".claude" / "settings.json").read_text() == '{"env": {"A": "1"}}\n'

@@ -412,6 +412,6 @@ def test_the_first_session_on_a_clean_tree_meets_what_the_latest_commits_explain
     other = add_item(project_db, "The lexer is a hand-written scanner", files=["src/lexer.py"])
     first = context_of(hook("session-start", session_id="s1", source="startup"))
     assert learned in first and other.entity_id not in first
-    assert "(a latest commit, learned from git history)" in first
+    assert "(a recent commit, learned from git history)" in first
     update_session(project_db, "s1", lambda row: None)  # a session is recorded: day one is over
     assert hook("session-start", session_id="s2", source="startup").stdout == ""

@@ -84,8 +84,9 @@ def test_a_local_install_writes_mcp_json_approves_it_and_keeps_it_out_of_git(
     assert "Registered" not in again.output  # idempotent
     assert runner.invoke(cli, ["install", "--uninstall"]).exit_code == 0
     assert not (tmp_repo / ".mcp.json").exists()
-    assert "kgraph" not in (tmp_repo / ".git" / "info" / "exclude").read_text()
-    assert "enabledMcpjsonServers" not in _settings(tmp_repo, "settings.local.json")
+    exclude = (tmp_repo / ".git" / "info" / "exclude").read_text()
+    assert "/.mcp.json" not in exclude and "/.claude/kgraph/" in exclude  # the kept data only
+    assert not (tmp_repo / ".claude" / "settings.local.json").exists()  # only kgraph's was in it
 
 
 def test_a_local_install_leaves_a_committed_mcp_json_alone(
@@ -115,7 +116,7 @@ def test_a_local_install_leaves_a_committed_mcp_json_alone(
         "?? .claude/.gitignore",
         "?? .claude/settings.json",
     ]
-    assert list(tmp_repo.glob(".mcp.json.bak-*"))
+    assert list((tmp_repo / ".claude" / "kgraph" / "backups").glob(".mcp.json.bak-*"))
 
 
 def test_a_project_install_commits_mcp_json_and_approves_it_in_settings_json(
