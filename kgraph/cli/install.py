@@ -56,6 +56,19 @@ from kgraph.setup import SCOPES, has_kgraph_hooks, install_hooks, install_plugin
     ".mcp.json out of git (.git/info/exclude).",
 )
 @click.option(
+    "--db",
+    "server",
+    metavar="URL",
+    help="A team server (postgresql://...) for this project: recorded in .claude/kgraph.toml "
+    "without its password, so the hooks, the worker and the MCP server find it without "
+    "KGRAPH_DB. The password comes from ~/.pgpass (PGPASSFILE) or --password-env.",
+)
+@click.option(
+    "--password-env",
+    metavar="NAME",
+    help="With --db: the environment variable that holds the server's password.",
+)
+@click.option(
     "--history/--no-history",
     "history",
     default=True,
@@ -75,6 +88,8 @@ def install_command(
     exec_form: bool,
     llm_capture: bool | None,
     with_mcp: bool,
+    server: str | None,
+    password_env: str | None,
     history: bool,
     as_json: bool,
 ) -> None:
@@ -94,9 +109,15 @@ def install_command(
       kgraph install --uninstall --purge   # and delete the database and state folder
       kgraph install --llm-capture    # capture asks claude -p too
       kgraph install --no-history     # do not read the git history
+      kgraph install --db postgresql+psycopg://kgraph@db.internal/kgraph \\
+        --password-env KGRAPH_DB_PASSWORD   # the team's server, for every process
     """
     if purge and not uninstall:
         raise click.UsageError("--purge goes with --uninstall")
+    if server is not None and not dry_run:
+        _record_server(ctx, server, password_env, quiet=as_json)
+    elif password_env:
+        raise click.UsageError("--password-env goes with --db")
     if purge and not dry_run and not yes:
         click.confirm("Delete kgraph's database and state folder in .claude/?", abort=True)
     if llm_capture is not None and not dry_run:
@@ -204,6 +225,31 @@ def install_command(
                 "with: kgraph install --scope project --uninstall"
             )
         click.echo("Check the wiring with: kgraph doctor")
+
+
+def _record_server(ctx: click.Context, url: str, password_env: str | None, *, quiet: bool) -> None:
+    """Write the project's ``[database]`` setting, password left out, and use it from now
+    on (this run's history read included)."""
+    from kgraph.config import set_setting
+    from kgraph.db import is_server_url, project_root, without_password
+    from kgraph.errors import InvalidValueError
+
+    if not is_server_url(url):
+        raise InvalidValueError("--db takes a team server's URL (postgresql://...)")
+    root = project_root(None)
+    stored = without_password(url)
+    path = set_setting(root, "database", "url", stored)
+    set_setting(root, "database", "password_env", password_env)
+    if not quiet:
+        click.echo(f"Recorded the team server in {path}: {stored}")
+    if stored != url and not quiet:
+        click.echo(
+            "Its password was left out of the file: keep it in ~/.pgpass (PGPASSFILE), or "
+            "pass --password-env NAME and set that variable."
+        )
+    obj = ctx.find_root().obj
+    if isinstance(obj, dict) and not obj.get("db_url"):
+        obj["db_url"] = url  # this run reads the history into it, password and all
 
 
 def _say_tidied(tidied: object, purge: bool, ctx: click.Context) -> None:

@@ -10,7 +10,13 @@ under 0.3 s, only need the location of the project.
 
 from typing import TYPE_CHECKING
 
-from kgraph.db.location import project_root, resolve_database_url, sqlite_path
+from kgraph.db.location import (
+    is_server_url,
+    project_root,
+    resolve_database_url,
+    sqlite_path,
+    without_password,
+)
 from kgraph.db.schema_version import HEAD_REVISION
 from kgraph.lazy import lazy
 
@@ -32,12 +38,14 @@ __all__ = [
     "HEAD_REVISION",
     "DataWatch",
     "Database",
+    "is_server_url",
     "isoformat",
     "open_database",
     "project_root",
     "raw_connection",
     "resolve_database_url",
     "sqlite_path",
+    "without_password",
 ]
 
 

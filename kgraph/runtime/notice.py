@@ -1,4 +1,4 @@
-"""A database problem the user must hear about, told once per session.
+"""A database problem the user must hear about, told once per session (the latest wording).
 
 Hooks fail open, so a corrupt, unreadable or read-only database would otherwise go unseen:
 the briefing is just empty and captures vanish. Whoever meets the problem (a hook, the
@@ -51,11 +51,15 @@ def record_problem(root: Path, message: str, db_path: Path | None) -> None:
     with contextlib.suppress(OSError, ValueError):
         path = _notice_path(root)
         current = _read(path)
-        told = current.get("told") if current.get("message") == message else []
+        # Until the record is cleared (the problem fixed), the sessions already told are
+        # not told again: the hook and the worker word the same problem differently (an
+        # unreachable server), and the user hears of it once per session, not per wording.
+        line = message.splitlines()[0][:MAX_MESSAGE_CHARS] if message else ""
+        told = current.get("told", [])
         _write(
             path,
             {
-                "message": message.splitlines()[0][:MAX_MESSAGE_CHARS] if message else "",
+                "message": line,
                 "db": str(db_path) if db_path else None,
                 "stamp": _stamp(db_path),
                 "at": time.time(),

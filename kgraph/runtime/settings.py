@@ -30,7 +30,6 @@ embed_captured = true              # the worker embeds what it captured when a s
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -139,30 +138,9 @@ def load_settings(root: Path) -> HookSettings:
         return HookSettings()
 
 
-_EXTRACTOR_LINE = re.compile(r"^\s*extractor\s*=")
-_TABLE_LINE = re.compile(r"^\s*\[")
-
-
 def set_extractor(root: Path, extractor: str | None) -> Path:
-    """Turn model extraction on (``"claude"``) or off (None) in ``.claude/kgraph.toml``.
+    """Turn model extraction on (``"claude"``) or off (None) in ``.claude/kgraph.toml``
+    (comments and other tables kept). Returns the file's path."""
+    from kgraph.config import set_setting
 
-    Edits the lines rather than rewriting the file, so the user's comments and other tables
-    stay as they were. Returns the file's path.
-    """
-    from kgraph.config import CONFIG_RELATIVE_PATH
-
-    path = root / CONFIG_RELATIVE_PATH
-    lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
-    setting = [f'extractor = "{extractor}"'] if extractor else []
-    start = next((i for i, line in enumerate(lines) if line.strip() == "[capture]"), None)
-    if start is None and setting:
-        lines += [*([""] if lines else []), "[capture]", *setting]
-    elif start is not None:
-        end = next(
-            (i for i in range(start + 1, len(lines)) if _TABLE_LINE.match(lines[i])), len(lines)
-        )
-        body = [line for line in lines[start + 1 : end] if not _EXTRACTOR_LINE.match(line)]
-        lines[start + 1 : end] = [*setting, *body]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines) + "\n" if lines else "", encoding="utf-8")
-    return path
+    return set_setting(root, "capture", "extractor", extractor)

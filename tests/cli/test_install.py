@@ -307,3 +307,21 @@ def test_install_then_uninstall_leaves_git_status_as_it_was(
     assert purged.returncode == 0 and "Removed:" in purged.stdout
     assert git(tmp_repo, *status) == before
     assert (tmp_repo / ".claude" / "settings.json").read_text() == '{"env": {"A": "1"}}\n'
+
+
+def test_install_db_records_the_server_without_its_password(
+    run_kgraph: Callable[..., CliResult], tmp_repo: Path
+) -> None:
+    url = "postgresql+psycopg://kgraph:hunter2@127.0.0.1:1/kgraph"
+    result = run_kgraph(
+        "install", "--db", url, "--password-env", "KG_PW", "--no-history", cwd=tmp_repo
+    )
+    assert result.returncode == 0, result.stderr
+    setting = (tmp_repo / ".claude" / "kgraph.toml").read_text()
+    assert "hunter2" not in setting and "hunter2" not in result.stdout
+    assert 'url = "postgresql+psycopg://kgraph@127.0.0.1:1/kgraph"' in setting
+    assert 'password_env = "KG_PW"' in setting and "left out of the file" in result.stdout
+    refused = run_kgraph("install", "--db", "sqlite:///x.db", cwd=tmp_repo)
+    assert refused.returncode == 2 and "team server" in refused.stderr
+    alone = run_kgraph("install", "--password-env", "KG_PW", cwd=tmp_repo)
+    assert alone.returncode == 2 and "goes with --db" in alone.stderr

@@ -1,5 +1,7 @@
 from pathlib import Path
 
+import pytest
+
 from kgraph.db.location import find_git_root, resolve_database_url, sqlite_path
 
 
@@ -50,3 +52,36 @@ def test_relative_path_is_resolved(tmp_path: Path, monkeypatch) -> None:  # type
     assert (
         sqlite_path(resolve_database_url("x/k.db", environ={})) == tmp_path.resolve() / "x" / "k.db"
     )
+
+
+def _server_setting(root: Path, text: str) -> None:
+    (root / ".claude").mkdir(exist_ok=True)
+    (root / ".claude" / "kgraph.toml").write_text(f"[database]\n{text}\n")
+
+
+def test_the_project_setting_names_a_server_and_the_environment_still_wins(
+    tmp_repo: Path,
+) -> None:
+    _server_setting(tmp_repo, 'url = "postgresql+psycopg://kgraph@db.internal/kgraph"')
+    found = resolve_database_url(cwd=tmp_repo, environ={})
+    assert found.startswith("postgresql+psycopg://kgraph@db.internal/kgraph?project=")
+    mine = resolve_database_url(cwd=tmp_repo, environ={"KGRAPH_DB": "/tmp/x.db"})
+    assert mine == "sqlite:////tmp/x.db"
+    secret = {"PW": "s3cr:t/"}
+    _server_setting(
+        tmp_repo, 'url = "postgresql+psycopg://kgraph@db.internal/kgraph"\npassword_env = "PW"'
+    )
+    assert "kgraph:s3cr%3At%2F@db.internal" in resolve_database_url(cwd=tmp_repo, environ=secret)
+
+
+def test_a_setting_with_a_password_or_not_a_server_is_refused(tmp_repo: Path) -> None:
+    from kgraph.db.location import without_password
+    from kgraph.errors import InvalidValueError
+
+    _server_setting(tmp_repo, 'url = "postgresql://kgraph:hunter2@db/kgraph"')
+    with pytest.raises(InvalidValueError, match="holds a password"):
+        resolve_database_url(cwd=tmp_repo, environ={})
+    _server_setting(tmp_repo, 'url = "sqlite:///x.db"')
+    with pytest.raises(InvalidValueError, match="postgresql://"):
+        resolve_database_url(cwd=tmp_repo, environ={})
+    assert without_password("postgresql://u:p@h:5/d?x=1") == "postgresql://u@h:5/d?x=1"

@@ -59,13 +59,14 @@ def _workers_running(root: Path) -> bool:
     return False
 
 
-def wait_for_workers(root: Path, timeout: float = 180.0) -> None:
-    """Wait until the queue is drained and no worker for ``root`` is running."""
+def wait_for_workers(root: Path, timeout: float = 180.0, drained: bool = True) -> None:
+    """Wait until the queue is drained (unless not ``drained``: a server that is down keeps
+    its requests queued) and no worker for ``root`` is running."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         busy = (
             queue.pending(root) or list(queue_dir(root).glob("*.claimed-*"))
-            if queue_dir(root).is_dir()
+            if drained and queue_dir(root).is_dir()
             else []
         )
         if not busy and not _workers_running(root):

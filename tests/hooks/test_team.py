@@ -23,6 +23,7 @@ from kgraph.knowledge.query import list_items
 from kgraph.knowledge.store import add_item
 from kgraph.transcript.discovery import encode_project_dir
 from tests.capture.transcript_builder import utf8_fix_session
+from tests.conftest import CliResult
 from tests.hooks.processes import hook_env, run_hook_process, wait_for_workers
 from tests.pgserver import PgServer
 
@@ -149,3 +150,51 @@ def test_a_mistake_captured_on_one_machine_reaches_the_other(
     (other / "src").mkdir()
     (other / "src" / "config.py").write_text("x = 1\n")
     assert mistake.id not in _briefing(other, "eve-1", env)
+
+
+@pytest.mark.sqlite_only  # its own server, whatever the backend
+def test_the_project_setting_reaches_the_server_without_kgraph_db(
+    pg_server: PgServer, tmp_repo: Path, run_kgraph: Callable[..., CliResult]
+) -> None:
+    """Two shells, one with KGRAPH_DB and one without, meet on the server `kgraph install
+    --db` recorded; with the server down the hooks say so once and make no local file."""
+    url = pg_server.fresh_url("setting")
+    installed = run_kgraph("install", "--db", url, "--no-history", cwd=tmp_repo, use_db=False)
+    assert installed.returncode == 0, installed.stderr
+    setting = (tmp_repo / ".claude" / "kgraph.toml").read_text()
+    assert "[database]" in setting and url in setting
+    learned = run_kgraph(
+        "learn",
+        "Timeouts are per request, never global",
+        "--file",
+        "src/net.py",
+        cwd=tmp_repo,
+        use_db=False,
+        env={"KGRAPH_DB": url},
+    )
+    assert learned.returncode == 0, learned.stderr
+    item = learned.stdout.split()[0]
+    listed = run_kgraph("knowledge", "list", "--json", cwd=tmp_repo, use_db=False)
+    assert item in listed.stdout  # the shell without KGRAPH_DB reads the same server
+    env = hook_env()
+    env.pop("KGRAPH_DB", None)
+    (tmp_repo / "src").mkdir()
+    (tmp_repo / "src" / "net.py").write_text("TIMEOUT = 5\n")
+    payload = {"session_id": "s1", "cwd": str(tmp_repo), "hook_event_name": "SessionStart"}
+    code, out, err = run_hook_process("session-start", payload, tmp_repo, env)
+    assert (code, err) == (0, "") and item in out
+    wait_for_workers(tmp_repo)
+    assert not (tmp_repo / ".claude" / "execution-state.db").exists()
+
+    # The server is down (a port nothing listens on), and no local copy holds this project.
+    down = "postgresql+psycopg://kgraph@127.0.0.1:1/kgraph?project=elsewhere"
+    (tmp_repo / ".claude" / "kgraph.toml").write_text(f'[database]\nurl = "{down}"\n')
+    told = []
+    for session in ("s2", "s2", "s3"):
+        payload = {"session_id": session, "cwd": str(tmp_repo), "hook_event_name": "SessionStart"}
+        code, out, err = run_hook_process("session-start", payload, tmp_repo, env)
+        assert (code, err) == (0, "")
+        told.append(json.loads(out).get("systemMessage") if out else None)
+        wait_for_workers(tmp_repo, timeout=60, drained=False)  # requests stay queued
+    assert told[0] and "127.0.0.1" in told[0] and told[1] is None and told[2]  # once a session
+    assert not (tmp_repo / ".claude" / "execution-state.db").exists()

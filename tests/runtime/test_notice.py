@@ -35,6 +35,14 @@ def test_once_per_session_and_forgotten_when_the_file_changes(tmp_path: Path) ->
     assert notice_for(tmp_path, "s4") is None
 
 
+def test_a_long_problem_recorded_again_is_still_told_once_per_session(tmp_path: Path) -> None:
+    long = "cannot reach the server: " + "x" * 400 + "\nsecond line"
+    record_problem(tmp_path, long, None)
+    assert notice_for(tmp_path, "s1") is not None
+    record_problem(tmp_path, long, None)  # the next hook meets the same problem
+    assert notice_for(tmp_path, "s1") is None and notice_for(tmp_path, "s2") is not None
+
+
 def _hook(event: str, root: Path, session: str, **extra: str) -> str:
     payload = {"session_id": session, "cwd": str(root), **extra}
     return run_hook(event, json.dumps(payload).encode()).stdout
