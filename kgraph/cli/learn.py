@@ -194,19 +194,21 @@ def _missing_files(files: tuple[str, ...], root: Any) -> list[str]:
 
 
 def hits_table(hits: list[Any], title: str) -> None:
+    """Best first, numbered: a fused rank score (0.03 for the best of a hybrid search) reads
+    as "barely matched", so the table shows the rank; ``--json`` keeps the score."""
     table(
         title,
-        ["id", "type", "score", "content", "area", "files"],
+        ["id", "rank", "type", "content", "area", "files"],  # the id first: never folded
         [
             [
                 h.item.id,
+                str(rank),
                 h.item.type,
-                f"{h.score:.4f}",
                 short(h.item.content),
                 ", ".join(h.item.code_areas),
                 ", ".join(h.item.files),
             ]
-            for h in hits
+            for rank, h in enumerate(hits, 1)
         ],
     )
 

@@ -74,9 +74,29 @@ def check_executable(command: list[str]) -> Check:
     return Check("executable", "fail", f"{command[0]} is not an executable file")
 
 
+def check_same_kgraph(root: Path, wired: set[str]) -> Check | None:
+    """A warning when ``.mcp.json`` starts another kgraph than the hooks run (``wired``:
+    their executables): two installs, two versions, answering the same session."""
+    from kgraph.setup.mcpjson import registered_command
+
+    registered = registered_command(root)
+    if registered is None or not wired:
+        return None
+    server = registered[0]
+    if {server} == wired:
+        return Check("same kgraph", "ok", f"hooks and .mcp.json both run {server}")
+    return Check(
+        "same kgraph",
+        "warn",
+        f"the hooks run {', '.join(sorted(wired))} but .mcp.json starts {server}; run "
+        "`kgraph install` again from the kgraph to use",
+    )
+
+
 def check_wiring(root: Path) -> list[Check]:
     checks: list[Check] = []
     wired: dict[str, dict[str, str]] = {}  # claude event -> {command: scope}
+    executables: set[str] = set()
     for scope in SCOPES:
         path = settings_path(scope, root)
         try:
@@ -96,6 +116,7 @@ def check_wiring(root: Path) -> list[Check]:
                     if kgraph_event_of(handler) is None:
                         continue
                     exe = _executable_of(handler) or ""
+                    executables.add(exe)
                     if not (Path(exe).is_file() and os.access(exe, os.X_OK)):
                         why = (
                             "which no longer exists (the kgraph install moved or was "
@@ -128,6 +149,9 @@ def check_wiring(root: Path) -> list[Check]:
             checks.append(
                 Check(spec.claude_event, "ok", f"wired in {next(iter(found.values()))} settings")
             )
+    same = check_same_kgraph(root, executables - {""})
+    if same is not None:
+        checks.append(same)
     return checks
 
 
