@@ -28,7 +28,6 @@ from kgraph.runtime.state import get_logger
 MAX_ATTEMPTS = 3
 MAX_ROUNDS = 20
 CATCHUP_MAX_SESSIONS = 20
-CATCHUP_MAX_AGE = timedelta(days=30)
 LIVE_WINDOW = timedelta(minutes=15)
 
 
@@ -107,13 +106,18 @@ def catch_up(
     from kgraph.transcript.discovery import list_sessions
 
     captured: list[str] = []
+    too_old = 0
     now = datetime.now(UTC)
+    max_age = timedelta(days=settings.catchup_max_age_days)
     for found in list_sessions(cwd)[:CATCHUP_MAX_SESSIONS]:
         if found.session_id == current:
             continue
         mtime = found.mtime if found.mtime.tzinfo else found.mtime.replace(tzinfo=UTC)
-        if now - mtime > CATCHUP_MAX_AGE or now - mtime < LIVE_WINDOW:
-            continue  # too old to matter, or probably a live session with hooks of its own
+        if now - mtime > max_age:
+            too_old += 1
+            continue
+        if now - mtime < LIVE_WINDOW:
+            continue  # probably a live session with hooks of its own
         record = find_session(db, found.session_id)
         if record is not None and record.transcript_offset >= found.size:
             continue
@@ -131,6 +135,18 @@ def catch_up(
             captured.append(found.session_id)
         except Exception as exc:
             log.error("catch-up of %s failed: %s: %s", found.session_id, type(exc).__name__, exc)
+    if captured or too_old:
+        log.info(
+            "catch-up captured %d earlier session(s) of this project; %d older than %g days "
+            "left out ([capture] catchup_max_age_days)",
+            len(captured),
+            too_old,
+            settings.catchup_max_age_days,
+        )
+    if captured:
+        from kgraph.runtime.notice import note_catchup
+
+        note_catchup(root, len(captured))
     return captured
 
 

@@ -22,6 +22,7 @@ from kgraph.recall.gitinfo import (
 )
 from kgraph.recall.session import SessionSignals, session_briefing
 from kgraph.runtime import seen
+from kgraph.runtime.notice import take_catchup
 from kgraph.runtime.queue import enqueue
 from kgraph.runtime.spawn import spawn_worker
 from kgraph.runtime.state import ensure_state_dir, state_dir
@@ -118,7 +119,19 @@ def run(ctx: HookContext) -> str | None:
         )
     finally:
         conn.close()
-    if briefing.text is None:
+    text = briefing.text
+    caught = None if ctx.options.dry_run else take_catchup(ctx.root)
+    if caught is not None:  # said once, in the header, with or without a briefing
+        text = _with_header_line(text, caught)
+    if text is None:
         ctx.log.debug("session-start printed nothing: %s", briefing.why)
-    ctx.publish(briefing.text, briefing.ids)
-    return briefing.text
+    ctx.publish(text, briefing.ids)
+    return text
+
+
+def _with_header_line(text: str | None, line: str) -> str:
+    """``line`` as the first line inside the briefing's block (or a block of its own)."""
+    opening = "<kgraph-context>\n"
+    if text and text.startswith(opening):
+        return f"{opening}{line}\n{text[len(opening) :]}"
+    return f"{opening}{line}\n</kgraph-context>" if not text else f"{line}\n{text}"

@@ -119,3 +119,36 @@ def notice_for(root: Path, session_id: str | None) -> str | None:
         with contextlib.suppress(OSError):
             _write(path, {**data, "told": [*told, session_id][-MAX_SESSIONS:]})
     return f"kgraph: {message}" + ("" if "kgraph doctor" in message else " (see `kgraph doctor`)")
+
+
+CATCHUP_NAME = "catchup.json"
+
+
+def note_catchup(root: Path, sessions: int) -> None:
+    """Remember that catch-up captured ``sessions`` earlier sessions (added to any count
+    not yet told), for the next briefing's header; never raises."""
+    with contextlib.suppress(OSError, ValueError):
+        path = log_dir(root) / CATCHUP_NAME
+        told = _read(path).get("sessions")
+        total = sessions + (told if isinstance(told, int) else 0)
+        _write(path, {"sessions": total, "at": time.time()})
+
+
+def take_catchup(root: Path) -> str | None:
+    """The line for the next briefing's header when catch-up captured earlier sessions
+    since the last one (and forget it: it is said once), else None."""
+    path = log_dir(root) / CATCHUP_NAME
+    try:
+        if not path.is_file():
+            return None
+        data = _read(path)
+        path.unlink(missing_ok=True)
+    except OSError:
+        return None
+    count = data.get("sessions")
+    if not isinstance(count, int) or count <= 0:
+        return None
+    return (
+        f"kgraph captured {count} earlier session(s) of this project in the background "
+        "(`kgraph transcript sessions` lists them)."
+    )

@@ -24,6 +24,7 @@ server_copy_max_age_s = 120        # PostgreSQL: session-start reads the local c
 extractor = "claude"               # optional model extraction (off by default)
 extractor_timeout_s = 120
 embed_captured = true              # the worker embeds what it captured when a session ends
+catchup_max_age_days = 30          # catch-up captures earlier sessions up to this old
 ```
 """
 
@@ -60,6 +61,7 @@ class HookSettings:
     extractor: str | None = None
     extractor_timeout_s: float = 120.0
     embed_captured: bool = True
+    catchup_max_age_days: float = 30.0
 
 
 _BOUNDS: dict[str, tuple[float, float]] = {
@@ -79,10 +81,13 @@ _BOUNDS: dict[str, tuple[float, float]] = {
     "stop_capture_interval_s": (0, 86_400),
     "server_copy_max_age_s": (0, 7 * 86_400),
     "extractor_timeout_s": (5, 1_800),
+    "catchup_max_age_days": (0, 3_650),
 }
 
 
-_CAPTURE_TABLE = frozenset({"extractor", "extractor_timeout_s", "embed_captured"})
+_CAPTURE_TABLE = frozenset(
+    {"extractor", "extractor_timeout_s", "embed_captured", "catchup_max_age_days"}
+)
 
 
 def clamp_chars(value: int) -> int:

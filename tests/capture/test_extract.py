@@ -14,7 +14,9 @@ from tests.capture.transcript_builder import TranscriptBuilder
 from tests.conftest import TRANSCRIPTS_DIR
 
 CAPTURE_DEV = TRANSCRIPTS_DIR / "capture-dev"
-real = pytest.mark.skipif(not CAPTURE_DEV.is_dir(), reason="shared transcripts missing")
+real = pytest.mark.skipif(
+    not CAPTURE_DEV.is_dir(), reason="needs ../shared/transcripts beside the clone (README: Tests)"
+)
 
 
 def fragment(tmp_path: Path, prefix: str, first: int, last: int) -> list[Candidate]:

@@ -128,6 +128,34 @@ def test_catch_up_captures_earlier_transcripts_never_captured(
     db.close()
     queue.enqueue(tmp_repo, "catchup", cwd=str(tmp_repo))
     assert worker.run_worker(tmp_repo).captured == []  # nothing new to catch up
+    log = (tmp_repo / ".claude" / "kgraph" / "hook.log").read_text()
+    assert "catch-up captured 1 earlier session(s) of this project; 0 older than 30 days" in log
+    from kgraph.runtime.notice import take_catchup
+
+    line = take_catchup(tmp_repo)  # the next briefing's header says it, once
+    assert line is not None and "captured 1 earlier session(s)" in line
+    assert take_catchup(tmp_repo) is None
+
+
+def test_catch_up_keeps_to_its_window_and_says_what_it_left_out(
+    tmp_repo: Path, repo_db: str
+) -> None:
+    projects = (
+        Path(os.environ["CLAUDE_CONFIG_DIR"]) / "projects" / encode_project_dir(str(tmp_repo))
+    )
+    old = (
+        TranscriptBuilder("old-2", str(tmp_repo))
+        .prompt("Never edit the generated protobuf files by hand.")
+        .write(projects / "old-2.jsonl")
+    )
+    three_days_ago = time.time() - 3 * 86_400
+    os.utime(old, (three_days_ago, three_days_ago))
+    (tmp_repo / ".claude").mkdir(exist_ok=True)
+    (tmp_repo / ".claude" / "kgraph.toml").write_text("[capture]\ncatchup_max_age_days = 2\n")
+    queue.enqueue(tmp_repo, "catchup", cwd=str(tmp_repo), current_session="current")
+    assert worker.run_worker(tmp_repo).captured == []
+    log = (tmp_repo / ".claude" / "kgraph" / "hook.log").read_text()
+    assert "0 earlier session(s) of this project; 1 older than 2 days left out" in log
 
 
 def test_worker_main_never_raises_and_lowers_its_priority(

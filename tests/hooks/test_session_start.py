@@ -415,3 +415,15 @@ def test_the_first_session_on_a_clean_tree_meets_what_the_latest_commits_explain
     assert "(a recent commit, learned from git history)" in first
     update_session(project_db, "s1", lambda row: None)  # a session is recorded: day one is over
     assert hook("session-start", session_id="s2", source="startup").stdout == ""
+
+
+def test_the_next_briefing_says_once_what_catch_up_captured(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
+) -> None:
+    from kgraph.runtime.notice import note_catchup
+
+    note_catchup(tmp_repo, 2)
+    note_catchup(tmp_repo, 1)  # a second catch-up before any session start: added up
+    text = context_of(hook("session-start", session_id="s1", source="startup"))
+    assert text.startswith("<kgraph-context>\nkgraph captured 3 earlier session(s)")
+    assert hook("session-start", session_id="s2", source="startup").stdout == ""  # said once

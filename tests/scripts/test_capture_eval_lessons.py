@@ -9,7 +9,9 @@ from capture_eval_lessons import LessonIndex, parse_lessons, tokens
 from tests.conftest import TRANSCRIPTS_DIR
 
 LESSONS = TRANSCRIPTS_DIR / "capture-dev" / "LESSONS.md"
-pytestmark = pytest.mark.skipif(not LESSONS.is_file(), reason="../shared transcripts missing")
+pytestmark = pytest.mark.skipif(
+    not LESSONS.is_file(), reason="needs ../shared/transcripts beside the clone (README: Tests)"
+)
 
 TRANSCRIPT_1 = "1c38adc0-5071-4382-9e53-de8c30e2265f"
 TRANSCRIPT_2 = "b50aaf5c-3ef3-472b-8d5e-75bb89ac3fe1"

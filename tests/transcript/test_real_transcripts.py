@@ -16,7 +16,10 @@ from kgraph.transcript.reader import ReadStats, iter_entries, read_tail
 from kgraph.transcript.stats import session_status, transcript_stats
 from tests.conftest import TRANSCRIPTS_DIR
 
-pytestmark = pytest.mark.skipif(not TRANSCRIPTS_DIR.is_dir(), reason="shared transcripts missing")
+pytestmark = pytest.mark.skipif(
+    not TRANSCRIPTS_DIR.is_dir(),
+    reason="needs ../shared/transcripts beside the clone (README: Tests)",
+)
 
 _COUNT = re.compile(r"^([a-z][a-z_-]*) (\d+)$")
 
