@@ -27,6 +27,14 @@ _TRAILER = re.compile(
     re.IGNORECASE,
 )
 _GENERATED = re.compile(r"(?:🤖\s*)?Generated with \[?Claude Code\]?.*$", re.IGNORECASE)
+# A squash merge lists the squashed commits' subjects; the ones a web editor or a merge
+# wrote by default ("* Update httpx/_client.py", "Merge branch 'main' into x") explain
+# nothing, and counted as words they made a bare list look like an explanation.
+_DEFAULT_SUBJECT = re.compile(
+    r"^(?:[*-]\s+)?(?:(?:Update|Create|Delete|Rename|Add) [\w./-]+|Merge (?:branch|pull request|"
+    r"remote-tracking branch) .*|Apply suggestions? from code review)\s*$",
+    re.IGNORECASE,
+)
 _BREAKING = re.compile(r"^BREAKING[ -]CHANGE\s*:\s*(?P<text>.+)", re.IGNORECASE | re.MULTILINE)
 _CAUSE = re.compile(
     r"\b(because|caused by|due to|since|so that|otherwise|when|which (?:broke|caused)|"
@@ -87,12 +95,15 @@ def issue_from_branch(branch: str | None) -> int | None:
 
 
 def clean_body(body: str) -> str:
-    """The body without trailers (Signed-off-by, Co-authored-by, Refs...) and tool signatures."""
+    """The body without trailers (Signed-off-by, Co-authored-by, Refs...), tool signatures
+    and the default subjects a squash merge lists ("* Update x.py")."""
     lines = [line.rstrip() for line in body.strip().splitlines()]
     kept = [
         line
         for line in lines
-        if not _TRAILER.match(line.strip()) and not _GENERATED.match(line.strip())
+        if not _TRAILER.match(line.strip())
+        and not _GENERATED.match(line.strip())
+        and not _DEFAULT_SUBJECT.match(line.strip())
     ]
     return "\n".join(kept).strip()
 

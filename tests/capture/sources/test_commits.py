@@ -87,3 +87,21 @@ def test_session_commits_are_those_after_the_start_head(
     assert [c.subject for c in session_commits(tmp_repo, start, end=end)] == ["feat(core): add a"]
     assert session_commits(tmp_repo, None) == []
     assert session_commits(tmp_repo, "0" * 40) == []  # unknown start: nothing, not everything
+
+
+def test_a_squash_merge_s_default_subjects_are_not_an_explanation() -> None:
+    listed = parse_commit(
+        "c" * 40,
+        "Context managed transports (#1218)\n\n* Context managed transports\n"
+        "* Update httpx/_client.py\n* Update httpx/_client.py\n* Update tests/test_client.py\n"
+        "* Merge branch 'master' into transports",
+    )
+    assert listed.body == "* Context managed transports"
+    assert knowledge_reason(listed) is None  # three words left: nothing explained
+    explained = parse_commit(
+        "d" * 40,
+        "Update _client.py (#2247)\n\nUpdate the type annotation for the default_encoding "
+        "parameter to accept a callable.\n* Update httpx/_client.py",
+    )
+    assert explained.body.startswith("Update the type annotation")  # a sentence stays
+    assert knowledge_reason(explained) == "body"
