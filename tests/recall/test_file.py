@@ -3,17 +3,13 @@ name the file's own code, before items that only changed the file once."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from kgraph.db import Database
 from kgraph.db.reader import ReadConnection
 from kgraph.knowledge.store import add_item
 from kgraph.recall.evidence import EvidenceSettings
 from kgraph.recall.file import file_recall, file_vocabulary
-from kgraph.recall.readmodel import open_store
 
 SOURCE = """\
 class CacheRegion:
@@ -26,14 +22,6 @@ class CacheRegion:
     def __repr__(self):
         return "region"
 """
-
-
-@pytest.fixture
-def conn(db: Database) -> Iterator[ReadConnection]:
-    connection = open_store(db.url)
-    assert connection is not None
-    yield connection
-    connection.close()
 
 
 def test_a_file_s_vocabulary_is_its_name_and_its_telling_definitions(tmp_path: Path) -> None:

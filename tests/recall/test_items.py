@@ -2,23 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
 from kgraph.db import Database
 from kgraph.db.reader import ReadConnection, raw_connection
 from kgraph.knowledge.store import add_item, set_hidden, supersede
 from kgraph.recall import items as recall
-from kgraph.recall.readmodel import open_store
-
-
-@pytest.fixture
-def conn(db: Database) -> Iterator[ReadConnection]:
-    connection = open_store(db.url)  # SQLite's stdlib reader, or psycopg on PostgreSQL
-    assert connection is not None
-    yield connection
-    connection.close()
 
 
 def test_items_about_files_and_areas_leave_out_hidden_and_superseded(

@@ -3,24 +3,11 @@ with or without a parsed code graph; a plain word that is only a file's base nam
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
 from kgraph.db import Database
 from kgraph.db.reader import ReadConnection
 from kgraph.knowledge.store import add_item
 from kgraph.recall.evidence import EvidenceSettings
 from kgraph.recall.prompt import prompt_ranked, stored_paths
-from kgraph.recall.readmodel import open_store
-
-
-@pytest.fixture
-def conn(db: Database) -> Iterator[ReadConnection]:
-    connection = open_store(db.url)
-    assert connection is not None
-    yield connection
-    connection.close()
 
 
 def test_a_named_file_matches_stored_paths_by_suffix(db: Database, conn: ReadConnection) -> None:

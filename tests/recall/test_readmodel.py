@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -189,14 +189,6 @@ def test_the_fast_path_and_the_database_path_agree(
         assert direct == through_sqlalchemy
     finally:
         db.close()
-
-
-@pytest.fixture
-def conn(db: Database) -> Iterator[ReadConnection]:
-    connection = open_store(db.url)
-    assert connection is not None
-    yield connection
-    connection.close()
 
 
 def _server_with_copy(pg_server: Any, folder: Path) -> str:

@@ -65,14 +65,18 @@ def _git(repo: Path, *args: str) -> str:
     ).stdout
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    """A small repository with HISTORY as its commits (oldest first)."""
-    root = tmp_path / "origin"
+def _new_repo(root: Path) -> Path:
     root.mkdir()
     _git(root, "init", "-q", "-b", "main")
     _git(root, "config", "user.email", "t@example.com")
     _git(root, "config", "user.name", "T")
+    return root
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A small repository with HISTORY as its commits (oldest first)."""
+    root = _new_repo(tmp_path / "origin")
     for subject, body, files in HISTORY:
         for path, content in files.items():
             if content is None:
@@ -249,11 +253,7 @@ def test_replay_of_a_small_repository_runs_every_mode(repo: Path, tmp_path: Path
 def test_a_commit_s_change_is_its_hunks_and_the_definitions_they_touch(tmp_path: Path) -> None:
     from replay_symbols import commit_change
 
-    root = tmp_path / "r"
-    root.mkdir()
-    _git(root, "init", "-q", "-b", "main")
-    _git(root, "config", "user.email", "t@example.com")
-    _git(root, "config", "user.name", "T")
+    root = _new_repo(tmp_path / "r")
     old = "class Region:\n    def get_or_create(self):\n        return 1\n\n    def run(self):\n"
     old += "        return 2\n"
     (root / "region.py").write_text(old)
