@@ -72,8 +72,12 @@ def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]
         yield update
 
 
+SHOWN_CANDIDATES = 30
+
+
 def _ambiguity(as_json: bool) -> Any:
-    """Print an ambiguous name's candidates (``--json`` gets them as data) and exit 2."""
+    """Print an ambiguous name's candidates, one a line (a one-line list was cut at the
+    terminal's edge; ``--json`` gets them as data), and exit 2."""
     from kgraph.codegraph import AmbiguousNameError
 
     @contextmanager
@@ -81,9 +85,20 @@ def _ambiguity(as_json: bool) -> Any:
         try:
             yield
         except AmbiguousNameError as exc:
-            if not as_json:
-                raise
-            print_json({"error": str(exc), "candidates": [c.to_dict() for c in exc.candidates]})
+            if as_json:
+                candidates = [c.to_dict() for c in exc.candidates]
+                print_json({"error": str(exc), "candidates": candidates})
+                raise click.exceptions.Exit(2) from exc
+            count = len(exc.candidates)
+            click.echo(
+                f"Error: {exc.name!r} is ambiguous: {count} candidates; use a qualified name "
+                "or one of these ids (path::name):",
+                err=True,
+            )
+            for candidate in exc.candidates[:SHOWN_CANDIDATES]:
+                click.echo(f"  {candidate.id}", err=True)
+            if count > SHOWN_CANDIDATES:
+                click.echo(f"  (+{count - SHOWN_CANDIDATES} more: --json lists all)", err=True)
             raise click.exceptions.Exit(2) from exc
 
     return guard()

@@ -70,7 +70,8 @@ def test_ambiguous_name_is_an_error_with_candidates(run_kgraph: Run, parsed: Pat
     result = run_kgraph("graph", "what-calls", "save", cwd=parsed)
     assert result.returncode == 2
     assert result.stderr.startswith("Error: 'save' is ambiguous: 2 candidates")
-    assert "app/repo.py::CachedRepo.save" in result.stderr
+    # One candidate a line: a single long line was cut at a terminal's edge.
+    assert "\n  app/repo.py::CachedRepo.save\n" in result.stderr
     as_json = run_kgraph("graph", "blast-radius", "save", "--json", cwd=parsed)
     assert as_json.returncode == 2
     assert {c["id"] for c in as_json.json()["candidates"]} == {
