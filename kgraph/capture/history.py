@@ -13,14 +13,12 @@ files it changed. Merges are skipped. Running it again adds only newer commits (
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kgraph.capture.sources.commits import CommitInfo, parse_commit
+from kgraph.capture.sources.commits import CommitInfo, read_log
 from kgraph.db import Database
 
 if TYPE_CHECKING:
@@ -33,13 +31,6 @@ __all__ = ["DEFAULT_LIMIT", "HistoryReport", "history_commits", "learn_from_hist
 DEFAULT_LIMIT = 2_000  # newest commits read; older history says less about today's code
 BATCH = 200
 GIT_TIMEOUT_S = 120
-_RS, _US = "\x1e", "\x1f"
-
-
-@dataclass(frozen=True)
-class DatedCommit:
-    commit: CommitInfo
-    committed: datetime | None
 
 
 @dataclass
@@ -61,41 +52,12 @@ class HistoryReport:
 
 def history_commits(
     root: Path, *, since: str | None = None, limit: int = DEFAULT_LIMIT
-) -> list[DatedCommit]:
+) -> list[CommitInfo]:
     """The newest ``limit`` non-merge commits of HEAD (since ``since``, any date git
-    understands), oldest first; empty outside a git work tree or without commits."""
-    args = [
-        "git",
-        "log",
-        "--no-merges",
-        f"--max-count={max(0, limit)}",
-        "--name-only",
-        f"--format={_RS}%H{_US}%cI{_US}%B{_US}",
-        *([f"--since={since}"] if since else []),
-        "HEAD",
-    ]
-    try:
-        proc = subprocess.run(
-            args, cwd=root, capture_output=True, stdin=subprocess.DEVNULL, timeout=GIT_TIMEOUT_S
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return []
-    if proc.returncode != 0:
-        return []
-    found: list[DatedCommit] = []
-    for record in proc.stdout.decode("utf-8", "replace").split(_RS):
-        parts = record.split(_US)
-        if len(parts) < 4:
-            continue
-        sha, date, message, names = parts[0].strip(), parts[1].strip(), parts[2], parts[3]
-        files = tuple(line.strip() for line in names.splitlines() if line.strip())
-        try:
-            committed = datetime.fromisoformat(date) if date else None
-        except ValueError:
-            committed = None
-        found.append(DatedCommit(parse_commit(sha, message, files), committed))
-    found.reverse()
-    return found
+    understands), oldest first, with their commit times; empty outside a git work tree or
+    without commits."""
+    options = [f"--max-count={max(0, limit)}", *([f"--since={since}"] if since else [])]
+    return read_log(root, *options, "--reverse", "HEAD", timeout=GIT_TIMEOUT_S)
 
 
 def learn_from_history(
@@ -125,8 +87,8 @@ def learn_from_history(
     for start in range(0, len(dated), BATCH):
         batch = dated[start : start + BATCH]
         prepared: list[PreparedItem] = []
-        for entry in batch:
-            found = commit_candidates([entry.commit], rules)
+        for commit in batch:
+            found = commit_candidates([commit], rules)
             report.explained += bool(found)
             for candidate in found:
                 if not gate.admit(candidate.content, trusted=True):
@@ -142,7 +104,7 @@ def learn_from_history(
                         source_ref=candidate.ref.removeprefix("commit:"),
                         data={"capture_ref": candidate.ref, "origin": "history"},
                         area_rules=rules,
-                        created_at=entry.committed,
+                        created_at=commit.committed,
                     )
                 )
 

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from kgraph.cli.common import json_option, print_json
 from kgraph.setup import SCOPES, has_kgraph_hooks, install_hooks, install_plugin
+
+if TYPE_CHECKING:
+    from kgraph.setup import Tidied
 
 
 @click.command("install")
@@ -172,8 +176,12 @@ def install_command(
     tidied = None
     # Tidy only when no settings file of the project still runs kgraph's hooks: a local
     # uninstall beside a committed project install leaves the project's files in place.
-    still = any(has_kgraph_hooks(s) for s in ("local", "project"))
-    if uninstall and not dry_run and scope != "user" and not still:
+    if (
+        uninstall
+        and not dry_run
+        and scope != "user"
+        and not any(has_kgraph_hooks(s) for s in ("local", "project"))
+    ):
         from kgraph.setup import tidy_after_uninstall
 
         tidied = tidy_after_uninstall(project_root(None), purge=purge)
@@ -252,10 +260,7 @@ def _record_server(ctx: click.Context, url: str, password_env: str | None, *, qu
         obj["db_url"] = url  # this run reads the history into it, password and all
 
 
-def _say_tidied(tidied: object, purge: bool, ctx: click.Context) -> None:
-    from kgraph.setup import Tidied
-
-    assert isinstance(tidied, Tidied)
+def _say_tidied(tidied: Tidied, purge: bool, ctx: click.Context) -> None:
     if tidied.removed:
         click.echo("Removed: " + ", ".join(str(p) for p in tidied.removed))
     if tidied.kept:

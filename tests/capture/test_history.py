@@ -38,7 +38,7 @@ def test_explaining_commits_become_dated_learnings_about_their_files(
     _commit(tmp_repo, "src/retry.py", f"fix: retry counter\n\n{WHY}\n\nSigned-off-by: A <a@b.c>")
     _commit(tmp_repo, "src/other.py", "bump version")  # explains nothing
     _commit(tmp_repo, "VERSION", "Release 1.2.3")
-    assert [c.commit.subject for c in history_commits(tmp_repo)][-1] == "Release 1.2.3"
+    assert [c.subject for c in history_commits(tmp_repo)][-1] == "Release 1.2.3"
     report = learn_from_history(db, tmp_repo)
     assert (report.commits, report.explained, report.stored, report.known) == (4, 1, 1, 0)
     [item] = query_items(db, files=["src/retry.py"])
@@ -52,7 +52,7 @@ def test_explaining_commits_become_dated_learnings_about_their_files(
 def test_since_and_limit_bound_what_is_read(db: Database, tmp_repo: Path) -> None:
     _commit(tmp_repo, "a.py", f"old\n\n{WHY}", date="2019-01-01T00:00:00Z")
     _commit(tmp_repo, "b.py", f"new\n\n{WHY} Again.", date="2024-01-01T00:00:00Z")
-    assert [c.commit.subject for c in history_commits(tmp_repo, since="2023-01-01")] == ["new"]
+    assert [c.subject for c in history_commits(tmp_repo, since="2023-01-01")] == ["new"]
     assert len(history_commits(tmp_repo, limit=1)) == 1
     assert history_commits(tmp_repo.parent) == []  # not a git work tree
 

@@ -68,6 +68,7 @@ class CommitInfo:
     description: str
     breaking: bool
     files: tuple[str, ...] = ()
+    committed: datetime | None = None  # commit time, when read from git log
 
     def to_fact(self) -> dict[str, Any]:
         """The session fact kept for a commit that carries no knowledge."""
@@ -108,7 +109,9 @@ def clean_body(body: str) -> str:
     return "\n".join(kept).strip()
 
 
-def parse_commit(sha: str, message: str, files: tuple[str, ...] = ()) -> CommitInfo:
+def parse_commit(
+    sha: str, message: str, files: tuple[str, ...] = (), committed: datetime | None = None
+) -> CommitInfo:
     """Parse a full commit message (subject line, blank line, body)."""
     subject, _, body = message.strip().partition("\n")
     subject = subject.strip()
@@ -122,7 +125,7 @@ def parse_commit(sha: str, message: str, files: tuple[str, ...] = ()) -> CommitI
     else:
         type_, scope, description, bang = None, None, subject, False
     breaking = bang or bool(_BREAKING.search(body))
-    return CommitInfo(sha, subject, body, type_, scope, description, breaking, files)
+    return CommitInfo(sha, subject, body, type_, scope, description, breaking, files, committed)
 
 
 def knowledge_reason(commit: CommitInfo) -> str | None:
@@ -189,14 +192,14 @@ def issue_reference(commit: CommitInfo) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def _git(root: Path, *args: str) -> str | None:
+def _git(root: Path, *args: str, timeout: float = 30) -> str | None:
     try:
         proc = subprocess.run(
             ["git", *args],
             cwd=str(root),
             stdin=subprocess.DEVNULL,
             capture_output=True,
-            timeout=30,
+            timeout=timeout,
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
@@ -210,19 +213,36 @@ def current_head(root: Path) -> str | None:
     return out.strip() or None if out else None
 
 
+_LOG_FORMAT = f"--format={_RS}%H{_US}%cI{_US}%B{_US}"
+
+
+def _time(value: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(value) if value else None
+    except ValueError:
+        return None
+
+
 def parse_log(output: str) -> list[CommitInfo]:
-    """Parse ``git log --name-only --format=%x1e%H%x1f%B%x1f`` output."""
+    """Parse ``git log --name-only --format=%x1e%H%x1f%cI%x1f%B%x1f`` output."""
     commits: list[CommitInfo] = []
     for record in output.split(_RS):
         if not record.strip():
             continue
         parts = record.split(_US)
-        if len(parts) < 3:
+        if len(parts) < 4:
             continue
-        sha, message, names = parts[0].strip(), parts[1], parts[2]
+        sha, date, message, names = parts[0].strip(), parts[1].strip(), parts[2], parts[3]
         files = tuple(line.strip() for line in names.splitlines() if line.strip())
-        commits.append(parse_commit(sha, message, files))
+        commits.append(parse_commit(sha, message, files, _time(date)))
     return commits
+
+
+def read_log(root: Path, *args: str, timeout: float = 30) -> list[CommitInfo]:
+    """``git log --no-merges --name-only ARGS`` in ``root``, parsed (with commit times);
+    empty outside a git work tree or when git fails."""
+    out = _git(root, "log", "--no-merges", "--name-only", _LOG_FORMAT, *args, timeout=timeout)
+    return parse_log(out) if out else []
 
 
 def session_commits(
@@ -240,14 +260,7 @@ def session_commits(
     commits whose commit time is within [since, until]; none when neither is known. Merges
     are skipped.
     """
-    args = [
-        "log",
-        "--no-merges",
-        f"--max-count={MAX_COMMITS}",
-        "--name-only",
-        f"--format={_RS}%H{_US}%B{_US}",
-        "--reverse",
-    ]
+    args = [f"--max-count={MAX_COMMITS}", "--reverse"]
     if start:
         if _git(root, "cat-file", "-e", f"{start}^{{commit}}") is None:
             return []
@@ -261,5 +274,4 @@ def session_commits(
         args.append("HEAD")
     else:
         return []
-    out = _git(root, *args)
-    return parse_log(out) if out else []
+    return read_log(root, *args)
