@@ -12,6 +12,7 @@ Embedding policy (the model costs ~9 s to import, so nothing a hook runs may wai
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import click
@@ -44,7 +45,13 @@ def short(text: str, width: int = 120) -> str:
     is_flag=True,
     help="Instead of TEXT: learn what the repository's commit messages explain.",
 )
-@click.option("--since", metavar="DATE", help="With --from-git: only commits since DATE.")
+@click.option(
+    "--since",
+    type=click.DateTime(formats=["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S"]),
+    metavar="DATE",
+    help="With --from-git: only commits since DATE (YYYY-MM-DD). Git itself reads any "
+    "text as some date, so a typo would silently read nothing.",
+)
 @click.option(
     "--limit",
     type=click.IntRange(1, 1_000_000),
@@ -84,7 +91,7 @@ def learn(
     ctx: click.Context,
     text: str | None,
     from_git: bool,
-    since: str | None,
+    since: datetime | None,
     limit: int | None,
     type_: str,
     code_area: str | None,
@@ -119,7 +126,8 @@ def learn(
         raise click.UsageError("--since and --limit go with --from-git")
     project = get_project(ctx)
     if from_git:
-        report = learn_history(project, since=since, limit=limit, quiet=as_json)
+        when = since.isoformat() if since else None
+        report = learn_history(project, since=when, limit=limit, quiet=as_json)
         if as_json:
             print_json(report.__dict__)
         else:

@@ -64,6 +64,8 @@ def test_learn_from_git_and_install_read_the_history(
     bad = run_kgraph("learn", "--from-git", "some text", cwd=tmp_repo)
     assert bad.returncode == 2 and "one of them" in bad.stderr
     assert run_kgraph("learn", "--since", "2020-01-01", "x", cwd=tmp_repo).returncode == 2
+    typo = run_kgraph("learn", "--from-git", "--since", "last tuesdya", cwd=tmp_repo)
+    assert typo.returncode == 2 and "--since" in typo.stderr  # git would read it as "now"
     first = run_kgraph("learn", "--from-git", "--json", cwd=tmp_repo)
     assert json.loads(first.stdout)["stored"] == 1
     installed = run_kgraph("install", cwd=tmp_repo)
