@@ -49,6 +49,25 @@ def test_explaining_commits_become_dated_learnings_about_their_files(
     assert "learned 0 item(s) from 4 commit(s)" in again.summary()
 
 
+def test_commits_a_bot_wrote_are_not_learned(db: Database, tmp_repo: Path) -> None:
+    bump = (
+        "Bump pip-tools from 5.2.0 to 5.2.1\n\nBumps [pip-tools](https://github.com/jazzband/"
+        "pip-tools) from 5.2.0 to 5.2.1.\n- [Release notes](https://github.com/jazzband/"
+        "pip-tools/releases)\n- [Changelog](https://github.com/jazzband/pip-tools/blob/"
+        "master/CHANGELOG.md)"
+    )
+    for name in ("dependabot[bot]", "pre-commit-ci[bot]", "release-bot"):
+        _git(tmp_repo, "config", "user.name", name)
+        _commit(tmp_repo, "requirements/dev.txt", bump)
+    _git(tmp_repo, "config", "user.name", "A Person")
+    _commit(tmp_repo, "src/retry.py", f"retry counter\n\n{WHY}")
+    authors = [c.author for c in history_commits(tmp_repo)]
+    assert authors[1].startswith("dependabot[bot] <") and authors[-1].startswith("A Person <")
+    report = learn_from_history(db, tmp_repo)
+    assert (report.explained, report.stored) == (1, 1)
+    assert query_items(db, files=["requirements/dev.txt"]) == []
+
+
 def test_since_and_limit_bound_what_is_read(db: Database, tmp_repo: Path) -> None:
     _commit(tmp_repo, "a.py", f"old\n\n{WHY}", date="2019-01-01T00:00:00Z")
     _commit(tmp_repo, "b.py", f"new\n\n{WHY} Again.", date="2024-01-01T00:00:00Z")

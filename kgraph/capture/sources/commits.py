@@ -46,6 +46,10 @@ _DECISION = re.compile(
     r"in favou?r of|deprecat\w*|must not|never|always|trade-?off)\b",
     re.IGNORECASE,
 )
+# Accounts that write commits for a program (dependabot[bot], renovate[bot],
+# pre-commit-ci[bot], github-actions[bot], a "release-bot"): their messages are templates
+# (flask's history gave 77 "Bump pip-tools from 5.2.0 to 5.2.1" items, links and YAML).
+_BOT = re.compile(r"\[bot\]|(?:^|[-_. ])bot\b", re.IGNORECASE)
 _ISSUE_REF = re.compile(r"(?:^|[\s(])#(\d{1,7})\b")
 _MIN_BODY_WORDS = 6
 _BRANCH_ISSUE = (
@@ -69,6 +73,7 @@ class CommitInfo:
     breaking: bool
     files: tuple[str, ...] = ()
     committed: datetime | None = None  # commit time, when read from git log
+    author: str = ""  # "Name <email>", when read from git log
 
     def to_fact(self) -> dict[str, Any]:
         """The session fact kept for a commit that carries no knowledge."""
@@ -110,7 +115,11 @@ def clean_body(body: str) -> str:
 
 
 def parse_commit(
-    sha: str, message: str, files: tuple[str, ...] = (), committed: datetime | None = None
+    sha: str,
+    message: str,
+    files: tuple[str, ...] = (),
+    committed: datetime | None = None,
+    author: str = "",
 ) -> CommitInfo:
     """Parse a full commit message (subject line, blank line, body)."""
     subject, _, body = message.strip().partition("\n")
@@ -125,12 +134,16 @@ def parse_commit(
     else:
         type_, scope, description, bang = None, None, subject, False
     breaking = bang or bool(_BREAKING.search(body))
-    return CommitInfo(sha, subject, body, type_, scope, description, breaking, files, committed)
+    return CommitInfo(
+        sha, subject, body, type_, scope, description, breaking, files, committed, author
+    )
 
 
 def knowledge_reason(commit: CommitInfo) -> str | None:
     """Why a commit's message carries knowledge ("breaking", "body", "cause", "decision"),
-    or None for a trivial commit (no body, nothing explained)."""
+    or None for a trivial commit (no body, nothing explained) or one a bot wrote."""
+    if _BOT.search(commit.author):
+        return None
     if commit.breaking:
         return "breaking"
     if len(commit.body.split()) >= _MIN_BODY_WORDS:
@@ -213,7 +226,7 @@ def current_head(root: Path) -> str | None:
     return out.strip() or None if out else None
 
 
-_LOG_FORMAT = f"--format={_RS}%H{_US}%cI{_US}%B{_US}"
+_LOG_FORMAT = f"--format={_RS}%H{_US}%cI{_US}%an <%ae>{_US}%B{_US}"
 
 
 def _time(value: str) -> datetime | None:
@@ -224,17 +237,18 @@ def _time(value: str) -> datetime | None:
 
 
 def parse_log(output: str) -> list[CommitInfo]:
-    """Parse ``git log --name-only --format=%x1e%H%x1f%cI%x1f%B%x1f`` output."""
+    """Parse ``git log --name-only --format=%x1e%H%x1f%cI%x1f%an <%ae>%x1f%B%x1f``."""
     commits: list[CommitInfo] = []
     for record in output.split(_RS):
         if not record.strip():
             continue
         parts = record.split(_US)
-        if len(parts) < 4:
+        if len(parts) < 5:
             continue
-        sha, date, message, names = parts[0].strip(), parts[1].strip(), parts[2], parts[3]
+        sha, date, author = (part.strip() for part in parts[:3])
+        message, names = parts[3], parts[4]
         files = tuple(line.strip() for line in names.splitlines() if line.strip())
-        commits.append(parse_commit(sha, message, files, _time(date)))
+        commits.append(parse_commit(sha, message, files, _time(date), author))
     return commits
 
 
