@@ -2,9 +2,12 @@
 as it takes into their code areas (the least known first), and the page says so.
 
 A browser lays out a few hundred nodes in about a second, and a few hundred is what a
-person can read; thousands take long and show a hairball. Knowledge items are never folded
-(they are what a person came to read); the type and area filters and ``--focus`` narrow
-them instead. Edges follow their ends: an item's IN_FILE edge to a folded file becomes an
+person can read; thousands take long and show a hairball. Knowledge items are what a person
+came to read, so they go last and are never folded into anything: when folding every file
+still leaves too many nodes (sqlalchemy's compiler.py has 1,107 Learnings on the files
+around it: 1,130 nodes, eight seconds to draw), the oldest Learnings and Topics are left
+out, never the focus, a Mistake, a Pattern or an item on the focus's own file, and the page
+counts them. Edges follow their ends: an item's IN_FILE edge to a folded file becomes an
 IN_FILE edge to the file's area, file links become area links, and merged edges add up
 their weights. Files fold in order: fewest knowledge items, then fewest links; the focus's
 own files never fold.
@@ -17,6 +20,7 @@ from dataclasses import replace
 from kgraph.viz.model import Edge, Node, View, area_key
 
 DEFAULT_MAX_NODES = 300
+_SPARE = ("Learning", "Topic")  # what may be left out, oldest first, when folding is not enough
 _ROLE_RANK = {"focus": 0, "caller": 1, "callee": 2, "dependent": 3, "dependency": 4}
 
 
@@ -95,15 +99,42 @@ def aggregate(view: View, max_nodes: int = DEFAULT_MAX_NODES) -> View:
         if chosen:
             least = "all" if len(chosen) == files else "the least known"
             done.append(f"{len(chosen):,} of {files:,} files ({least}) into their code areas")
-    note = (
-        f"{before:,} nodes are more than the {max_nodes:,} this page lays out: "
-        f"folded {' and '.join(done)}; {len(view.nodes):,} nodes shown. "
-        "Use --focus FILE|SYMBOL|ID for the details, or --max-nodes to raise the limit."
-    )
-    notes = [note]
+    left_out = 0
     if len(view.nodes) > max_nodes:
+        view, left_out = leave_out_items(view, len(view.nodes) - max_nodes)
+    did = [f"folded {' and '.join(done)}"] if done else []
+    if left_out:
+        done.append(f"left out the {left_out:,} oldest Learnings and Topics")
+        did.append(done[-1])
+    notes = [
+        f"{before:,} nodes are more than the {max_nodes:,} this page lays out: "
+        f"{'; '.join(did)}; {len(view.nodes):,} nodes shown. "
+        "Use --focus FILE|SYMBOL|ID for the details, or --max-nodes to raise the limit."
+    ]
+    if left_out:
         notes.append(
-            f"Still {len(view.nodes):,} nodes: knowledge items are never aggregated; "
-            "use the type and area filters."
+            f"Left out the {left_out:,} oldest Learnings and Topics on these files (never a "
+            "Mistake, a Pattern or an item on the focus itself): --focus one of the files, "
+            "or kgraph search, shows them."
         )
+    if len(view.nodes) > max_nodes:
+        notes.append(f"Still {len(view.nodes):,} nodes: use the type and area filters, or --focus.")
     return replace(view, notes=(*view.notes, *notes), before=before, aggregated=tuple(done))
+
+
+def leave_out_items(view: View, excess: int) -> tuple[View, int]:
+    """``view`` without up to ``excess`` of its oldest Learnings and Topics that are neither
+    the focus nor on a focus node, and how many went."""
+    focus = {n.key for n in view.nodes if n.role == "focus"}
+    on_focus = {e.source for e in view.edges if e.target in focus}
+    updated = {n.key: dict(n.details).get("updated", "") for n in view.nodes}
+    spare = sorted(
+        (n for n in view.nodes if n.type in _SPARE and n.role != "focus" and n.key not in on_focus),
+        key=lambda n: (updated[n.key], n.key),
+    )
+    gone = {n.key for n in spare[:excess]}
+    if not gone:
+        return view, 0
+    nodes = tuple(n for n in view.nodes if n.key not in gone)
+    edges = tuple(e for e in view.edges if e.source not in gone and e.target not in gone)
+    return replace(view, nodes=nodes, edges=edges), len(gone)

@@ -225,11 +225,13 @@ def check_page(
     height: int = 900,
     script: str | None = None,
     timeout: float = READY_TIMEOUT_S,
+    fragment: str = "",
 ) -> PageCheck:
     """Load ``page`` in headless Chromium and report what happened (see module docstring).
 
     ``script`` (JavaScript) runs once the page is ready, before the report is read: a test
-    can click, search or select through ``window.kgraphViz``.
+    can click, search or select through ``window.kgraphViz``. ``fragment`` is the URL's
+    hash to open the page with (a link to one node).
     """
     executable = executable or find_chromium()
     if executable is None:
@@ -238,7 +240,7 @@ def check_page(
     with tempfile.TemporaryDirectory(prefix="kgraph-chromium-") as profile:
         pipe = _launch(executable, Path(profile), width, height)
         try:
-            _run(pipe, check, screenshot, script, timeout, width, height)
+            _run(pipe, check, screenshot, script, timeout, width, height, fragment)
         finally:
             _close(pipe)
     return check
@@ -252,6 +254,7 @@ def _run(
     timeout: float,
     width: int,
     height: int,
+    fragment: str = "",
 ) -> None:
     target = pipe.call("Target.createTarget", {"url": "about:blank"})["targetId"]
     session = pipe.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
@@ -272,11 +275,12 @@ def _run(
         session=session,
     )
     started = time.monotonic()
-    pipe.call("Page.navigate", {"url": check.url}, session=session)
+    url = check.url + (f"#{fragment}" if fragment else "")
+    pipe.call("Page.navigate", {"url": url}, session=session)
     deadline = started + timeout
     # The old document (about:blank) answers until the new one exists: ask for the page's own.
     state = (
-        f"location.href === {json.dumps(check.url)} && document.documentElement ? "
+        f"location.href.split('#')[0] === {json.dumps(check.url)} && document.documentElement ? "
         "[document.documentElement.dataset.ready, document.documentElement.dataset.errors] : []"
     )
     while True:

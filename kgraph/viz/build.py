@@ -7,6 +7,7 @@ the overview and every focus are the same few steps applied to different selecti
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
@@ -58,23 +59,40 @@ class Draft:
             self.edges[key] = self.edges.get(key, 0) + weight
 
     def view(self, title: str, notes: Iterable[str] = (), focus: str | None = None) -> View:
-        """The finished view: edges whose ends are both present, area nodes with counts."""
+        """The finished view: edges whose ends are both present (and not a node and its
+        own container: the nesting shows that), area nodes with counts, file captions."""
         files_per_area: dict[str, int] = {}
         for node in self.nodes.values():
             if node.type == "File" and node.areas:
                 files_per_area[node.areas[0]] = files_per_area.get(node.areas[0], 0) + 1
+        captions = unique_suffixes(n.label for n in self.nodes.values() if n.type == "File")
         nodes = tuple(
             replace(n, details=(*n.details, ("files shown", str(files_per_area.get(n.label, 0)))))
             if n.type == "CodeArea"
+            else replace(n, short=n.short or captions[n.label])
+            if n.type == "File"
             else n
             for n in self.nodes.values()
         )
         edges = tuple(
             Edge(s, t, d, w)
             for (s, t, d), w in self.edges.items()
-            if s in self.nodes and d in self.nodes
+            if s in self.nodes and d in self.nodes and d != self.nodes[s].parent
         )
         return View(title, nodes, edges, tuple(notes), focus, before=len(nodes))
+
+
+def unique_suffixes(paths: Iterable[str]) -> dict[str, str]:
+    """Each path's shortest ending (whole segments) that no other path ends with; a path
+    that is the end of another keeps itself whole."""
+    parts = {p: tuple(p.split("/")) for p in set(paths)}
+    ends = Counter(segs[-size:] for segs in parts.values() for size in range(1, len(segs) + 1))
+
+    def caption(segs: tuple[str, ...]) -> str:
+        sizes = range(1, len(segs) + 1)
+        return "/".join(next((segs[-s:] for s in sizes if ends[segs[-s:]] == 1), segs))
+
+    return {path: caption(segs) for path, segs in parts.items()}
 
 
 def short(text: str, limit: int = LABEL_CHARS) -> str:
@@ -138,7 +156,7 @@ def add_file(
     return key
 
 
-def _item_node(
+def item_node(
     entity: KEntity,
     areas: tuple[str, ...],
     superseded: bool,
@@ -174,6 +192,17 @@ def _item_node(
     )
 
 
+def item_links(kg: KnowledgeGraph, ids: Collection[str]) -> dict[str, list[tuple[str, KEntity]]]:
+    """Each item's links to File and CodeArea entities, as (relationship type, entity)."""
+    wanted = set(ids)
+    targets: dict[str, list[tuple[str, KEntity]]] = {}
+    for source, type_, target in kg.edges:
+        other = kg.entities.get(target)
+        if source in wanted and other is not None and other.type in ("File", "CodeArea"):
+            targets.setdefault(source, []).append((type_, other))
+    return targets
+
+
 def visible_items(kg: KnowledgeGraph) -> list[str]:
     """Ids of knowledge items not forgotten (superseded ones stay: the page fades them)."""
     return [e.id for e in kg.entities.values() if e.type in KNOWLEDGE_TYPES and not e.hidden]
@@ -196,11 +225,7 @@ def add_items(
     wanted = {i for i in ids if i in kg.entities and not kg.entities[i].hidden}
     superseded = kg.superseded()
     stored_areas = file_areas(kg)
-    targets: dict[str, list[tuple[str, KEntity]]] = {}
-    for source, type_, target in kg.edges:
-        other = kg.entities.get(target)
-        if source in wanted and other is not None and other.type in ("File", "CodeArea"):
-            targets.setdefault(source, []).append((type_, other))
+    targets = item_links(kg, wanted)
     for item_id in sorted(wanted, key=lambda i: (kg.entities[i].type, i)):
         entity = kg.entities[item_id]
         links = targets.get(item_id, [])
@@ -208,7 +233,7 @@ def add_items(
         areas += [area_of(o.content, stored_areas, rules) for t, o in links if o.type == "File"]
         relation = (relations or {}).get(item_id)
         files = [o.content for _t, o in links if o.type == "File"]
-        node = _item_node(
+        node = item_node(
             entity, tuple(dict.fromkeys(areas)), item_id in superseded, relation, files
         )
         draft.add(node)

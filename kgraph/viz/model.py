@@ -58,7 +58,10 @@ class Relation(NamedTuple):
 class Node:
     """One node. ``areas`` drive the page's area filter (an item may be about several);
     ``role`` marks the focus and how a node relates to it (caller, callee, dependent, ...);
-    ``weight`` counts what an aggregated node stands for."""
+    ``weight`` counts what a node stands for (an area's files, what aggregation folded
+    in) and sizes it; ``short`` is the caption drawn (``label`` when empty). A laid-out view
+    (the overview's map) gives every node a ``position`` and every area its ``extent``
+    (width, height); without them the page lays the graph out itself."""
 
     key: str
     type: str
@@ -72,6 +75,9 @@ class Node:
     state: str = ""
     weight: int = 1
     details: tuple[tuple[str, str], ...] = ()
+    short: str = ""
+    position: tuple[float, float] | None = None
+    extent: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -102,6 +108,7 @@ class NodeJson(TypedDict):
     id: str
     type: str
     label: str
+    short: str
     text: str
     ref: str
     areas: list[str]
@@ -111,6 +118,8 @@ class NodeJson(TypedDict):
     state: str
     weight: int
     details: list[list[str]]
+    position: list[float] | None
+    extent: list[float] | None
 
 
 class EdgeJson(TypedDict):
@@ -142,6 +151,7 @@ def to_json(view: View) -> PageJson:
                 "id": n.key,
                 "type": n.type,
                 "label": n.label,
+                "short": n.short or n.label,
                 "text": n.text,
                 "ref": n.ref,
                 "areas": list(n.areas),
@@ -151,6 +161,8 @@ def to_json(view: View) -> PageJson:
                 "state": n.state,
                 "weight": n.weight,
                 "details": [[k, v] for k, v in n.details],
+                "position": [round(c, 1) for c in n.position] if n.position else None,
+                "extent": [round(c, 1) for c in n.extent] if n.extent else None,
             }
             for n in view.nodes
         ],

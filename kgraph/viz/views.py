@@ -15,27 +15,13 @@ from kgraph.db import Database
 from kgraph.errors import InvalidValueError
 from kgraph.knowledge.areas import AreaRules, load_area_rules
 from kgraph.viz.aggregate import DEFAULT_MAX_NODES, aggregate
-from kgraph.viz.build import Draft, add_files, add_items, visible_items
 from kgraph.viz.focus import focus_view
 from kgraph.viz.model import View
+from kgraph.viz.overview import overview
 from kgraph.viz.page import render_page
-from kgraph.viz.read import Sources, read_sources
+from kgraph.viz.read import read_sources
 
 DEFAULT_DEPTH = 2
-
-
-def overview(sources: Sources) -> View:
-    """Every visible knowledge item with its files and areas, and every parsed file with
-    its file-level dependencies (DEPENDS_ON)."""
-    draft = Draft()
-    add_files(
-        draft, sources.files, sources.knowledge, [p for p, _ in sources.files.files], sources.rules
-    )
-    items = visible_items(sources.knowledge)
-    add_items(draft, sources.knowledge, items, sources.rules)
-    files = sum(1 for n in draft.nodes.values() if n.type == "File")
-    title = f"{len(items):,} knowledge items, {files:,} files"
-    return draft.view(title)
 
 
 def build_view(

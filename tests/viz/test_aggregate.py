@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from kgraph.knowledge.store import add_item
 from kgraph.viz import build_view
-from kgraph.viz.aggregate import aggregate
+from kgraph.viz.aggregate import aggregate, leave_out_items
 from kgraph.viz.model import Edge, Node, View, area_key, file_key, item_key, symbol_key
 from tests.viz.conftest import Project
 
@@ -55,18 +56,20 @@ def test_files_fold_into_areas_when_still_too_many() -> None:
     assert folded.aggregated == (
         "functions and classes into their files",
         "40 of 40 files (all) into their code areas",
+        "left out the 12 oldest Learnings and Topics",
     )
     edges = {(e.source, e.type, e.target): e.weight for e in folded.edges}
     # An item's IN_FILE edge now points at its file's area; file calls became area calls.
-    assert edges[(item_key("lrn-0"), "IN_FILE", area_key("Web"))] == 1
+    assert edges[(item_key("lrn-9"), "IN_FILE", area_key("Core"))] == 1
     assert edges[(area_key("Web"), "CALLS", area_key("Core"))] == 40
     assert all(e.source != e.target for e in folded.edges)
     web = next(n for n in folded.nodes if n.key == area_key("Web"))
     assert ("files folded in", "20") in web.details
-    # Knowledge items are never folded, and the page says the view is still large.
-    assert len(folded.nodes) == 42
+    # Items are never folded; past folding every file, the oldest twelve are left out.
+    assert len(folded.nodes) == 30
+    assert item_key("lrn-0") not in {n.key for n in folded.nodes}  # no date: by id
     assert "162 nodes are more than the 30" in folded.notes[0]
-    assert "knowledge items are never aggregated" in folded.notes[-1]
+    assert "Left out the 12 oldest Learnings and Topics" in folded.notes[-1]
 
 
 def test_the_least_known_files_fold_first_and_only_as_many_as_needed(project: Project) -> None:
@@ -80,7 +83,7 @@ def test_the_least_known_files_fold_first_and_only_as_many_as_needed(project: Pr
     testing = next(n for n in folded.nodes if n.key == area_key("Testing"))
     assert ("files folded in", "1") in testing.details
     links = {(e.source, e.target) for e in folded.edges if e.type == "DEPENDS_ON"}
-    assert (area_key("Testing"), file_key("app/api.py")) in links
+    assert (area_key("Testing"), area_key("App")) in links  # the map links areas
     assert "14 nodes are more than the 12 this page lays out" in folded.notes[0]
 
 
@@ -89,4 +92,30 @@ def test_the_focus_files_never_fold(project: Project) -> None:
     folded = aggregate(view, max_nodes=3)
     files = {n.key for n in folded.nodes if n.type == "File"}
     assert files == {file_key("app/api.py")}
-    assert folded.aggregated == ("3 of 4 files (the least known) into their code areas",)
+    assert folded.aggregated[0] == "3 of 4 files (the least known) into their code areas"
+
+
+def test_past_folding_learnings_go_but_not_mistakes_or_the_focus_files_own(
+    project: Project,
+) -> None:
+    add_item(
+        project.db, "A newer note on app/db.py", files=["app/db.py"], project_root=project.root
+    )
+    view = build_view(project.db, focus="app/api.py", depth=1, project_root=project.root)
+    folded = aggregate(view, max_nodes=3)
+    items = {n.key for n in folded.nodes if n.type not in ("File", "CodeArea")}
+    # The Learning on app/api.py (the focus) and the Mistake stay, over the limit or not.
+    assert items == {item_key(project.learning), item_key(project.mistake)}
+    assert folded.aggregated[-1] == "left out the 4 oldest Learnings and Topics"
+    kept = {n.key for n in folded.nodes}
+    assert all(e.source in kept and e.target in kept for e in folded.edges)
+
+
+def test_the_oldest_go_first() -> None:
+    nodes = tuple(
+        Node(item_key(f"lrn-{d}"), "Learning", "l", "l", "l", details=(("updated", f"2026-0{d}"),))
+        for d in (3, 1, 2)
+    )
+    view = View("v", nodes, ())
+    kept, left = leave_out_items(view, 2)
+    assert left == 2 and [n.key for n in kept.nodes] == [item_key("lrn-3")]

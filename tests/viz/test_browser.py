@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -102,6 +103,32 @@ def test_type_and_area_filters_and_aggregation_notice(
     assert without_learnings == everything - learnings
     assert cli_only == 2  # the CLI area and the Pattern that applies to it
     assert "folded 4 of 5 files (the least known) into their code areas" in notes
+
+
+def test_the_selection_area_and_search_live_in_the_url_hash(
+    project: Project, chromium: str, tmp_path: Path
+) -> None:
+    """A link to the page can point at one node; choosing another rewrites the link."""
+    page = write_page(build_view(project.db, project_root=project.root), tmp_path / "h.html")
+    mistake, learning = item_key(project.mistake), item_key(project.learning)
+    script = f"""
+      const cy = window.kgraphViz.cy;
+      const opened = [cy.nodes(':selected').map((n) => n.id()),
+        document.getElementById('area').value, document.getElementById('search').value,
+        document.querySelector('#panel .ref').textContent];
+      window.kgraphViz.select({json.dumps(learning)});
+      [opened, decodeURIComponent(location.hash)];
+    """
+    check = check_page(
+        page.path,
+        executable=chromium,
+        script=script,
+        fragment=f"node={quote(mistake)}&area=App&q=validat",
+    )
+    assert_clean(check)
+    opened, hash_after = check.script_result
+    assert opened == [[mistake], "App", "validat", project.mistake]
+    assert hash_after == f"#node={learning}&area=App&q=validat"
 
 
 def test_the_check_notices_a_page_that_reaches_for_the_network(

@@ -35,7 +35,7 @@ def test_writes_the_page_under_the_project_state_folder_by_default(
     page = project.root / ".claude" / "kgraph" / "viz.html"
     assert page.is_file()
     size_kb = page.stat().st_size / 1024
-    assert result.output == f"Wrote {page} ({size_kb:,.0f} KB): 14 nodes, 21 edges.\n"
+    assert result.output == f"Wrote {page} ({size_kb:,.0f} KB): 14 nodes, 11 edges.\n"
     assert "Content-Security-Policy" in page.read_text()
 
 

@@ -1,4 +1,4 @@
-"""The overview: every visible item with its files and areas, every parsed file, all edges."""
+"""The overview of a small project: every visible item, file and area, nested as the map."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from pathlib import Path
 
 from kgraph.db import Database
 from kgraph.viz import build_view
-from kgraph.viz.model import file_key, item_key
+from kgraph.viz.model import area_key, file_key, item_key
 from tests.viz.conftest import Project
 
 
-def test_overview_shows_items_by_type_files_areas_and_every_edge_type(project: Project) -> None:
+def test_overview_shows_items_by_type_files_areas_and_their_edges(project: Project) -> None:
     view = build_view(project.db, project_root=project.root)
     types = Counter(n.type for n in view.nodes)
     assert types == {
@@ -19,21 +19,19 @@ def test_overview_shows_items_by_type_files_areas_and_every_edge_type(project: P
         "Mistake": 1,
         "Pattern": 1,
         "Topic": 1,
-        "File": 5,  # every parsed file, with or without knowledge
+        "File": 5,  # a small project shows every parsed file, with or without knowledge
         "CodeArea": 3,  # App, Testing (inferred), CLI (the Pattern's)
     }
     edge_types = {e.type for e in view.edges}
-    assert edge_types == {
-        "ABOUT",
-        "IN_FILE",
-        "LED_TO",
-        "APPLIES_TO",
-        "SUPERSEDES",
-        "PART_OF",
-        "DEPENDS_ON",
-    }
+    # A file's ABOUT its area and the Pattern's APPLIES_TO its area are the nesting itself.
+    assert edge_types == {"IN_FILE", "LED_TO", "SUPERSEDES", "PART_OF", "DEPENDS_ON"}
     keys = {n.key for n in view.nodes}
     assert all(e.source in keys and e.target in keys for e in view.edges)
+    parents = {n.key: n.parent for n in view.nodes}
+    assert parents[file_key("app/db.py")] == area_key("App")
+    assert parents[item_key(project.pattern)] == area_key("CLI")
+    assert parents[item_key(project.topic)] is None  # about no area: below the map
+    assert all(e.target != parents[e.source] for e in view.edges)
     assert item_key(project.forgotten) not in keys
     assert view.notes == ()
 
@@ -64,13 +62,13 @@ def test_nodes_carry_full_text_and_the_id_a_person_copies(project: Project) -> N
     assert dict(db_file.details)["knowledge id"].startswith("file-")
 
 
-def test_file_links_count_the_edges_between_files(project: Project) -> None:
+def test_file_links_inside_an_area_and_area_links_across(project: Project) -> None:
     view = build_view(project.db, project_root=project.root)
     links = {(e.source, e.target): e.weight for e in view.edges if e.type == "DEPENDS_ON"}
     assert set(links) == {
         (file_key("app/api.py"), file_key("app/db.py")),
         (file_key("app/cli.py"), file_key("app/api.py")),
-        (file_key("tests/test_api.py"), file_key("app/api.py")),
+        (area_key("Testing"), area_key("App")),  # tests/test_api.py -> app/api.py
     }
     assert all(weight >= 2 for weight in links.values())  # an import and a call at least
 

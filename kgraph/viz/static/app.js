@@ -3,7 +3,9 @@
  * Runs before the library and the data are parsed, so its error listeners see everything;
  * the drawing starts on DOMContentLoaded. Every text from the data reaches the page through
  * textContent (never innerHTML). The outcome is written to <html> attributes for tests and
- * scripts: data-ready, data-nodes, data-edges, data-errors, data-render-ms.
+ * scripts: data-ready, data-nodes, data-edges, data-errors, data-render-ms. The selected node,
+ * the area filter and the search live in the URL's hash (#node=ID&area=NAME&q=TEXT), so a
+ * link to the page can point at one node.
  */
 (function () {
   'use strict';
@@ -36,7 +38,7 @@
     Mistake: 'diamond', Learning: 'ellipse', Pattern: 'hexagon', Topic: 'star',
     CodeArea: 'round-rectangle', File: 'rectangle', Symbol: 'ellipse'
   };
-  var SIZES = { Mistake: 18, Learning: 16, Pattern: 18, Topic: 20, CodeArea: 30, File: 12, Symbol: 10 };
+  var SIZES = { Mistake: 26, Learning: 14, Pattern: 24, Topic: 18, CodeArea: 30, File: 12, Symbol: 10 };
   var EDGE_COLORS = {
     ABOUT: '#c3cad5', IN_FILE: '#d9b93a', LED_TO: '#d62728', APPLIES_TO: '#2ca02c',
     SUPERSEDES: '#9467bd', PART_OF: '#b9a3d6', DEPENDS_ON: '#a9c3de', CALLS: '#1f77b4',
@@ -83,15 +85,47 @@
         selector: 'node[type = "CodeArea"]',
         style: {
           'font-size': big ? 22 : 13, 'font-weight': 'bold', 'min-zoomed-font-size': 5,
-          'text-max-width': 400, 'z-index': 10
+          'text-wrap': 'wrap', 'text-max-width': 400, 'z-index': 10
         }
+      },
+      {
+        // Mistakes and Patterns are what a person most needs to see: larger, labelled bold.
+        selector: 'node[type = "Mistake"], node[type = "Pattern"]',
+        style: { 'font-size': 11, 'font-weight': 'bold', 'z-index': 20 }
       },
       {
         selector: ':parent',
         style: {
           'background-opacity': 0.12, 'text-valign': 'top', 'text-margin-y': -2,
-          'padding': 6, shape: 'round-rectangle'
+          'padding': 10, shape: 'round-rectangle'
         }
+      },
+      {
+        // On the map an area is a box sized by its files, drawn or not (its extent).
+        selector: 'node[type = "CodeArea"][w]',
+        style: {
+          width: 'data(w)', height: 'data(h)', shape: 'round-rectangle', 'background-opacity': 0.12,
+          'text-valign': 'center', 'text-max-width': 'data(w)',
+          // Captions stay readable when the whole map is fitted on the screen.
+          'font-size': function (n) { return Math.max(14, Math.min(36, n.data('w') / 12)); }
+        }
+      },
+      {
+        selector: 'node[type = "CodeArea"][w]:parent',
+        style: { 'min-width': 'data(w)', 'min-height': 'data(h)', 'text-valign': 'top' }
+      },
+      {
+        // On the map a file is one of a few dozen: drawn large enough to read when fitted.
+        selector: 'node[placed][type = "File"]',
+        style: { 'font-size': 18, width: 22, height: 22, 'text-max-width': 200 }
+      },
+      {
+        selector: 'node[placed][type = "Mistake"], node[placed][type = "Pattern"]',
+        style: { 'font-size': 18, width: 34, height: 34, 'text-max-width': 200 }
+      },
+      {
+        selector: 'node[placed][type = "Learning"], node[placed][type = "Topic"]',
+        style: { 'font-size': 15, 'text-max-width': 200 }
       },
       { selector: 'node[state = "superseded"]', style: { opacity: 0.5, 'border-style': 'dashed', 'border-width': 2 } },
       { selector: 'node[role = "focus"]', style: { 'border-width': 5, 'border-color': '#111' } },
@@ -110,6 +144,7 @@
         }
       },
       { selector: 'edge[type = "SUPERSEDES"]', style: { 'line-style': 'dashed' } },
+      { selector: 'edge[type = "DEPENDS_ON"][?inside]', style: { opacity: 0.3 } },
       { selector: 'edge[type = "DEPENDS_ON"], edge[type = "ABOUT"]', style: { opacity: big ? 0.35 : 0.6 } },
       { selector: '.hidden', style: { display: 'none' } },
       { selector: '.dim', style: { opacity: 0.12 } },
@@ -140,12 +175,23 @@
   }
 
   function shortLabel(node) {
-    if (node.type === 'File') {
-      var parts = node.label.split('/');
-      return parts[parts.length - 1];
+    if (node.type === 'CodeArea' && node.weight > 1 && node.short === node.label) {
+      return node.label + ' (' + (node.weight - 1) + ')';
     }
-    if (node.weight > 1 && node.type === 'CodeArea') return node.label + ' (' + (node.weight - 1) + ')';
-    return node.label;
+    return node.short;
+  }
+
+  function readHash() {
+    var state = {};
+    window.location.hash.replace(/^#/, '').split('&').forEach(function (pair) {
+      if (!pair) return;
+      var at = pair.indexOf('=');
+      try {
+        state[decodeURIComponent(at < 0 ? pair : pair.slice(0, at))] =
+          at < 0 ? '' : decodeURIComponent(pair.slice(at + 1));
+      } catch (error) { /* a malformed escape: ignore that pair */ }
+    });
+    return state;
   }
 
   function start() {
@@ -168,12 +214,18 @@
         role: node.role, state: node.state, weight: node.weight
       };
       if (node.parent && nodes[node.parent]) d.parent = node.parent;
+      if (node.extent) { d.w = node.extent[0]; d.h = node.extent[1]; }
+      if (node.position) d.placed = 1;
       elements.push({ group: 'nodes', data: d });
     });
     data.edges.forEach(function (edge, index) {
       elements.push({
         group: 'edges',
-        data: { id: 'e' + index, source: edge.source, target: edge.target, type: edge.type, weight: edge.weight }
+        data: {
+          id: 'e' + index, source: edge.source, target: edge.target, type: edge.type, weight: edge.weight,
+          inside: Boolean(nodes[edge.source] && nodes[edge.target] &&
+            nodes[edge.source].parent && nodes[edge.source].parent === nodes[edge.target].parent)
+        }
       });
     });
 
@@ -242,6 +294,31 @@
       return true;
     }
 
+    function writeHash() {
+      var parts = [];
+      var selected = cy.nodes(':selected');
+      if (selected.nonempty()) parts.push('node=' + encodeURIComponent(selected.first().id()));
+      if (areaSelect.value) parts.push('area=' + encodeURIComponent(areaSelect.value));
+      if (searchBox.value.trim()) parts.push('q=' + encodeURIComponent(searchBox.value.trim()));
+      var hash = parts.length ? '#' + parts.join('&') : '';
+      if (window.location.hash === hash) return;
+      history.replaceState(null, '', hash || window.location.pathname + window.location.search);
+    }
+
+    function applyHash() {
+      var state = readHash();
+      var area = state.area || '';
+      var known = Array.prototype.some.call(areaSelect.options, function (o) { return o.value === area; });
+      areaSelect.value = known ? area : '';
+      searchBox.value = state.q || '';
+      applyFilters();
+      if (state.node && select(state.node)) {
+        cy.center(cy.getElementById(state.node));
+      } else {
+        cy.elements(':selected').unselect();
+      }
+    }
+
     function applyFilters() {
       var area = areaSelect.value;
       cy.batch(function () {
@@ -307,8 +384,8 @@
       option.value = area;
       areaSelect.appendChild(option);
     });
-    areaSelect.addEventListener('change', applyFilters);
-    searchBox.addEventListener('input', function () { search(searchBox.value); });
+    areaSelect.addEventListener('change', function () { applyFilters(); writeHash(); });
+    searchBox.addEventListener('input', function () { search(searchBox.value); writeHash(); });
     searchBox.addEventListener('keydown', function (event) {
       if (event.key !== 'Enter') return;
       var hits = search(searchBox.value);
@@ -319,12 +396,23 @@
     });
     document.getElementById('fit').addEventListener('click', function () { cy.fit(shownNodes(), 30); });
     cy.on('tap', 'node', function (event) { describe(event.target.id()); });
+    cy.on('select unselect', 'node', writeHash);
+    window.addEventListener('hashchange', applyHash);
 
     var layoutStarted = performance.now();
-    var layout = cy.layout(layoutOptions(data.nodes.length));
+    // A laid-out view (the overview's map) is drawn where it says; any other is laid out here.
+    var placed = data.nodes.length > 0 && data.nodes.every(function (n) { return n.position; });
+    var layout = cy.layout(placed ? {
+      name: 'preset', fit: true, padding: 30,
+      positions: function (element) {
+        var at = nodes[element.id()].position;
+        return { x: at[0], y: at[1] };
+      }
+    } : layoutOptions(data.nodes.length));
     layout.one('layoutstop', function () {
       var layoutMs = performance.now() - layoutStarted;
       cy.fit(undefined, 30);
+      if (window.location.hash) applyHash();
       requestAnimationFrame(function () {
         requestAnimationFrame(function () {
           var renderMs = Math.round(performance.now());
