@@ -12,6 +12,8 @@ R times each and prints min / median / max, and the median as a ratio of both ba
   each run queues its session record and starts the detached worker, which the bench waits
   for between runs (not timed);
 - ``user-prompt``: a prompt naming a function (resolved through the code graph) and words;
+  and three hostile prompts: 100 KB without a space, 28 KB of minified JSON naming stored
+  files, 10,000 ``(`` (the prompt scanner once backtracked on them for 30-80 s);
 - ``session-end``, ``pre-compact``, ``stop``: queue a capture and start the detached worker
   (timed: the hook process only; the bench waits for the worker between runs, untimed);
 - ``10 at once``: five session-starts and five session-ends started together.
@@ -185,6 +187,24 @@ def wait_for_workers(root: Path, timeout: float = 300) -> None:
     raise RuntimeError("workers did not finish")
 
 
+HOSTILE = (
+    "user-prompt (100 KB, no space)",
+    "user-prompt (28 KB minified JSON)",
+    "user-prompt (10,000 '(')",
+)
+
+
+def hostile_prompts(files: list[str], n: int) -> dict[str, str]:
+    """Prompts a person pastes: a long token, minified JSON naming files, brackets."""
+    rng = random.Random(n)
+    token = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(100_000))
+    records = [
+        {"path": files[(n + i) % len(files)], "v": [i, i * 2], "ok": True} for i in range(800)
+    ]
+    minified = json.dumps(records, separators=(",", ":"))[:28_000]
+    return dict(zip(HOSTILE, (token, minified, "(" * 10_000), strict=True))
+
+
 def timed(
     command: list[str], payload: dict[str, Any] | None, cwd: Path, env: dict[str, str]
 ) -> tuple[float, str]:
@@ -240,6 +260,7 @@ def main() -> None:
             "session-start (3 changed files)",
             "session-start (clean tree)",
             "user-prompt",
+            *HOSTILE,
             "session-end",
             "pre-compact",
             "stop",
@@ -292,6 +313,8 @@ def main() -> None:
                 "billing module?"
             )
             run("user-prompt", "user-prompt", {**start, "prompt": prompt}, no_spawn)
+            for name, text in hostile_prompts(files, n).items():
+                run(name, "user-prompt", {**start, "prompt": text}, no_spawn)
             for event in ("session-end", "pre-compact", "stop"):
                 payload = {
                     "session_id": f"{event}-{n}",

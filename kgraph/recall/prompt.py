@@ -119,7 +119,11 @@ _PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+|[\w-]+\.(?:" + "|".join(_
 _DOTTED = re.compile(r"(?<![\w./])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _CAMEL = re.compile(r"(?<![\w./])(?:[A-Z][a-z0-9]+[A-Z]\w*|[a-z]+[A-Z]\w*|[A-Z]{2,}[a-z]\w*)")
 _SNAKE = re.compile(r"(?<![\w./])_*[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w])")
-_CODE_TOKEN = re.compile(r"`[^`\n]*`|\S*\w[./]\w\S*")
+# A backticked span or a token (backticks end it); a token is code when a word character meets "." or
+# "/" inside it. Tested per token: the single pattern ``\S*\w[./]\w\S*`` backtracked from
+# every position of a long token (100 KB without a space took 83 s, past the hook's timeout).
+_TOKEN = re.compile(r"`[^`\n]*`|[^\s`]+|`")
+_JOINED = re.compile(r"\w[./]\w")
 _CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w{2,})\(")
 
 
@@ -149,6 +153,17 @@ def significant_terms(text: str) -> list[str]:
 
 def _is_path(token: str) -> bool:
     return "/" in token or token.rsplit(".", 1)[-1].lower() in _FILE_EXT
+
+
+def without_code(text: str) -> str:
+    """``text`` with its backticked spans and code tokens (``a.b``, ``src/x``) blanked."""
+
+    def blank(match: re.Match[str]) -> str:
+        token = match.group(0)
+        quoted = len(token) > 1 and token[0] == token[-1] == "`"
+        return " " if quoted or _JOINED.search(token) else token
+
+    return _TOKEN.sub(blank, text)
 
 
 def code_names(text: str) -> tuple[list[str], list[str]]:
@@ -332,7 +347,7 @@ def prompt_ranked(
     names, paths = code_names(prompt)
     weights = term_weights(conn, terms) if terms else {}
     # Plain words only: "setup" of "setup.cfg" is a path's, not a module's name.
-    plain = significant_terms(_CODE_TOKEN.sub(" ", prompt))
+    plain = significant_terms(without_code(prompt))
     telling = {t: weights.get(stem(t), 0.0) for t in plain}
     code = _code_ranked(conn, names, paths, telling, settings, exclude, now)
     lexical = select_lexical(conn, terms, weights, exclude) if terms else []

@@ -3,11 +3,13 @@ with or without a parsed code graph; a plain word that is only a file's base nam
 
 from __future__ import annotations
 
+import json
+
 from kgraph.db import Database
 from kgraph.db.reader import ReadConnection
 from kgraph.knowledge.store import add_item
 from kgraph.recall.evidence import EvidenceSettings
-from kgraph.recall.prompt import prompt_ranked, stored_paths
+from kgraph.recall.prompt import prompt_ranked, stored_paths, without_code
 
 
 def test_a_named_file_matches_stored_paths_by_suffix(db: Database, conn: ReadConnection) -> None:
@@ -36,3 +38,23 @@ def test_without_a_graph_a_named_file_recalls_and_a_bare_word_does_not(
         add_item(db, f"Unrelated learning number {n}", files=[f"src/m{n}.go"])
     assert _ids(conn, "the handlers in hooks.go are slow")[:1] == [about.entity_id]
     assert about.entity_id not in _ids(conn, "the handlers for hooks are slow, why?")
+
+
+def test_code_tokens_and_backticked_spans_are_blanked_whole() -> None:
+    text = "retry `the client` in src/net.py, x.y and plain words; a.b`c` end"
+    assert without_code(text).split() == ["retry", "in", "and", "plain", "words;", "end"]
+    # Every character without a space is one token, read once: nothing to blank here.
+    assert without_code("ab" * 50_000) == "ab" * 50_000
+    assert without_code("(" * 10_000) == "(" * 10_000
+
+
+def test_a_prompt_of_minified_json_or_no_spaces_still_finds_named_files(
+    db: Database, conn: ReadConnection
+) -> None:
+    about = add_item(db, "Retries need a deadline", files=["src/net.py"])
+    for n in range(20):
+        add_item(db, f"Unrelated learning number {n}", files=[f"src/m{n}.py"])
+    minified = json.dumps({"k": [{"path": "src/net.py", "v": list(range(3000))}]})
+    assert _ids(conn, minified.replace(" ", ""))[:1] == [about.entity_id]
+    assert _ids(conn, "x" * 100_000) == []
+    assert _ids(conn, "(" * 10_000) == []
