@@ -4,7 +4,7 @@
 from precompiled regular expressions (< 1 ms for a few KB, no imports beyond ``re``), so any
 hook can call it. It covers: private-key blocks, JWTs, AWS access keys and secret keys,
 GitHub / GitLab / Slack tokens and Slack webhooks, OpenAI and Anthropic keys, Google API keys,
-Stripe keys, bearer/basic/token ``Authorization`` values, passwords in URLs
+Stripe, npm, PyPI and SendGrid keys, bearer/basic/token ``Authorization`` values, passwords in URLs
 (``scheme://user:password@host``) and ``KEY=secret`` assignments (``.env`` lines and inline
 ``password = "..."``) whose key names a secret.
 
@@ -153,6 +153,11 @@ _RULES: tuple[_Rule, ...] = (
         triggers=("_live_", "_test_"),
     ),
     _Rule("npm-token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"), triggers=("npm_",)),
+    _Rule(
+        "sendgrid",
+        re.compile(r"\bSG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}\b"),
+        triggers=("sg.",),
+    ),
     _Rule("pypi-token", re.compile(r"\bpypi-AgE[A-Za-z0-9_\-]{50,}"), triggers=("pypi-",)),
     # scheme://user:password@host -> keep user and host.
     _Rule(

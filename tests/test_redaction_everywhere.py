@@ -5,7 +5,8 @@ Write paths: learn (text, --code-area, --file, --source-ref, --session-id), work
 (branch, --worktree), log-action (action, --metadata keys and values), log-commit (sha,
 message), milestone create, knowledge forget --reason, knowledge import (simple and entity
 lines), and a captured session (prompt, explanation, a failing command's output, the
-compaction summary, a commit message) through the hooks and the capture worker.
+compaction summary, a commit message) through the hooks and the capture worker; code-graph
+queries (their logged parameters) and the viz page.
 """
 
 from __future__ import annotations
@@ -139,11 +140,14 @@ def test_no_planted_secret_reaches_any_file(
                 "data": {text: text},
             }
         )
+        for query in ("find", "what-calls", "blast-radius", "exports"):  # query logs
+            CliRunner().invoke(cli, ["graph", query, text])
     import_file.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
     kgraph("knowledge", "import", str(import_file))
     _capture_a_session(tmp_repo, git)
     export = tmp_path / "export.jsonl"
     kgraph("knowledge", "export", "--output", str(export))
+    kgraph("viz", "-o", str(tmp_repo / ".claude" / "kgraph" / "viz.html"))
 
     written = [p for p in (tmp_repo / ".claude").rglob("*") if p.is_file()] + [export]
     assert len(written) >= 5

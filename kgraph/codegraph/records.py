@@ -16,6 +16,7 @@ from kgraph.codegraph.filedeps import normalise_path
 from kgraph.db import Database
 from kgraph.db.models import GraphEntity, GraphQuery, table_of, utcnow
 from kgraph.errors import InvalidValueError, KgraphError, NotFoundError
+from kgraph.redact import redact_data
 
 ENTITIES = table_of(GraphEntity)
 ID_CHUNK = 500  # ids per IN (...) list
@@ -201,7 +202,7 @@ def recorded(
     duration = (time.perf_counter() - started) * 1000
     row = {
         "query_type": query_type,
-        "query_params": params,
+        "query_params": redact_data(params),  # a name may be a pasted token
         "result_count": count[0],
         "duration_ms": round(duration, 3),
         "created_at": utcnow(),
