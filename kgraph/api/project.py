@@ -149,6 +149,21 @@ class Project:
 
         return relative_path(path, self.root)
 
+    def _check_item_file(self, path: str) -> None:
+        """An item is about a file of this project: refuse a path outside it (/dev/zero, a
+        home folder) and one that exists but is no regular file (a folder, FIFO, device)."""
+        candidate = Path(path) if Path(path).is_absolute() else self.root / path
+        try:
+            resolved = candidate.resolve()
+            inside = resolved == self.root.resolve() or self.root.resolve() in resolved.parents
+            odd = resolved.exists() and not resolved.is_file()
+        except (OSError, RuntimeError) as exc:  # a symlink loop, a name too long
+            raise InvalidValueError(f"file {path!r} cannot be read as a path: {exc}") from exc
+        if not inside:
+            raise InvalidValueError(f"file {path} is outside the project ({self.root})")
+        if odd:
+            raise InvalidValueError(f"file {path} is not a regular file (a folder or device)")
+
     # -- knowledge -------------------------------------------------------------------------
 
     def learn(
@@ -172,6 +187,8 @@ class Project:
         """
         from kgraph.knowledge import add_item
 
+        for path in files:
+            self._check_item_file(path)
         embedder = None if embed is False else self.embedder.get(wait=bool(embed))
         return add_item(
             self.db,

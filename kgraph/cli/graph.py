@@ -133,9 +133,20 @@ def parse_cmd(
 ) -> None:
     """Parse PATH (default: .) into the code graph; only changed files are re-parsed.
 
+    A PATH outside this project (another git repository, or outside the current folder
+    when not in git) needs --root: its files would replace the stored graph's.
+
     Example: kgraph graph parse src --jobs 2
     """
-    from kgraph.codegraph import parse_repository
+    from kgraph.codegraph import graph_root, parse_repository
+
+    if root is None and graph_root(Path(path)) != graph_root(Path.cwd()):
+        raise click.BadParameter(
+            f"{Path(path).resolve()} is outside this project ({graph_root(Path.cwd())}): its "
+            f"files would replace the stored graph's. To parse it all the same: --root "
+            f"{graph_root(Path(path))}",
+            param_hint="PATH",
+        )
 
     with _progress(not as_json) as progress:
         report = parse_repository(

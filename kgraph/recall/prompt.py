@@ -119,9 +119,9 @@ _PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+|[\w-]+\.(?:" + "|".join(_
 _DOTTED = re.compile(r"(?<![\w./])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _CAMEL = re.compile(r"(?<![\w./])(?:[A-Z][a-z0-9]+[A-Z]\w*|[a-z]+[A-Z]\w*|[A-Z]{2,}[a-z]\w*)")
 _SNAKE = re.compile(r"(?<![\w./])_*[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w])")
-# A backticked span or a token (backticks end it); a token is code when a word character meets "." or
-# "/" inside it. Tested per token: the single pattern ``\S*\w[./]\w\S*`` backtracked from
-# every position of a long token (100 KB without a space took 83 s, past the hook's timeout).
+# A backticked span or a token (backticks end it); a token is code when a word character
+# meets "." or "/" inside it. Tested per token: the single pattern ``\S*\w[./]\w\S*``
+# backtracked from every position of a long token (100 KB without a space took 83 s).
 _TOKEN = re.compile(r"`[^`\n]*`|[^\s`]+|`")
 _JOINED = re.compile(r"\w[./]\w")
 _CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w{2,})\(")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 
@@ -59,6 +60,28 @@ def test_learn_redacts_secrets(sample: tuple[Project, dict[str, str]]) -> None:
     token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
     stored = kg.get(kg.learn(f"The deploy token is {token} for CI").entity_id)
     assert token not in stored.content
+
+
+def test_an_item_is_about_a_regular_file_of_the_project(
+    sample: tuple[Project, dict[str, str]], tmp_path: Path
+) -> None:
+    kg, _ids = sample
+    fifo = kg.root / "pipe"
+    os.mkfifo(fifo)
+    loop = kg.root / "loop"
+    loop.symlink_to(loop)
+    for path, says in (
+        ("/dev/zero", "outside the project"),
+        (str(tmp_path.parent / "elsewhere.py"), "outside the project"),
+        ("pipe", "not a regular file"),
+        (str(fifo), "not a regular file"),
+        ("app", "not a regular file"),  # a folder
+        ("loop", "cannot be read as a path"),
+    ):
+        with pytest.raises(InvalidValueError, match=says):
+            kg.learn("A note on an odd path", files=[path])
+    # A file that is gone (or not yet written) is fine: items outlive their files.
+    assert kg.learn("A note on a deleted file", files=["app/old.py"]).created
 
 
 def test_get_many_reports_missing_ids(sample: tuple[Project, dict[str, str]]) -> None:
