@@ -24,6 +24,11 @@ class DatabaseError(KgraphError):
     """The database cannot be opened or used (corrupt file, not a kgraph database, ...)."""
 
 
+class ConnectionLostError(DatabaseError):
+    """The database server could not be reached, or dropped the connection mid-way: nothing
+    is wrong with what was asked; it can be done again once the server is back."""
+
+
 class DatabaseBusyError(DatabaseError):
     """A write still met "database is locked" after every retry."""
 

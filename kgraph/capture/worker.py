@@ -21,6 +21,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from kgraph.errors import ConnectionLostError
 from kgraph.runtime import queue
 from kgraph.runtime.queue import Request
 from kgraph.runtime.state import get_logger
@@ -83,6 +84,8 @@ def _apply_injected(db: Any, request: Request) -> None:
 
 
 def _retry_later(root: Path, requests: Sequence[Request], log: Any) -> None:
+    """Queue failed requests again, each counting one attempt, up to MAX_ATTEMPTS. A lost
+    connection never gets here: it is the server's fault, not the request's (see _drain)."""
     for request in requests:
         attempts = (_as_int(request.fields.get("attempts")) or 0) + 1
         if attempts < MAX_ATTEMPTS:
@@ -133,6 +136,8 @@ def catch_up(
                 extractor_timeout=settings.extractor_timeout_s,
             )
             captured.append(found.session_id)
+        except ConnectionLostError:
+            raise
         except Exception as exc:
             log.error("catch-up of %s failed: %s: %s", found.session_id, type(exc).__name__, exc)
     if captured or too_old:
@@ -176,6 +181,8 @@ def process(db: Any, root: Path, requests: list[Request], log: Any) -> WorkerRep
             (_apply_start if request.kind == "start" else _apply_injected)(db, request)
             report.applied += 1
             queue.finish([request])
+        except ConnectionLostError:
+            raise
         except Exception as exc:
             log.error("%s request failed: %s: %s", request.kind, type(exc).__name__, exc)
             report.failed += 1
@@ -213,6 +220,8 @@ def process(db: Any, root: Path, requests: list[Request], log: Any) -> WorkerRep
                 result.rejected,
             )
             queue.finish(group)
+        except ConnectionLostError:
+            raise
         except Exception as exc:
             log.error("capture of %s failed: %s: %s", session_id, type(exc).__name__, exc)
             report.failed += 1
@@ -228,6 +237,9 @@ def process(db: Any, root: Path, requests: list[Request], log: Any) -> WorkerRep
                 settings,
                 log,
             )
+        except ConnectionLostError:
+            queue.release(catchups)  # the server's fault: a later worker does it
+            raise
         finally:
             queue.finish(catchups)
     return report
@@ -323,6 +335,15 @@ def _drain(
             requests = queue.claim_all(root)
             if not requests:
                 break
+    except ConnectionLostError as exc:
+        # Like a server out of reach at open: the requests wait, no attempt spent.
+        log.error("worker lost the database: %s; requests kept for the next worker", exc)
+        record_problem(root, str(exc), sqlite_path(url))
+        queue.release(requests)
+        total.failed += 1
+        db.close()
+        return
+    try:
         if total.created and total.ended and load_settings(root).embed_captured:
             embed_captured(db, log)
         refresh_copy(db, root, log)

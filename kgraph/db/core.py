@@ -134,8 +134,16 @@ class Database:
         if self.path is None and self.dialect == "postgresql":
             schema = postgres.project_schema(self.url)
             wait = None if on_wait is None else (lambda: on_wait(None))
-            with postgres.session_lock(self.engine, schema, name, on_wait=wait):
-                yield
+            try:
+                with postgres.session_lock(self.engine, schema, name, on_wait=wait):
+                    yield
+            except KgraphError:
+                raise
+            except Exception as exc:  # the lock's own connection: a server gone mid-parse
+                failure = describe_failure(exc, self.where)
+                if failure is None:
+                    raise
+                raise failure from exc
             return
         with held_lock(self.path, f".{name}.lock", on_wait=on_wait):
             yield

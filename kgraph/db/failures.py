@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 import sys
 
-from kgraph.errors import DatabaseError, InvalidValueError, KgraphError
+from kgraph.errors import ConnectionLostError, DatabaseError, InvalidValueError, KgraphError
 
 _CORRUPT = (
     "database disk image is malformed",
@@ -21,6 +21,23 @@ _CORRUPT = (
 )
 _READ_ONLY = ("readonly database", "read-only database")
 _SCHEMA = ("no such table", "no such column", "has no column named")
+# What libpq and psycopg say when the server is gone or went away mid-transaction (a kill,
+# a restart, a network drop); SQLAlchemy also flags these as ``connection_invalidated``.
+_CONNECTION = (
+    "server closed the connection",
+    "terminating connection",
+    "connection refused",
+    "could not connect",
+    "connection is closed",
+    "connection already closed",
+    "consuming input failed",
+    "no connection to the server",
+    "connection timed out",
+    "connection reset",
+    "the database system is shutting down",
+    "the database system is starting up",
+    "the database system is in recovery mode",
+)
 
 
 def first_line(exc: BaseException) -> str:
@@ -72,6 +89,8 @@ def describe_failure(exc: BaseException, where: str) -> KgraphError | None:
         return None
     message = first_line(exc)
     low = message.lower()
+    if getattr(exc, "connection_invalidated", False) or any(m in low for m in _CONNECTION):
+        return ConnectionLostError(f"database {where}: the server cannot be reached ({message})")
     if "could not decode to utf-8" in low:
         return DatabaseError(corrupt_message(where, "a text value is not valid UTF-8"))
     if any(marker in low for marker in _CORRUPT):

@@ -240,3 +240,48 @@ def test_requests_wait_for_a_database_out_of_reach_and_are_never_dropped(
     db = open_database(repo_db)
     assert get_session(db, "s1").injected_ids == ("lrn-x",)
     db.close()
+
+
+def test_a_capture_whose_server_connection_dies_waits_without_spending_attempts(
+    tmp_repo: Path, tmp_path: Path, pg_server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server ends the worker's connection inside its write, three workers running: the
+    request stays queued (no attempt spent, the user told), and the fourth applies it."""
+    from kgraph.capture import session_capture
+
+    url = pg_server.fresh_url()
+    real = session_capture.capture_session
+    killed: list[int] = []
+
+    def connection_killed(db: Any, *args: Any, **kwargs: Any) -> Any:
+        if len(killed) < 3:
+            write = db.write
+
+            def killing_write(operation: Callable[[Any], Any]) -> Any:
+                def inside(conn: Any) -> Any:
+                    pid = conn.connection.dbapi_connection.info.backend_pid
+                    pg_server.sql(f"SELECT pg_terminate_backend({pid})")
+                    killed.append(pid)
+                    return operation(conn)
+
+                return write(inside)
+
+            db.write = killing_write
+        return real(db, *args, **kwargs)
+
+    monkeypatch.setattr(session_capture, "capture_session", connection_killed)
+    path = (
+        TranscriptBuilder("s1", str(tmp_repo))
+        .prompt("Remember this: the staging database resets nightly at 2am.")
+        .write(tmp_path / "t.jsonl")
+    )
+    queue.enqueue(tmp_repo, "capture", session_id="s1", transcript_path=str(path), final=True)
+    for _ in range(3):
+        assert worker.run_worker(tmp_repo, db_url=url).failed == 1
+        assert len(queue.pending(tmp_repo)) == 1
+    log = (tmp_repo / ".claude" / "kgraph" / "hook.log").read_text()
+    assert log.count("worker lost the database") == 3 and "dropping" not in log
+    assert "server cannot be reached" in log
+    report = worker.run_worker(tmp_repo, db_url=url)
+    assert report.failed == 0 and report.captured == ["s1"] and report.created == 1
+    assert queue.pending(tmp_repo) == [] and len(killed) == 3

@@ -19,7 +19,7 @@ from kgraph.db.migrate import alembic_config
 from kgraph.db.project import normalise_remote, project_id, schema_name, split_project
 from kgraph.db.retry import with_retry
 from kgraph.db.schema_version import HEAD_REVISION
-from kgraph.errors import DatabaseError, SchemaTooNewError
+from kgraph.errors import ConnectionLostError, DatabaseError, SchemaTooNewError
 from kgraph.hooks.runner import run_hook
 from kgraph.knowledge.query import list_items
 from kgraph.knowledge.store import add_item
@@ -270,3 +270,19 @@ def test_a_server_password_never_reaches_a_command_line(
     ((argv, env),) = started
     assert not any("s3cret" in arg for arg in argv)
     assert env["KGRAPH_DB"] == url
+
+
+def test_a_server_gone_inside_an_exclusive_block_is_one_clear_error(
+    pg_server: PgServer,
+) -> None:
+    """A graph parse holds the project's lock on a connection of its own; the server ending
+    every connection mid-parse gave "internal error: OperationalError"."""
+    db = open_database(pg_server.fresh_url())
+    lost = pytest.raises(ConnectionLostError, match="the server cannot be reached")
+    with lost, db.exclusive("graph"):
+        pg_server.sql(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE pid <> pg_backend_pid() AND datname = current_database()"
+        )
+        db.write(lambda conn: conn.execute(text("SELECT 1")))
+    db.close()
