@@ -94,6 +94,10 @@ class LazyGroup(click.Group):
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             ctx.exit(141)
+        except OSError as exc:  # a path the system refused: too long, not allowed, a loop
+            name = f": {one_line(str(exc.filename))[:120]}" if exc.filename else ""
+            click.echo(f"Error: {exc.strerror or one_line(str(exc))}{name}", err=True)
+            ctx.exit(1)
         except Exception as exc:
             if os.environ.get("KGRAPH_DEBUG"):
                 raise

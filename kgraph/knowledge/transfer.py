@@ -42,6 +42,7 @@ from sqlalchemy.engine import Connection
 from kgraph.db import Database
 from kgraph.db.models import isoformat, utcnow
 from kgraph.errors import InvalidValueError, KgraphError
+from kgraph.jsontext import may_hold_surrogates, without_surrogates
 from kgraph.knowledge.areas import AreaRules
 from kgraph.knowledge.model import (
     ENTITY_TYPES,
@@ -341,6 +342,8 @@ def parse_lines(
                 raise InvalidValueError("JSON nested too deep") from exc
             if not isinstance(record, dict):
                 raise InvalidValueError("each line must be a JSON object")
+            if may_hold_surrogates(line):
+                record = without_surrogates(record)
             kind = record.get("kind")
             if kind == FORMAT:
                 if record.get("version") != VERSION:

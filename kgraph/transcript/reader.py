@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from kgraph.errors import KgraphError, NotFoundError
+from kgraph.jsontext import may_hold_surrogates, without_surrogates
 from kgraph.transcript.entry import (
     BLOCK_KINDS,
     ENTRY_KINDS,
@@ -111,6 +112,8 @@ def parse_line(line: bytes | str, offset: int = 0) -> tuple[list[Entry], int]:
             pos = _resync(text, pos)
             continue
         if isinstance(value, dict):
+            if may_hold_surrogates(text):
+                value = without_surrogates(value)
             entries.append(Entry(value, offset))
         else:
             malformed += 1

@@ -135,3 +135,29 @@ def test_export_never_replaces_a_fifo_or_device(tmp_path: Path) -> None:
     code, _, err = run("knowledge", "export", "--output", str(fifo))
     assert code == 2 and "not a regular file" in one_line_error(err)
     assert fifo.exists() and not fifo.is_file()
+
+
+def test_half_a_surrogate_pair_in_json_is_read_as_a_replacement(tmp_path: Path) -> None:
+    """``"\\ud800"`` decodes to a lone surrogate no file or terminal accepts: once an
+    "internal error: UnicodeEncodeError" in import and transcript show."""
+    lines = tmp_path / "k.jsonl"
+    lines.write_text('{"content": "retries \\ud800 need a deadline"}\n')
+    code, out, err = run("knowledge", "import", str(lines))
+    assert code == 0, err
+    code, out, err = run("knowledge", "list", "--json")
+    assert json.loads(out)[0]["content"] == "retries \ufffd need a deadline"
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text(
+        '{"type":"user","message":{"role":"user","content":"hi \\ud83d"},'
+        '"timestamp":"2026-01-01T00:00:00Z"}\n'
+    )
+    code, out, err = run("transcript", "show", str(transcript))
+    assert code == 0, err
+    assert "hi \ufffd" in out
+
+
+def test_a_path_the_system_refuses_is_one_line() -> None:
+    code, _out, err = run("viz", "--focus", "a" * 5000)
+    assert code == 1
+    assert err.startswith("Error: File name too long: aaaa") and err.count("\n") == 1
+    assert "internal error" not in err
