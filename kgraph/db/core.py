@@ -43,7 +43,12 @@ from kgraph.db.location import (
 from kgraph.db.locks import Holder, held_lock
 from kgraph.db.postgres import display_url
 from kgraph.db.retry import with_retry
-from kgraph.db.schema_version import CORE_TABLES, HEAD_REVISION, KNOWN_REVISIONS
+from kgraph.db.schema_version import (
+    CORE_TABLES,
+    HEAD_REVISION,
+    KNOWN_REVISIONS,
+    too_new_message,
+)
 from kgraph.errors import DatabaseError, InvalidValueError, KgraphError, SchemaTooNewError
 
 T = TypeVar("T")
@@ -223,32 +228,38 @@ def backup_before_upgrade(path: Path, revision: str) -> Path:
     return destination
 
 
-def _refuse_unknown(engine: Engine, where: str, revision: str | None) -> None:
+def refuse_unknown(engine: Engine, where: str, revision: str | None) -> None:
     """Refuse, before any copy or change, a database this kgraph cannot upgrade."""
     if revision is not None and revision not in KNOWN_REVISIONS:
-        raise SchemaTooNewError(
-            f"database {where} is at schema {revision}, newer than this kgraph "
-            f"({HEAD_REVISION}); upgrade kgraph"
-        )
-    if revision is None and set(CORE_TABLES) & migrate.table_names(engine):
+        raise SchemaTooNewError(too_new_message(where, revision))
+    if revision is not None:
+        return
+    tables = {t for t in migrate.table_names(engine) if not t.startswith("sqlite_")}
+    if set(CORE_TABLES) & tables:
         raise DatabaseError(
             f"{where} has kgraph tables but no schema version (a pre-release kgraph, or a "
             "damaged version table); move it aside and kgraph creates a new one"
         )
+    if tables:  # another application's database: never add 23 tables to it
+        shown = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
+        raise DatabaseError(
+            f"{where} is not a kgraph database (it holds {shown}); give kgraph a file of its own"
+        )
 
 
-def _ensure_schema(engine: Engine, path: Path | None, where: str) -> None:
-    """Upgrade to head if needed; a file that held a kgraph schema is copied first."""
+def _ensure_schema(engine: Engine, path: Path | None, where: str, *, backup: bool = True) -> None:
+    """Upgrade to head if needed; a file that held a kgraph schema is copied first (unless
+    ``backup`` is False: a trial on a throwaway copy)."""
     if migrate.current_revision(engine) == HEAD_REVISION:
         return
     with file_lock(path):  # first-time creation and upgrades, one process at a time
         revision = with_retry(lambda: migrate.current_revision(engine))
         if revision == HEAD_REVISION:
             return
-        _refuse_unknown(engine, where, revision)
-        backup = None
-        if path is not None and (revision is not None or migrate.table_names(engine)):
-            backup = backup_before_upgrade(path, revision or "none")
+        refuse_unknown(engine, where, revision)
+        kept = None
+        if backup and path is not None and (revision is not None or migrate.table_names(engine)):
+            kept = backup_before_upgrade(path, revision or "none")
         try:
             with_retry(lambda: migrate.upgrade_to_head(engine))
         except KgraphError:
@@ -257,12 +268,31 @@ def _ensure_schema(engine: Engine, path: Path | None, where: str) -> None:
             failure = describe_failure(exc, where)
             if failure is None:
                 raise
-            kept = f"; a copy is at {backup}" if backup is not None else ""
+            copy = f"; a copy is at {kept}" if kept is not None else ""
             raise DatabaseError(
                 f"cannot upgrade database {where} from schema {revision or 'none'}: "
-                f"{first_line(exc)}{kept}"
+                f"{first_line(exc)}{copy}"
                 + (". It may come from a pre-release kgraph: move it aside" if revision else "")
             ) from exc
+
+
+def try_upgrade(path: Path) -> str | None:
+    """Upgrade a copy of the SQLite file at ``path`` in a temp folder: None when the copy
+    reaches this kgraph's schema, else why not (what doctor says instead of promising an
+    upgrade the next use would refuse)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="kgraph-upgrade-") as folder:
+        copy = Path(folder) / path.name
+        sqlite.backup_file(path, copy)
+        engine = make_engine(f"sqlite:///{copy}")
+        try:
+            _ensure_schema(engine, copy, str(path), backup=False)
+        except KgraphError as exc:
+            return str(exc)
+        finally:
+            engine.dispose()
+    return None
 
 
 def is_default_location(path: Path) -> bool:

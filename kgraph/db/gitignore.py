@@ -48,16 +48,21 @@ def ignore_state_dir(directory: Path) -> None:
     Raises OSError when the folder cannot be created.
     """
     marker = directory / ".gitignore"
-    if marker.exists():
-        return
-    directory.mkdir(parents=True, exist_ok=True)
-    try:
-        with marker.open("x", encoding="utf-8") as handle:
-            handle.write(
-                "# kgraph's local state (logs, queue, locks, snapshot): never committed\n*\n"
-            )
-    except FileExistsError:
-        pass
+    for _ in range(3):  # the folder may be removed under us (a user's rm -rf): make it again
+        if marker.exists():
+            return
+        directory.mkdir(parents=True, exist_ok=True)
+        try:
+            with marker.open("x", encoding="utf-8") as handle:
+                handle.write(
+                    "# kgraph's local state (logs, queue, locks, snapshot): never committed\n*\n"
+                )
+            return
+        except FileExistsError:
+            return
+        except FileNotFoundError:
+            continue
+    raise FileNotFoundError(f"{directory} keeps disappearing")
 
 
 # The block kgraph keeps in the clone's own exclude file (.git/info/exclude, never committed):

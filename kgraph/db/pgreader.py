@@ -19,8 +19,9 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from kgraph.db.location import without_password
 from kgraph.db.project import schema_name, split_project
-from kgraph.db.schema_version import HEAD_REVISION
+from kgraph.db.schema_version import check_revision
 
 CONNECT_TIMEOUT_S = 3
 # A hook's read waits at most this long on a statement (its own budget is a few seconds).
@@ -108,13 +109,14 @@ def open_pg_reader(url: str) -> PgReadConnection | None:
         raise DatabaseError(f"cannot reach the kgraph database server: {message}") from exc
     try:
         row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+        usable = check_revision(without_password(url), None if row is None else str(row[0]))
     except psycopg.errors.UndefinedTable:
         conn.close()
         return None
     except BaseException:
         conn.close()
         raise
-    if row is None or row[0] != HEAD_REVISION:
+    if not usable:
         conn.close()
         return None
     return PgReadConnection(conn, owned=True)

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from kgraph.db.schema_version import HEAD_REVISION
+from kgraph.db.schema_version import check_revision
 
 __all__ = [
     "CHUNK",
@@ -113,7 +113,12 @@ def open_reader(path: Path) -> sqlite3.Connection | None:
         from kgraph.db.failures import describe_failure
 
         raise describe_failure(exc, str(path)) or exc from exc
-    if row is None or row[0] != HEAD_REVISION:
+    try:
+        usable = check_revision(str(path), None if row is None else str(row[0]))
+    except BaseException:
+        conn.close()
+        raise
+    if not usable:
         conn.close()
         return None
     return conn

@@ -13,3 +13,22 @@ KNOWN_REVISIONS = ("0001", "0002", "0003", "0004", "0005")
 # Tables every revision has: a file holding one of them but no version is a kgraph database
 # of unknown layout (a pre-release, or a damaged version table), never adopted.
 CORE_TABLES = ("workflows", "entities", "relationships", "graph_entities")
+
+
+def too_new_message(where: str, revision: str) -> str:
+    """What to say of a database a newer kgraph wrote: no process of this one will ever
+    read or migrate it, so the hooks must say so rather than inject nothing."""
+    return (
+        f"database {where} is at schema {revision}, newer than this kgraph "
+        f"({HEAD_REVISION}); upgrade kgraph"
+    )
+
+
+def check_revision(where: str, revision: str | None) -> bool:
+    """True when a reader can use a database at ``revision`` (this kgraph's schema); False
+    for an older or missing one (the worker migrates it); SchemaTooNewError for a newer."""
+    if revision is not None and revision not in KNOWN_REVISIONS:
+        from kgraph.errors import SchemaTooNewError
+
+        raise SchemaTooNewError(too_new_message(where, revision))
+    return revision == HEAD_REVISION

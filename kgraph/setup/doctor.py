@@ -179,6 +179,29 @@ def check_writable(root: Path, db_url: str | None = None) -> Check:
     return Check("database writable", "ok", f"{folder} and the database can be written")
 
 
+def _schema_check(engine: Any, path: Path | None, where: str, revision: str | None) -> Check:
+    """A database at another schema: what its next use will do. A file is upgraded on a
+    copy first, so "upgraded on next use" is never said of one the upgrade refuses."""
+    from kgraph.db.core import refuse_unknown, try_upgrade
+    from kgraph.db.schema_version import HEAD_REVISION
+    from kgraph.errors import KgraphError
+
+    try:
+        refuse_unknown(engine, where, revision)
+        reason = try_upgrade(path) if path is not None else None
+    except KgraphError as exc:
+        reason = str(exc)
+    if reason is not None:
+        return Check("database", "fail", reason)
+    tried = " (tried on a copy)" if path is not None else ""
+    return Check(
+        "database",
+        "warn",
+        f"{where}: schema {revision or 'none'}, this kgraph uses {HEAD_REVISION}: "
+        f"upgraded on next use{tried}",
+    )
+
+
 def check_database(root: Path, db_url: str | None = None, *, full: bool = False) -> Check:
     """Present, usable, at this kgraph's schema, and intact (``PRAGMA quick_check``, or the
     slower ``integrity_check`` with ``full``)."""
@@ -205,13 +228,7 @@ def check_database(root: Path, db_url: str | None = None, *, full: bool = False)
     try:
         revision = migrate.current_revision(engine)
         if revision != HEAD_REVISION:
-            status = "warn" if revision is None or revision < HEAD_REVISION else "fail"
-            return Check(
-                "database",
-                status,
-                f"{where}: schema {revision or 'none'}, this kgraph uses {HEAD_REVISION}"
-                + (" (upgraded on next use)" if status == "warn" else " (upgrade kgraph)"),
-            )
+            return _schema_check(engine, path, where, revision)
         server = engine.dialect.name != "sqlite"
         pragma = "server" if server else "integrity_check" if full else "quick_check"
         with engine.connect() as conn:

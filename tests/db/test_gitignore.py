@@ -2,6 +2,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from kgraph.db.gitignore import (
     BEGIN,
@@ -57,3 +60,27 @@ def test_the_state_folder_ignores_itself(tmp_repo: Path, git: Callable[..., str]
     (directory / "queue" / "x.json").write_text("{}")
     assert (directory / ".gitignore").read_text().splitlines()[-1] == "*"
     assert ".claude" not in git(tmp_repo, "status", "--porcelain", "--untracked-files=all")
+
+
+def test_a_state_folder_removed_while_it_is_made_is_made_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The capture worker once died with FileNotFoundError .claude/kgraph/.gitignore: the
+    folder was removed between its mkdir and the marker's write."""
+    import shutil
+
+    from kgraph.db.gitignore import ignore_state_dir
+
+    folder = tmp_path / ".claude" / "kgraph"
+    real_mkdir = Path.mkdir
+    removed: list[Path] = []
+
+    def mkdir_then_removed(self: Path, *args: Any, **kwargs: Any) -> None:
+        real_mkdir(self, *args, **kwargs)
+        if self == folder and not removed:
+            removed.append(self)
+            shutil.rmtree(self)  # someone's rm -rf, just then
+
+    monkeypatch.setattr(Path, "mkdir", mkdir_then_removed)
+    ignore_state_dir(folder)
+    assert removed and (folder / ".gitignore").read_text().endswith("*\n")

@@ -91,17 +91,31 @@ def test_reopening_is_a_noop(db_path: Path) -> None:
     assert db_path.stat().st_mtime_ns >= before
 
 
-def test_upgrade_takes_a_backup_of_an_existing_file(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
+def test_another_application_s_database_is_refused_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "app.db"
     with sqlite3.connect(path) as conn:
         conn.execute("CREATE TABLE notes (body TEXT)")
         conn.execute("INSERT INTO notes VALUES ('keep me')")
-    open_database(f"sqlite:///{path}").close()
-    backups = list(tmp_path.glob("old.db.bak-none-*"))
-    assert len(backups) == 1
-    with sqlite3.connect(backups[0]) as conn:
-        assert conn.execute("SELECT body FROM notes").fetchall() == [("keep me",)]
-    assert _tables(path) >= EXPECTED_TABLES
+    with pytest.raises(DatabaseError, match=r"is not a kgraph database \(it holds notes\)"):
+        open_database(f"sqlite:///{path}")
+    assert _tables(path) == {"notes"}
+    assert not list(tmp_path.glob("app.db.bak-*"))
+
+
+def test_a_doctor_tries_an_upgrade_on_a_copy_before_promising_it(tmp_path: Path) -> None:
+    from kgraph.db.core import try_upgrade
+
+    good = tmp_path / "old.db"
+    engine = create_engine(f"sqlite:///{good}")
+    command.upgrade(alembic_config(engine), "0004")
+    engine.dispose()
+    assert try_upgrade(good) is None
+    with sqlite3.connect(good) as conn:  # the file itself is not touched
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [("0004",)]
+    bad = tmp_path / "pre.db"
+    with sqlite3.connect(bad) as conn:
+        conn.execute("CREATE TABLE entities (id TEXT)")  # kgraph's table, no version
+    assert "no schema version" in (try_upgrade(bad) or "")
 
 
 def test_database_newer_than_code_is_a_clear_error(db_path: Path) -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from kgraph.db import Database
 from kgraph.db.reader import open_reader, parse_time
+from kgraph.errors import SchemaTooNewError
 from kgraph.recall.readmodel import open_store
 
 
@@ -39,14 +40,26 @@ def test_a_file_that_is_not_sqlite_or_is_damaged_is_one_line(tmp_path: Path) -> 
         open_reader(tmp_path / "text.db")
 
 
-def test_another_schema_is_none(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
+def _at_revision(path: Path, revision: str) -> Path:
     conn = sqlite3.connect(path)
     conn.execute("CREATE TABLE alembic_version (version_num TEXT)")
-    conn.execute("INSERT INTO alembic_version VALUES ('0001')")
+    conn.execute("INSERT INTO alembic_version VALUES (?)", (revision,))
     conn.commit()
     conn.close()
-    assert open_reader(path) is None
+    return path
+
+
+def test_an_older_schema_is_none_the_worker_upgrades_it(tmp_path: Path) -> None:
+    assert open_reader(_at_revision(tmp_path / "old.db", "0001")) is None
+
+
+def test_a_newer_schema_says_so_no_process_of_this_kgraph_will_read_it(
+    tmp_path: Path,
+) -> None:
+    """It was None too: every hook injected nothing, and nothing said why."""
+    path = _at_revision(tmp_path / "new.db", "9999_future")
+    with pytest.raises(SchemaTooNewError, match=r"newer than this kgraph .*; upgrade kgraph"):
+        open_reader(path)
 
 
 def test_parse_time_reads_what_sqlalchemy_writes() -> None:

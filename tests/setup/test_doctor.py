@@ -35,6 +35,26 @@ def test_a_healthy_database_passes_quick_and_full_checks(tmp_repo: Path) -> None
     assert full.status == "ok" and "integrity_check ok" in full.detail
 
 
+def test_doctor_promises_an_upgrade_only_when_a_copy_takes_it(tmp_repo: Path) -> None:
+    import sqlite3
+
+    path = tmp_repo / ".claude" / "execution-state.db"
+    path.parent.mkdir(exist_ok=True)
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE customers (id INTEGER)")
+    foreign = doctor.check_database(tmp_repo)
+    assert foreign.status == "fail" and "is not a kgraph database" in foreign.detail
+    path.unlink()
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE entities (id TEXT)")  # a pre-release layout
+    old = doctor.check_database(tmp_repo)
+    assert old.status == "fail" and "no schema version" in old.detail
+    path.unlink()
+    path.touch()  # empty: the first use creates the schema
+    empty = doctor.check_database(tmp_repo)
+    assert empty.status == "warn" and "upgraded on next use (tried on a copy)" in empty.detail
+
+
 def test_damage_inside_a_table_is_found(tmp_repo: Path) -> None:
     path = _project_db(tmp_repo)
     pages = path.stat().st_size // 4096
