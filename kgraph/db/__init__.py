@@ -10,6 +10,7 @@ under 0.3 s, only need the location of the project.
 
 from typing import TYPE_CHECKING
 
+from kgraph.db.failures import describe_failure
 from kgraph.db.location import (
     is_server_url,
     project_root,
@@ -38,6 +39,7 @@ __all__ = [
     "HEAD_REVISION",
     "DataWatch",
     "Database",
+    "describe_failure",
     "is_server_url",
     "isoformat",
     "open_database",

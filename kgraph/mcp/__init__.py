@@ -1,8 +1,10 @@
 """The MCP server: the public API's queries as a few capped, parameterised tools.
 
-- :mod:`kgraph.mcp.tools` — the tool table and :func:`call` (no SDK import);
+- :mod:`kgraph.mcp.tools` — the tool table and :func:`call` (no SDK import), its
+  arguments checked by :mod:`kgraph.mcp.args` (every string and list has a limit);
 - :mod:`kgraph.mcp.server` — the stdio server on the official ``mcp`` SDK
-  (a dependency); imported only by ``kgraph mcp``.
+  (a dependency); imported only by ``kgraph mcp``. Its transport,
+  :mod:`kgraph.mcp.stdio`, answers malformed JSON-RPC (:mod:`kgraph.mcp.jsonrpc`).
 
 The server names load on first use (PEP 562), so importing this package (or the tool
 table) never imports the SDK.

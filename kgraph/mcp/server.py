@@ -11,6 +11,8 @@ else; logs go to stderr. The server:
   says so;
 - runs each tool in a worker thread, one at a time (the event loop keeps reading), and
   caps every result (``--max-chars``, default 8,000 characters);
+- checks a call's arguments, sizes first, before any work (kgraph.mcp.args), and answers
+  every malformed request with a JSON-RPC error (kgraph.mcp.stdio, kgraph.mcp.jsonrpc);
 - notices when a different kgraph version was installed under it, and says to restart.
 
 This module imports the ``mcp`` SDK; nothing else in kgraph does (hooks never pay for it).
@@ -125,7 +127,9 @@ def build_server(project: Project, options: ServerOptions | None = None) -> Serv
         warm()
         return definitions
 
-    @server.call_tool()  # type: ignore[untyped-decorator]
+    # The SDK's jsonschema check is off: Args checks the same schema, sizes first, with
+    # one-line messages that name the argument (kgraph.mcp.args says why).
+    @server.call_tool(validate_input=False)  # type: ignore[untyped-decorator]
     async def call_tool(name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
         warm()
         return await anyio.to_thread.run_sync(run, name, arguments)
@@ -134,9 +138,10 @@ def build_server(project: Project, options: ServerOptions | None = None) -> Serv
 
 
 async def run_stdio(server: Server[Any, Any]) -> None:
-    from mcp.server.stdio import stdio_server
+    """Serve over stdin/stdout, malformed requests answered (kgraph.mcp.stdio)."""
+    from kgraph.mcp.stdio import screened_stdio
 
-    async with stdio_server() as (read_stream, write_stream):
+    async with screened_stdio() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 

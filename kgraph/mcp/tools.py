@@ -13,21 +13,29 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from kgraph.db import describe_failure
 from kgraph.errors import KgraphError
 from kgraph.mcp import graph_tools as graph
 from kgraph.mcp import knowledge_tools as knowledge
 from kgraph.mcp.args import (
+    NAME_CHARS,
+    NOTE_CHARS,
+    PROMPT_CHARS,
+    QUERY_CHARS,
+    TEXT_CHARS,
     Args,
     Schema,
     arguments,
     boolean,
+    choice,
+    clip,
     integer,
     number,
     obj,
     string,
     strings,
 )
-from kgraph.mcp.render import capped
+from kgraph.mcp.render import capped, one_line
 
 if TYPE_CHECKING:
     from kgraph.api import Project
@@ -46,7 +54,10 @@ class ToolSpec:
     read_only: bool = True
 
 
-_NAME = string("A function, method or class: name, Class.method, dotted path or file::id.")
+_NAME = string(
+    "A function, method or class: name, Class.method, dotted path or file::id.",
+    max_length=NAME_CHARS,
+)
 
 TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
@@ -57,11 +68,12 @@ TOOLS: tuple[ToolSpec, ...] = (
         "get for the full text. Says whether the search was hybrid or lexical + graph.",
         arguments(
             {
-                "query": string("What to look for, in plain words."),
-                "types": strings("Only these kinds.", max_items=4)
-                | {"items": {"type": "string", "enum": knowledge.TYPE_NAMES}},
-                "file": string("Only items about this file (repo-relative path)."),
-                "code_area": string("Only items about this code area."),
+                "query": string("What to look for, in plain words.", max_length=QUERY_CHARS),
+                "types": strings("Only these kinds.", max_items=4, enum=knowledge.TYPE_NAMES),
+                "file": string(
+                    "Only items about this file (repo-relative path).", max_length=NAME_CHARS
+                ),
+                "code_area": string("Only items about this code area.", max_length=NAME_CHARS),
                 "limit": integer("Hits per page.", minimum=1, maximum=50, default=10),
                 "offset": integer("Skip this many hits (paging).", minimum=0, maximum=500),
             },
@@ -91,13 +103,14 @@ TOOLS: tuple[ToolSpec, ...] = (
         "you have not seen this session. format=hook returns a UserPromptSubmit hook's JSON.",
         arguments(
             {
-                "prompt": string("The prompt or task description."),
+                "prompt": string("The prompt or task description.", max_length=PROMPT_CHARS),
                 "limit": integer("Most items to return.", minimum=1, maximum=20, default=8),
                 "exclude": strings("Ids not to return (already seen).", max_items=200),
                 "session_id": string(
-                    "Claude Code session id: leaves out items already injected into it."
+                    "Claude Code session id: leaves out items already injected into it.",
+                    max_length=NAME_CHARS,
                 ),
-                "format": string("json (default) or hook.", enum=["json", "hook"]),
+                "format": choice("json (default) or hook.", ["json", "hook"]),
             },
             required=["prompt"],
         ),
@@ -113,8 +126,11 @@ TOOLS: tuple[ToolSpec, ...] = (
         arguments(
             {
                 "files": strings("Repo-relative paths.", max_items=50),
-                "prompt": string("What you are about to do (optional)."),
-                "branch": string("The git branch (its issue number selects the checkpoint)."),
+                "prompt": string("What you are about to do (optional).", max_length=PROMPT_CHARS),
+                "branch": string(
+                    "The git branch (its issue number selects the checkpoint).",
+                    max_length=NAME_CHARS,
+                ),
                 "max_chars": integer("Size of the briefing.", minimum=500, maximum=9_000),
             }
         ),
@@ -156,7 +172,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "Use to turn a vague or ambiguous name into an exact id.",
         arguments(
             {
-                "name": string("A (partial) name."),
+                "name": string("A (partial) name.", max_length=NAME_CHARS),
                 "limit": integer("Most matches.", minimum=1, maximum=50, default=20),
             },
             required=["name"],
@@ -167,7 +183,9 @@ TOOLS: tuple[ToolSpec, ...] = (
         "exports",
         "What a file exports: its public definitions and re-exports. Use to learn a "
         "module's surface without reading it.",
-        arguments({"file": string("Repo-relative path.")}, required=["file"]),
+        arguments(
+            {"file": string("Repo-relative path.", max_length=NAME_CHARS)}, required=["file"]
+        ),
         graph.exports,
     ),
     ToolSpec(
@@ -178,18 +196,18 @@ TOOLS: tuple[ToolSpec, ...] = (
         "compacted or new session resumes.",
         arguments(
             {
-                "op": string("What to do.", enum=graph.WORKFLOW_OPS),
-                "id": string("Workflow id (get and writes)."),
+                "op": choice("What to do.", graph.WORKFLOW_OPS),
+                "id": string("Workflow id (get and writes).", max_length=NAME_CHARS),
                 "issue": integer("Issue number.", minimum=0, maximum=10**9),
-                "branch": string("Git branch."),
-                "worktree": string("Worktree path (create)."),
-                "phase": string("Phase.", enum=graph.CHOICES["phase"]),
-                "status": string("Status.", enum=graph.CHOICES["status"]),
-                "action": string("Action taken (log_action)."),
-                "result": string("Its result (log_action).", enum=graph.CHOICES["result"]),
+                "branch": string("Git branch.", max_length=NAME_CHARS),
+                "worktree": string("Worktree path (create).", max_length=NAME_CHARS),
+                "phase": choice("Phase.", graph.CHOICES["phase"]),
+                "status": choice("Status.", graph.CHOICES["status"]),
+                "action": string("Action taken (log_action).", max_length=NOTE_CHARS),
+                "result": choice("Its result (log_action).", graph.CHOICES["result"]),
                 "metadata": obj("Extra JSON about the action (log_action)."),
-                "sha": string("Commit sha (log_commit)."),
-                "message": string("Commit message (log_commit)."),
+                "sha": string("Commit sha (log_commit).", max_length=NAME_CHARS),
+                "message": string("Commit message (log_commit).", max_length=NOTE_CHARS),
                 "active": boolean("list: only running or paused.", default=False),
                 "limit": integer("list: most workflows.", minimum=1, maximum=200),
             },
@@ -206,10 +224,14 @@ TOOLS: tuple[ToolSpec, ...] = (
         "progress notes.",
         arguments(
             {
-                "text": string("The knowledge, standing alone (what and why)."),
-                "type": string("Kind (default learning).", enum=knowledge.TYPE_NAMES),
+                "text": string(
+                    "The knowledge, standing alone (what and why).", max_length=TEXT_CHARS
+                ),
+                "type": choice("Kind (default learning).", knowledge.TYPE_NAMES),
                 "files": strings("Repo-relative files it is about.", max_items=20),
-                "code_area": string("Code area (default: inferred from files)."),
+                "code_area": string(
+                    "Code area (default: inferred from files).", max_length=NAME_CHARS
+                ),
                 "confidence": number("How sure (default 0.7).", minimum=0, maximum=1),
                 "issue": integer("Issue number.", minimum=0, maximum=10**9),
             },
@@ -243,17 +265,28 @@ _BY_NAME = {t.name: t for t in TOOLS}
 def call(
     project: Project, name: str, values: Mapping[str, Any] | None, max_chars: int
 ) -> tuple[str, bool]:
-    """Run tool ``name``: (result text, is_error). Never raises: a KgraphError is the
-    tool's error message; anything else is logged (stderr) and reported in one line."""
+    """Run tool ``name``: (result text, is_error). Never raises.
+
+    The arguments are checked against the tool's schema first, so an oversized or
+    malformed call is refused before any work (even the refresh). A KgraphError is the
+    tool's error message; a database failure that escaped the database layer becomes
+    kgraph's one-line DatabaseError (never SQLAlchemy's text with the SQL and its
+    parameters); anything else is logged (stderr) and reported in one line."""
     spec = _BY_NAME.get(name)
     if spec is None:
-        return f"unknown tool {name!r} (tools: {', '.join(TOOL_NAMES)})", True
+        return f"unknown tool {clip(name)} (tools: {', '.join(TOOL_NAMES)})", True
     try:
+        args = Args(values, spec.schema)
         project.refresh()  # another process's writes, a replaced file, a newer schema
-        text = spec.handler(project, Args(values, spec.schema), max_chars)
+        text = spec.handler(project, args, max_chars)
     except KgraphError as exc:
         return capped({"error": str(exc)}, max_chars), True
     except Exception as exc:
+        failure = describe_failure(exc, project.db.where)
+        if failure is not None:
+            log.warning("tool %s: %s", name, failure)
+            return capped({"error": one_line(str(failure), 400)}, max_chars), True
         log.exception("tool %s failed", name)
-        return capped({"error": f"internal error: {type(exc).__name__}: {exc}"}, max_chars), True
+        message = one_line(f"internal error: {type(exc).__name__}: {exc}", 400)
+        return capped({"error": message}, max_chars), True
     return text[:max_chars], False

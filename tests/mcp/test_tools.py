@@ -125,14 +125,14 @@ def test_no_result_exceeds_its_cap(tmp_path: Any, max_chars: int) -> None:
 BAD: list[tuple[str, dict[str, Any], str]] = [
     ("search", {}, "query"),
     ("search", {"query": 42}, "string"),
-    ("search", {"query": "x", "limit": 0}, "minimum"),
+    ("search", {"query": "x", "limit": 0}, "limit must be between 1 and 50 (got 0)"),
     ("search", {"query": "x", "color": "red"}, "color"),
     ("search", {"query": "   "}, "empty"),
     ("get", {"ids": ["lrn-nothing"]}, "lrn-nothing"),
     ("get", {"ids": []}, "id"),
     ("what_calls", {"name": "no_such_function"}, "no_such_function"),
     ("what_calls", {"name": "save"}, "save"),  # fine: one 'save'
-    ("blast_radius", {"name": "open_store", "depth": 99}, "maximum"),
+    ("blast_radius", {"name": "open_store", "depth": 99}, "depth must be between 1 and 6"),
     ("exports", {"file": "missing.py"}, "not in the code graph"),
     ("workflow", {"op": "explode"}, "explode"),
     ("workflow", {"op": "get"}, "needs id"),
