@@ -36,6 +36,8 @@ class HookInput:
     # The file a file tool (Read, Edit, Write, MultiEdit, NotebookEdit) worked on.
     tool_file: str | None = None
     raw: dict[str, Any] = field(default_factory=dict)
+    # Why the input was not read (not JSON, not an object, empty): logged, never shown.
+    problem: str | None = None
 
 
 def read_input(stream: BinaryIO | None, limit: int = MAX_INPUT_BYTES) -> bytes:
@@ -93,15 +95,16 @@ def _tool_file(raw: dict[str, Any]) -> str | None:
 
 
 def parse_input(data: bytes) -> HookInput:
-    """Parse hook stdin; an empty HookInput for anything that is not a JSON object."""
+    """Parse hook stdin; an empty HookInput, saying why, for anything that is not a JSON
+    object (Claude Code always sends one: anything else is a hook set up by hand)."""
     if not data:
-        return HookInput()
+        return HookInput(problem="the hook input was empty (or too large, or a terminal)")
     try:
         raw = json.loads(data.decode("utf-8", errors="replace"))
     except (ValueError, RecursionError):
-        return HookInput()
+        return HookInput(problem=f"the hook input is not JSON ({len(data):,} bytes)")
     if not isinstance(raw, dict):
-        return HookInput()
+        return HookInput(problem=f"the hook input is JSON but not an object ({type(raw).__name__})")
     session_id = _text(raw, "session_id", 64)
     if session_id is not None and not _SESSION_ID.match(session_id):
         session_id = None

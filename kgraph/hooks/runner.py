@@ -295,6 +295,8 @@ def run_hook(
         payload = parse_input(data)
         root = _resolve_root(payload)
         log = get_logger(root)
+        if payload.problem is not None:
+            log.warning("%s: %s", event, payload.problem)
         if payload.agent_id is not None:  # inside a subagent: not a session of its own
             return HookResult()
         settings = load_settings(root)

@@ -50,6 +50,18 @@ def test_a_failing_handler_prints_nothing_and_logs(
     assert "kaboom" in log and "RuntimeError" in log
 
 
+def test_input_that_is_not_a_json_object_is_logged_not_silent(
+    tmp_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_repo)  # no cwd in the input: the project is the current folder
+    for data in (b"not json", b"[1, 2]", b""):
+        assert run_hook("user-prompt", data).stdout == ""
+    log = (tmp_repo / ".claude" / "kgraph" / "hook.log").read_text()
+    assert "user-prompt: the hook input is not JSON (8 bytes)" in log
+    assert "user-prompt: the hook input is JSON but not an object (list)" in log
+    assert "user-prompt: the hook input was empty" in log
+
+
 def test_system_exit_and_keyboard_interrupt_are_contained(
     tmp_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
