@@ -1,4 +1,4 @@
-"""kill -9 in the middle of `graph parse`, of a capture worker and of `learn`, N rounds each.
+"""kill -9 in the middle of `graph parse`, a capture worker, `learn` and `embed`, N rounds each.
 
 Each round starts the real process, kills it with SIGKILL at a random moment of its run
 (somewhere in the time a clean run takes), then runs the same work again to the end, as
@@ -11,11 +11,14 @@ the next command or hook would, and checks what it left:
 - capture: the database passes the integrity check, the queue is empty, and the knowledge
   items (ids and seen counts) are exactly those of a clean capture of the same transcript:
   no item counted twice, none missing;
-- learn: the integrity check, one entity and one FTS row per text, no duplicate edges.
+- learn: the integrity check, one entity and one FTS row per text, no duplicate edges;
+- embed: the integrity check, and every item's vector, seen count and near-duplicate merge
+  (what supersedes it) exactly those of a clean embed of the same items.
 
 Usage:
     python scripts/fault_inject.py                    # 10 rounds each
     python scripts/fault_inject.py --rounds 20 --only parse --seed 7
+    python scripts/fault_inject.py --rounds 5 --only embed
     python scripts/fault_inject.py --only capture --transcript a.jsonl --transcript b.jsonl
 """
 
@@ -34,6 +37,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 SHARED_TRANSCRIPTS = Path(__file__).resolve().parents[2] / "shared" / "transcripts" / "capture-dev"
 DB_RELATIVE = Path(".claude") / "execution-state.db"
@@ -345,6 +349,69 @@ def capture_rounds(
     return tally
 
 
+# -- embed ---------------------------------------------------------------------------------
+def embed_state(db: Path) -> dict[str, tuple[Any, ...]]:
+    """Per item: has a vector, seen count, and the item superseding it (a merge)."""
+    with sqlite3.connect(db) as conn:
+        merged = dict(
+            conn.execute(
+                "SELECT to_id, from_id FROM relationships WHERE type = 'SUPERSEDES'"
+            ).fetchall()
+        )
+        rows = conn.execute(
+            "SELECT id, embedding IS NOT NULL, seen_count FROM entities WHERE type = 'Learning'"
+        ).fetchall()
+    return {str(i): (bool(v), int(n), merged.get(i)) for i, v, n in rows}
+
+
+def embed_rounds(
+    base: Path, env: dict[str, str], rounds: int, rng: random.Random, timeout: float
+) -> Tally:
+    """3,000 learnings, one in ten with a near-twin (one word changed); each round kills
+    `kgraph embed` and runs it again, as the next worker would."""
+    tally = Tally("embed")
+    repo = make_repo(base, "embed-repo", 10)
+    items = base / "items.jsonl"
+    lines = []
+    for i in range(3000):
+        words = [f"w{rng.randrange(100_000)}" for _ in range(30)]
+        lines.append({"content": f"item {i}: " + " ".join(words)})
+        if i % 10 == 0:
+            lines.append({"content": f"item {i}: " + " ".join([*words[:-1], "twin"])})
+    items.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    embed = kgraph("embed", "--batch-size", "64")
+
+    def fresh() -> Path:
+        db = fresh_database(repo, env)
+        subprocess.run(
+            kgraph("knowledge", "import", str(items)), cwd=repo, env=env, check=True,
+            capture_output=True,
+        )  # fmt: skip
+        return db
+
+    db = fresh()
+    clean = timed(embed, repo, env, timeout)
+    assert clean is not None, "a clean embed did not finish"
+    expected = embed_state(db)
+    twins = sum(1 for _v, _n, by in expected.values() if by)
+    tally.notes.append(f"a clean embed of {len(expected)} items merges {twins} in {clean:.1f} s")
+    for _ in range(rounds):
+        tally.rounds += 1
+        db = fresh()
+        killed, _ = run_and_kill(embed, repo, env, rng.uniform(0.05, clean))
+        tally.killed += killed
+        if timed(embed, repo, env, timeout) is None:
+            tally.hung += 1
+            continue
+        tally.integrity += not integrity_ok(db)
+        got = embed_state(db)
+        wrong = sorted(k for k in expected if got.get(k) != expected[k])
+        tally.missing += len(wrong)
+        if wrong:
+            tally.notes.append(f"{len(wrong)} items differ, e.g. {wrong[0]}: {got.get(wrong[0])}")
+    return tally
+
+
 # -- learn ---------------------------------------------------------------------------------
 def learn_rounds(
     base: Path, env: dict[str, str], rounds: int, rng: random.Random, timeout: float
@@ -389,7 +456,7 @@ def learn_rounds(
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=10)
-    parser.add_argument("--only", choices=("parse", "capture", "learn"))
+    parser.add_argument("--only", choices=("parse", "capture", "learn", "embed"))
     parser.add_argument("--seed", type=int, default=14)
     parser.add_argument("--timeout", type=float, default=180.0, help="seconds before 'hung'")
     parser.add_argument(
@@ -416,6 +483,8 @@ def main() -> int:
             tallies.append(capture_rounds(base, env, args.rounds, rng, args.timeout, transcripts))
         if args.only in (None, "learn"):
             tallies.append(learn_rounds(base, env, args.rounds, rng, args.timeout))
+        if args.only in (None, "embed"):
+            tallies.append(embed_rounds(base, env, args.rounds, rng, args.timeout))
     finally:
         shutil.rmtree(base, ignore_errors=True)
     for tally in tallies:

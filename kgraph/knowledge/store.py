@@ -507,39 +507,40 @@ def set_hidden(db: Database, entity_id: str, hidden: bool, reason: str | None = 
 
 def merge_into(db: Database, keep_id: str, drop_id: str) -> None:
     """Fold ``drop_id`` into ``keep_id``: counts and links move, drop is superseded by keep."""
+    db.write(lambda conn: merge_rows(conn, keep_id, drop_id))
 
-    def write(conn: Connection) -> None:
-        keep = fetch_row(conn, ENTITIES.c.id == keep_id)
-        drop = fetch_row(conn, ENTITIES.c.id == drop_id)
-        if keep is None or drop is None or keep_id == drop_id:
-            return
-        keep_data = dict(keep["data"] or {})
-        variants = list(keep_data.get("variants", []))
-        if drop["content"] not in variants and len(variants) < MAX_VARIANTS:
-            variants.append(drop["content"])
-        update_entity(
-            conn,
-            keep_id,
-            seen_count=keep["seen_count"] + drop["seen_count"],
-            confidence=bumped_confidence(keep["confidence"], drop["confidence"]),
-            data={**keep_data, "variants": variants},
-            updated_at=utcnow(),
-            issue_number=keep["issue_number"]
-            if keep["issue_number"] is not None
-            else drop["issue_number"],
+
+def merge_rows(conn: Connection, keep_id: str, drop_id: str) -> None:
+    """:func:`merge_into` inside the caller's transaction."""
+    keep = fetch_row(conn, ENTITIES.c.id == keep_id)
+    drop = fetch_row(conn, ENTITIES.c.id == drop_id)
+    if keep is None or drop is None or keep_id == drop_id:
+        return
+    keep_data = dict(keep["data"] or {})
+    variants = list(keep_data.get("variants", []))
+    if drop["content"] not in variants and len(variants) < MAX_VARIANTS:
+        variants.append(drop["content"])
+    update_entity(
+        conn,
+        keep_id,
+        seen_count=keep["seen_count"] + drop["seen_count"],
+        confidence=bumped_confidence(keep["confidence"], drop["confidence"]),
+        data={**keep_data, "variants": variants},
+        updated_at=utcnow(),
+        issue_number=keep["issue_number"]
+        if keep["issue_number"] is not None
+        else drop["issue_number"],
+    )
+    update_entity(conn, drop_id, data={**(drop["data"] or {}), "merged_into": keep_id})
+    edges = conn.execute(
+        select(RELATIONSHIPS.c.to_id, RELATIONSHIPS.c.type, RELATIONSHIPS.c.data).where(
+            RELATIONSHIPS.c.from_id == drop_id, RELATIONSHIPS.c.type != "SUPERSEDES"
         )
-        update_entity(conn, drop_id, data={**(drop["data"] or {}), "merged_into": keep_id})
-        edges = conn.execute(
-            select(RELATIONSHIPS.c.to_id, RELATIONSHIPS.c.type, RELATIONSHIPS.c.data).where(
-                RELATIONSHIPS.c.from_id == drop_id, RELATIONSHIPS.c.type != "SUPERSEDES"
-            )
-        ).all()
-        for to_id, edge_type, data in edges:
-            if to_id != keep_id:
-                ensure_edge(conn, keep_id, to_id, edge_type, data)
-        ensure_edge(conn, keep_id, drop_id, "SUPERSEDES", {"reason": "near-duplicate"})
-
-    db.write(write)
+    ).all()
+    for to_id, edge_type, data in edges:
+        if to_id != keep_id:
+            ensure_edge(conn, keep_id, to_id, edge_type, data)
+    ensure_edge(conn, keep_id, drop_id, "SUPERSEDES", {"reason": "near-duplicate"})
 
 
 def replace_content(

@@ -349,14 +349,16 @@ def embed_missing(
     """Embed every knowledge item lacking a current vector of ``embedder.model_name``.
 
     ``reembed=True`` re-embeds everything (switching models overwrites the old vectors).
-    Batches are embedded outside any transaction and written one short transaction each;
-    ``progress(done, total)`` is called after each batch. Afterwards near-duplicates among
-    the newly embedded items are merged (see :func:`merge_near_duplicates`).
+    Batches are embedded outside any transaction and written one short transaction each,
+    with the near-duplicate merges of the batch's items (see :func:`merge_near_duplicates`):
+    a run killed between a batch's vectors and its merges left the merges undone for good,
+    since the next run found nothing to embed. ``progress(done, total)`` is called after
+    each batch.
     """
     model = embedder.model_name
     pending = db.read(lambda s: _pending(s, model, reembed))
     total = len(pending)
-    done = 0
+    done = merged = 0
     embedded_ids: list[str] = []
     if progress:
         progress(0, total)
@@ -368,7 +370,7 @@ def embed_missing(
             conn: Connection,
             batch: list[tuple[str, str, str]] = batch,
             vectors: NDArray[np.float32] = vectors,
-        ) -> list[str]:
+        ) -> tuple[list[str], int]:
             written: list[str] = []
             for (entity_id, _content, digest), vector in zip(batch, vectors, strict=True):
                 # Only if the text is unchanged since it was read; else the next run does it.
@@ -379,13 +381,16 @@ def embed_missing(
                 )
                 if result.rowcount:
                     written.append(entity_id)
-            return written
+            dim = int(vectors.shape[-1])
+            merges = merge_near_duplicates(conn, model, dim, written) if merge_duplicates else 0
+            return written, merges
 
-        embedded_ids.extend(db.write(write))
+        written, merges = db.write(write)
+        embedded_ids.extend(written)
+        merged += merges
         done += len(batch)
         if progress:
             progress(done, total)
-    merged = merge_near_duplicates(db, model, embedder.dim, embedded_ids) if merge_duplicates else 0
     build_vector_index(db, model, embedder.dim)
     remaining = count_missing(db, model)
     return EmbedReport(model, embedder.dim, len(embedded_ids), merged, remaining)
@@ -414,26 +419,27 @@ def build_vector_index(db: Database, model: str, dim: int | None = None) -> bool
     return ensure_index(db, model, dim)
 
 
-def merge_near_duplicates(db: Database, model: str, dim: int, ids: Sequence[str]) -> int:
+def merge_near_duplicates(conn: Connection, model: str, dim: int, ids: Sequence[str]) -> int:
     """Merge visible same-type items with cosine >= 0.95 to one of ``ids``; returns merges.
 
-    In each group the oldest item is kept; the others are marked superseded by it (never
-    deleted) and their seen counts, files and areas move to it.
+    Inside the caller's transaction (the one writing the vectors of ``ids``). In each group
+    the oldest item is kept; the others are marked superseded by it (never deleted) and
+    their seen counts, files and areas move to it. The matrix is scanned, not taken from
+    the cache: it holds this transaction's own uncommitted vectors.
     """
     import numpy as np
 
-    from kgraph.knowledge.store import merge_into
+    from kgraph.knowledge.store import merge_rows
 
     if not ids:
         return 0
     wanted = set(ids)
+    types = sorted(
+        set(conn.scalars(select(ENTITIES.c.type).where(ENTITIES.c.id.in_(list(wanted)))))
+    )
     merges: list[tuple[str, str]] = []
-    for type_ in KNOWLEDGE_TYPES:
-
-        def read(conn: Connection, type_: str = type_) -> tuple[list[str], NDArray[np.float32]]:
-            return load_matrix(conn, model, dim, types=(type_,))
-
-        all_ids, matrix = db.read(read)
+    for type_ in types:
+        all_ids, matrix = _scan(conn, model, dim, (type_,), False)
         if len(all_ids) < 2:
             continue
         index = {entity_id: n for n, entity_id in enumerate(all_ids)}
@@ -458,21 +464,18 @@ def merge_near_duplicates(db: Database, model: str, dim: int, ids: Sequence[str]
             groups.setdefault(find(n), []).append(entity_id)
         for members in groups.values():
             if len(members) > 1:
-                keep = _oldest(db, members)
+                keep = _oldest(conn, members)
                 merges.extend((keep, other) for other in members if other != keep)
     for keep, drop in merges:
-        merge_into(db, keep, drop)
+        merge_rows(conn, keep, drop)
     return len(merges)
 
 
-def _oldest(db: Database, ids: Sequence[str]) -> str:
-    def read(conn: Connection) -> str:
-        row = conn.execute(
-            select(ENTITIES.c.id)
-            .where(ENTITIES.c.id.in_(list(ids)))
-            .order_by(ENTITIES.c.created_at, ENTITIES.c.id)
-            .limit(1)
-        ).scalar_one()
-        return str(row)
-
-    return db.read(read)
+def _oldest(conn: Connection, ids: Sequence[str]) -> str:
+    row = conn.execute(
+        select(ENTITIES.c.id)
+        .where(ENTITIES.c.id.in_(list(ids)))
+        .order_by(ENTITIES.c.created_at, ENTITIES.c.id)
+        .limit(1)
+    ).scalar_one()
+    return str(row)
