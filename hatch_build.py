@@ -43,6 +43,7 @@ COMPILED = [
         "changes",
         "values",
         "refs",
+        "packs",
     )
 ]
 # mypyc type-checks the modules again. What they import from other packages is ``Any`` to

@@ -169,6 +169,11 @@ def parse_cmd(
     )
     if report.files_with_errors:
         click.echo(f"{report.files_with_errors} file(s) had syntax errors (parsed around them)")
+    if report.failed:
+        click.echo(
+            f"{report.failed} file(s) failed analysis, the rest is built "
+            "(kgraph graph summary lists them, with why)"
+        )
 
 
 def _callers(ctx: click.Context, name: str, include_unresolved: bool, as_json: bool) -> None:
@@ -369,6 +374,12 @@ def summary_cmd(ctx: click.Context, as_json: bool) -> None:
         f"{result['files']} files {result['languages']}, last parsed "
         f"{result['last_parsed_at']}; {result['files_with_errors']} with syntax errors"
     )
+    if result["failed_files"]:
+        table(
+            "Files whose analysis failed",
+            ["file", "stage", "reason"],
+            [[f["path"], f["stage"], f["reason"]] for f in result["failed_files"]],
+        )
     table("Entities", ["type", "count"], [[k, v] for k, v in sorted(result["entities"].items())])
     table(
         "Relationships",

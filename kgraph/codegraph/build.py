@@ -9,12 +9,13 @@ be resolved keeps a name-only candidate ``<unresolved>::name`` with a low confid
 from __future__ import annotations
 
 import posixpath
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from kgraph.codegraph.hierarchy import bases
 from kgraph.codegraph.imports import import_module, module_attr
-from kgraph.codegraph.memo import CALL_SITES, MISSING_IMPORT
+from kgraph.codegraph.memo import CALL_SITES, MAX_WORK, MISSING_IMPORT
 from kgraph.codegraph.modules import PY_SUFFIXES, python_module_path
 from kgraph.codegraph.resolve import Resolver
 from kgraph.codegraph.summary import Definition, ImportedName, Summary, json_text
@@ -37,7 +38,10 @@ __all__ = [
     "FileRows",
     "build_file",
     "module_name",
+    "resolve_file",
 ]
+
+_MAX_REASON = 500  # characters of a failure's reason kept (an exception's text can be long)
 
 
 class EntityRow(NamedTuple):
@@ -141,10 +145,92 @@ def module_name(path: str) -> str:
     return path.rsplit(".", 1)[0]
 
 
+def resolve_file(path: str, summary: Summary, resolver: Resolver) -> FileRows:
+    """:func:`build_file`, a failure kept to the file: one whose resolution raises keeps its
+    definitions (no edge beyond them) and is recorded as failed, with why, in its ``deps``
+    (``graph summary`` lists them). A file the summariser failed on, or whose resolution
+    ran out of work (:data:`~kgraph.codegraph.memo.MAX_WORK`), is recorded likewise, with
+    the rows it has. One file's bug used to abort the whole parse, storing nothing. A
+    failed file is tried again when it, or what it read before failing, changes (or with
+    ``--force``)."""
+    try:
+        rows = build_file(path, summary, resolver)
+    except Exception as exc:  # a resolver bug must not stop a whole repository's parse
+        rows = FileRows()
+        _definitions(path, summary, rows)
+        rows.deps = {"files": _reads(path, resolver)[0]}  # what it read before it failed
+        with suppress(Exception):  # its call sites, for other files' parameters
+            rows.sites = sorted(resolver.site_entries(path))
+        _fail(rows, "resolve", f"{type(exc).__name__}: {exc}")
+        return rows
+    if "failed" in summary:
+        _fail(rows, "parse", summary["failed"])
+    elif resolver.exhausted:
+        _fail(rows, "bound", f"resolution stopped after {MAX_WORK:,} computations: partial")
+    return rows
+
+
+def _fail(rows: FileRows, stage: str, reason: str) -> None:
+    """Record the file as failed in its ``deps`` (no column of its own: no migration),
+    which :func:`~kgraph.codegraph.store.failed_files` reads: ``stage`` is ``parse`` (the
+    summariser raised), ``resolve`` (its resolution raised) or ``bound`` (its resolution
+    was cut by the work bound)."""
+    rows.deps["failed"] = reason[:_MAX_REASON]
+    rows.deps["failed_stage"] = stage
+
+
 def build_file(path: str, summary: Summary, resolver: Resolver) -> FileRows:
     """Entities and edges of one file; ``deps`` lists what its resolution read elsewhere."""
     resolver.begin()
     rows = FileRows()
+    _definitions(path, summary, rows)
+    _imports(path, summary, resolver, rows)
+    edge = rows.edge
+    # Calls are stored flat per scope ([ref, line, ref, line, ...]): read in pairs, the
+    # scope's entity found once (a Call record per call costs ~10% of this loop).
+    defs: dict[str, Definition] = summary["defs"]
+    for scope, flat in summary["calls"].items():
+        source = _scope_entity(path, defs, scope)
+        for ref, line in zip(flat[0::2], flat[1::2], strict=True):
+            at = int(line)
+            for target, to_file, confidence, method in call_targets(
+                resolver, path, scope, str(ref), at
+            ):
+                edge(source, target, "calls", path, to_file, at, confidence, method)
+    _classes(path, summary, resolver, rows)
+    _exports(path, summary, resolver, rows)
+    files, rows.missing, rows.pulled = _reads(path, resolver)
+    rows.deps = {"files": files}
+    rows.sites = sorted(resolver.site_entries(path))
+    return rows
+
+
+def _reads(path: str, resolver: Resolver) -> tuple[dict[str, list[str]], list[str], list[str]]:
+    """What the file's resolution read: of other files (file -> top-level names), the
+    import keys that matched no file, and the call-site keys whose sites it read."""
+    names: dict[str, set[str]] = {}
+    missing: set[str] = set()
+    pulled: set[str] = set()
+    for other, name in resolver.consulted:
+        if other == MISSING_IMPORT:
+            missing.add(name)
+        elif other == CALL_SITES:
+            pulled.add(name)
+        elif other != path:
+            names.setdefault(other, set()).add(name)
+    files = {other: sorted(n) for other, n in sorted(names.items())}
+    return files, sorted(missing), sorted(pulled)
+
+
+def _scope_entity(path: str, defs: dict[str, Definition], scope: str) -> str:
+    """The entity of the innermost definition holding ``scope`` (the file's, for none)."""
+    while scope and scope not in defs:
+        scope = scope.rsplit(".", 1)[0] if "." in scope else ""
+    return f"{path}::{scope}" if scope else path
+
+
+def _definitions(path: str, summary: Summary, rows: FileRows) -> None:
+    """The file's entity, its definitions' and their ``defines`` edges: no resolution."""
     defs: dict[str, Definition] = summary["defs"]
     module = module_name(path)
     package = module.rsplit(".", 1)[0] if "." in module else None
@@ -172,41 +258,6 @@ def build_file(path: str, summary: Summary, resolver: Resolver) -> FileRows:
         parent = qname.rsplit(".", 1)[0] if "." in qname else ""
         source = f"{path}::{parent}" if parent in defs else path
         rows.edge(source, f"{path}::{qname}", "defines", path, path, info["line"], 1.0, "local")
-
-    def scope_entity(scope: str) -> str:
-        while scope and scope not in defs:
-            scope = scope.rsplit(".", 1)[0] if "." in scope else ""
-        return f"{path}::{scope}" if scope else path
-
-    _imports(path, summary, resolver, rows)
-    edge = rows.edge
-    # Calls are stored flat per scope ([ref, line, ref, line, ...]): read in pairs, the
-    # scope's entity found once (a Call record per call costs ~10% of this loop).
-    for scope, flat in summary["calls"].items():
-        source = scope_entity(scope)
-        for ref, line in zip(flat[0::2], flat[1::2], strict=True):
-            at = int(line)
-            for target, to_file, confidence, method in call_targets(
-                resolver, path, scope, str(ref), at
-            ):
-                edge(source, target, "calls", path, to_file, at, confidence, method)
-    _classes(path, summary, resolver, rows)
-    _exports(path, summary, resolver, rows)
-    names: dict[str, set[str]] = {}
-    missing: set[str] = set()
-    pulled: set[str] = set()
-    for other, name in resolver.consulted:
-        if other == MISSING_IMPORT:
-            missing.add(name)
-        elif other == CALL_SITES:
-            pulled.add(name)
-        elif other != path:
-            names.setdefault(other, set()).add(name)
-    rows.deps = {"files": {other: sorted(n) for other, n in sorted(names.items())}}
-    rows.missing = sorted(missing)
-    rows.pulled = sorted(pulled)
-    rows.sites = sorted(resolver.site_entries(path))
-    return rows
 
 
 def _imports(path: str, summary: Summary, resolver: Resolver, rows: FileRows) -> None:

@@ -49,11 +49,16 @@ def subscript(resolver: Resolver, value: Value, key: Key) -> list[Result]:
 
 
 def sliced(resolver: Resolver, value: Value, start: int) -> list[Result]:
-    """``x[start:]`` (what ``a, *rest = x`` binds to ``rest``)."""
+    """``x[start:]`` (what ``a, *rest = x`` binds to ``rest``). A slice of a slice is one
+    slice of the literal (a negative start counts as 0: its end is not known), so a
+    value never nests slices, however often a loop slices it again."""
     if value[0] in ("param", "pack"):
         return flow.defer(value, f"[{start}:]")
-    if value[0] in ("cont", "slice"):
+    if value[0] == "cont":
         return [(("slice", value, start), CONF_LOCAL, "literal")]
+    if value[0] == "slice":
+        begin = max(value[2], 0) + max(start, 0)
+        return [(("slice", value[1], begin), CONF_LOCAL, "literal")]
     return []
 
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 
 from kgraph.codegraph.changes import DECORATOR_SITES
 from kgraph.codegraph.hierarchy import class_member
-from kgraph.codegraph.refs import ITERATE, call_args, op_key, split_call, split_ref
+from kgraph.codegraph.refs import call_args, split_call, split_ref
 from kgraph.codegraph.summary import Arguments, ParamSpec, param_specs, scope_kind
 from kgraph.codegraph.values import (
     CONF_EXTERNAL,
@@ -70,13 +70,14 @@ def force(resolver: Resolver, results: list[Result], depth: int = 0) -> list[Res
         ops: tuple[str, ...] = value[4]
         if value[0] == "param":
             found = argument_values(resolver, value[1], value[2], value[3])
-        elif ops:  # *args/**kwargs: an item of the pack
-            from kgraph.codegraph.elements import ANY
+        else:  # *args/**kwargs: an item of the pack
+            from kgraph.codegraph.packs import pack_items, pack_selection
 
-            key = ANY if ops[0] == ITERATE else op_key(ops[0])
-            found, ops = pack_items(resolver, value[:4], key), ops[1:]
-        else:
-            continue
+            selected = pack_selection(ops)
+            if selected is None:
+                continue
+            key, start, ops = selected
+            found = pack_items(resolver, value[:4], key, start)
         for op in ops:
             found = resolver.apply(found, op, "", "", None)
         out.extend(weaken(force(resolver, found, depth + 1), conf, method))
@@ -228,7 +229,7 @@ def arguments_at(resolver: Resolver, where: Where) -> Arguments | None:
     return args[index] if index < len(args) else None
 
 
-def _evaluate(resolver: Resolver, where: Where, ref: str) -> list[Result]:
+def evaluate(resolver: Resolver, where: Where, ref: str) -> list[Result]:
     if ref == "?":
         return []
     return resolver.eval_ref(where[0], where[1], ref, where[3])
@@ -237,7 +238,7 @@ def _evaluate(resolver: Resolver, where: Where, ref: str) -> list[Result]:
 def _positional(resolver: Resolver, where: Where, arguments: Arguments, index: int) -> list[Result]:
     positional = arguments.positional
     if index < len(positional) and positional[index] != "*":
-        return _evaluate(resolver, where, positional[index])
+        return evaluate(resolver, where, positional[index])
     return []
 
 
@@ -257,12 +258,12 @@ def _bound(
         index = position - shift
         star = positional.index("*") if "*" in positional else len(positional)
         if 0 <= index < star:
-            return _evaluate(resolver, where, positional[index])
+            return evaluate(resolver, where, positional[index])
         if index >= star and star < len(positional):
             return []  # passed through *args: unknown
     if spec.kind in ("pos", "kwonly"):
         if spec.name in arguments.keywords:
-            return _evaluate(resolver, where, arguments.keywords[spec.name])
+            return evaluate(resolver, where, arguments.keywords[spec.name])
         if "**" in arguments.keywords:
             return []
     return None
@@ -315,44 +316,6 @@ def argument_values(resolver: Resolver, path: str, qname: str, position: int) ->
         return weaken(force(resolver, unique(results)), CONF_INFERRED, "argument")
 
     return resolver.cached(("argument", path, qname, position), compute)
-
-
-def pack_items(resolver: Resolver, value: Value, key: object) -> list[Result]:
-    """Items of a ``*args`` (by position) or ``**kwargs`` (by name) parameter."""
-    from kgraph.codegraph.elements import ANY
-
-    _kind, path, qname, position = value
-    scope = resolver.scope(path, qname)
-    params = param_specs(scope) if scope is not None else []
-    if position >= len(params):
-        return []
-    spec = params[position]
-    named = sum(1 for p in params if p.kind in ("pos", "posonly"))
-    names = {p.name for p in params if p.kind in ("pos", "kwonly")}
-    results: list[Result] = []
-    for site in call_sites(resolver, path, qname):
-        arguments = arguments_at(resolver, site.where)
-        if arguments is None:
-            continue
-        if spec.kind == "star":
-            extra = arguments.positional[max(named - site.shift, 0) :]
-            extra = extra[: extra.index("*")] if "*" in extra else extra
-            if isinstance(key, int):
-                extra = extra[key : key + 1]
-            elif key is not ANY and key is not None:
-                extra = []
-        else:
-            keywords = {k: v for k, v in arguments.keywords.items() if k not in names}
-            keywords.pop("**", None)
-            if key is ANY:
-                extra = []  # iterating a dict: its keys
-            elif key is None:
-                extra = list(keywords.values())
-            else:
-                extra = [keywords[key]] if isinstance(key, str) and key in keywords else []
-        for ref in extra:
-            results.extend(_evaluate(resolver, site.where, ref))
-    return weaken(force(resolver, unique(results)), CONF_INFERRED, "argument")
 
 
 # -- call sites ---------------------------------------------------------------------------

@@ -9,7 +9,9 @@
 4. Resolve the parsed and stale files against all summaries (unchanged files' summaries
    come from the database, not from re-parsing) and replace their entities and edges in
    batches of short transactions. A run interrupted after step 3 leaves files stale, and
-   the next run finishes them.
+   the next run finishes them. A file whose parse or resolution fails is recorded as
+   failed, with why (:func:`~kgraph.codegraph.build.resolve_file`), and the others are
+   built all the same: one file's bug used to abort the whole run.
 
 Runs on one database are serialised (a lock file next to it). A cold parse (empty graph
 tables) loads rows without the lookup indexes and builds them once at the end; a run
@@ -60,6 +62,7 @@ class ParseReport:
     unchanged: int
     resolved: int  # files whose edges were recomputed (parsed + dependents)
     files_with_errors: int
+    failed: int  # files recorded as failed, with why (``graph summary`` lists them)
     entities: int
     relationships: int
     seconds: float
@@ -193,7 +196,7 @@ def _parse_repository(
 
         parsed_count = len(summaries)
         files_with_errors = sum(1 for row in parsed_rows if row["parse_errors"])
-        entity_count, edge_count = _resolve(
+        entity_count, edge_count, failed = _resolve(
             db, states, summaries, deleted, to_resolve, jobs, progress, all_deps, last_deps
         )
     return ParseReport(
@@ -205,6 +208,7 @@ def _parse_repository(
         unchanged=len(files) - parsed_count,
         resolved=len(to_resolve),
         files_with_errors=files_with_errors,
+        failed=failed,
         entities=entity_count,
         relationships=edge_count,
         seconds=round(time.perf_counter() - started, 3),
@@ -266,13 +270,14 @@ def _resolve(
     progress: Progress | None,
     all_deps: dict[str, dict[str, Any]] | None = None,
     last_deps: dict[str, dict[str, Any]] | None = None,
-) -> tuple[int, int]:
-    """Resolve ``to_resolve`` and write their rows; returns (entities, edges) written.
+) -> tuple[int, int, int]:
+    """Resolve ``to_resolve`` and write their rows; returns (entities, edges) written and
+    the files recorded as failed (a failure is kept to its file: the others are built).
     A bulk load empties ``summaries`` when it is done with them. ``all_deps``: every
     file's stored deps, when the caller read them (before this run's writes);
     ``last_deps``: at least those of ``to_resolve``, likewise."""
     if not to_resolve:
-        return 0, 0
+        return 0, 0, 0
     all_paths = (set(states) - set(deleted)) | set(summaries)
     if len(to_resolve) >= LOAD_ALL_MIN_FILES:  # a big run reads most summaries anyway
         wanted = {p for p in all_paths if p not in summaries}

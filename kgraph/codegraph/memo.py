@@ -15,8 +15,15 @@ the computation the cycle reached (its *head*) is done. The head is computed aga
 its previous result standing for itself until that result stops changing (a fixpoint:
 two or three passes in practice); then it and the tentative results of its last pass are
 cached. The graph and every file's reads are then the same in any order, and with any
-number of workers. A chain deeper than :data:`MAX_DEPTH` is cut too, and nothing above
-the cut is cached.
+number of workers.
+
+Resolution is bounded, so that no input overflows the stack or runs without end. Every
+recursion of the resolver passes through :meth:`Memo.memo` (a cycle with no computation
+of its own, such as a ``*args`` item passed along a recursive call, recursed until the
+stack overflowed: RecursionError in pure Python, SIGSEGV in a compiled build). A chain
+deeper than :data:`MAX_DEPTH` computations is cut, as is every computation of a file's
+resolution past :data:`MAX_WORK` of them (:attr:`Memo.exhausted` then tells); nothing above
+a cut is cached.
 """
 
 from __future__ import annotations
@@ -37,7 +44,15 @@ CALL_SITES: Final = "\0calls"
 # resolve worker's memory, and of its page faults).
 Reads = tuple[Read, ...]
 NO_READS: Final[Reads] = ()
-MAX_DEPTH: Final = 40
+# A level of the chain takes ~10 Python (or compiled C) frames, 18 at most on CPython's
+# library, whose deepest chains reach the bound: 33 levels stay far below the
+# interpreter's 1,000 frames wherever resolution starts (pytest, a pool worker). At 40
+# levels CPython's library and Django built the very same edges.
+MAX_DEPTH: Final = 32
+# Computations (fixpoint passes included) a file's resolution may run: 25 times the most
+# any file of CPython's library or Django ran with nothing cached (7,932: zipfile.py),
+# a few seconds. Nested cycles, each taking all its passes, could go far past it.
+MAX_WORK: Final = 200_000
 MAX_PASSES: Final = 5  # of a cycle's head (a fixpoint takes two or three)
 _NO_CYCLE: Final = 1 << 30  # a frame's lowest cycle depth when it met no cycle
 
@@ -60,13 +75,17 @@ class Memo:
         self._active: dict[Key, int] = {}  # running computation -> its frame's depth
         self._tentative: dict[Key, tuple[Any, Reads, int]] = {}  # (result, reads, head depth)
         self._provisional: dict[Key, Any] = {}  # a head's previous pass's result
+        self._work = 0  # computations run in this file's resolution
+        self.exhausted = False  # a computation of this file's resolution was cut by MAX_WORK
 
     def begin(self) -> None:
         """Start a file's resolution: its reads from here on are :attr:`consulted`."""
         self._reads = [set()]
         self._low = [_NO_CYCLE]
         self._waiting = [None]
-        self._tentative.clear()  # only a cut chain too deep leaves some behind
+        self._tentative.clear()  # only a cut (too deep, or too much work) leaves some behind
+        self._work = 0
+        self.exhausted = False
 
     def clear_cache(self) -> None:
         self._cache.clear()
@@ -117,8 +136,10 @@ class Memo:
                 low[-1] = running
             found: T = self._provisional.get(key, cut)
             return found
-        if len(active) > MAX_DEPTH:
+        if len(active) > MAX_DEPTH or self._work >= MAX_WORK:
             low[-1] = 0  # depends on the whole chain: nothing above is cached
+            if self._work >= MAX_WORK:
+                self.exhausted = True
             return cut
         stack = self._reads
         depth = len(stack)
@@ -153,6 +174,7 @@ class Memo:
         """One pass of a computation in a frame of its own: (result, what it read, the
         lowest depth of a running computation it depended on, the keys that waited on it)."""
         stack, low, waiting = self._reads, self._low, self._waiting
+        self._work += 1
         stack.append(set())
         low.append(_NO_CYCLE)
         waiting.append(None)

@@ -37,6 +37,7 @@ from kgraph.codegraph.records import (
     required_name,
     resolve_one,
 )
+from kgraph.codegraph.store import failed_files
 from kgraph.db import Database
 from kgraph.db.models import GraphEntity, GraphFile, GraphRelationship, table_of
 from kgraph.db.reader import raw_connection
@@ -476,7 +477,8 @@ def what_depends_on(
 
 
 def graph_summary(db: Database, *, record: bool = True) -> dict[str, Any]:
-    """Counts: files per language, entities per type, edges per type, how calls resolved."""
+    """Counts: files per language, entities per type, edges per type, how calls resolved;
+    and the files whose analysis failed, with why (``failed_files``)."""
     with recorded(db, "summary", {}, record) as done:
 
         def query(conn: Connection) -> dict[str, Any]:
@@ -493,6 +495,7 @@ def graph_summary(db: Database, *, record: bool = True) -> dict[str, Any]:
                 "stale_files": conn.execute(
                     select(func.count()).where(FILES.c.stale.is_(True))
                 ).scalar_one(),
+                "failed_files": failed_files(conn),
                 "last_parsed_at": conn.execute(select(func.max(FILES.c.parsed_at))).scalar(),
                 "entities": counts(select(ENTITIES.c.type, func.count()).group_by(ENTITIES.c.type)),
                 "relationships": counts(select(EDGES.c.type, func.count()).group_by(EDGES.c.type)),

@@ -75,13 +75,20 @@ def key_op(key: str | int | None) -> str:
 
 
 def op_key(op: str) -> str | int | None:
-    """The key of a subscript operation (``['a']`` -> "a", ``[0]`` -> 0, ``[]`` -> None)."""
+    """The key of a subscript operation (``['a']`` -> "a", ``[0]`` -> 0, ``[]`` -> None).
+    A slice (``[2:]``) has no single key: None, as for an unknown one (see
+    :func:`slice_start` for its start); ``int("2:")`` raised, and aborted a whole parse."""
     inner = op[1:-1]
-    if not inner:
+    if not inner or inner.endswith(":"):
         return None
     if inner.startswith("'"):
         return inner[1:-1]
     return int(inner)
+
+
+def slice_start(op: str) -> int | None:
+    """The start of a slice operation (``[2:]`` -> 2), None for any other operation."""
+    return int(op[1:-2]) if op.endswith(":]") else None
 
 
 def last_name(ref: str) -> str:

@@ -106,6 +106,18 @@ def deps_on(conn: Connection, changed: Sequence[str]) -> dict[str, dict[str, Any
     return found
 
 
+def failed_files(conn: Connection) -> list[dict[str, str]]:
+    """The files whose last analysis failed, by path: ``{"path", "stage", "reason"}``
+    (see :func:`~kgraph.codegraph.build.resolve_file`). The database extracts the two keys
+    from ``deps``: decoding every file's deps to find a few would read megabytes."""
+    reason = FILES.c.deps["failed"].as_string()
+    stage = FILES.c.deps["failed_stage"].as_string()
+    rows = conn.execute(
+        select(FILES.c.path, stage, reason).where(reason.is_not(None)).order_by(FILES.c.path)
+    )
+    return [{"path": path, "stage": stage or "", "reason": why} for path, stage, why in rows]
+
+
 def site_keys(conn: Connection) -> dict[str, list[str]]:
     """File -> the keys its call sites with arguments are indexed under, as its last
     resolution stored them (files not resolved since they were parsed are left out)."""

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kgraph.codegraph.build import FileRows, build_file
+from kgraph.codegraph.build import FileRows, resolve_file
 from kgraph.codegraph.changes import site_entries
 from kgraph.codegraph.modules import ModuleIndex
 from kgraph.codegraph.resolve import Resolver
@@ -278,8 +278,9 @@ class ResolveState:
 _STATE: ResolveState | None = None
 
 
-def resolve_batch(paths: list[str], state: ResolveState | None = None) -> tuple[int, int]:
-    """Resolve ``paths`` and write their rows; returns (entities, edges) written."""
+def resolve_batch(paths: list[str], state: ResolveState | None = None) -> tuple[int, int, int]:
+    """Resolve ``paths`` and write their rows; returns (entities, edges) written, and the
+    number of files recorded as failed (:func:`~kgraph.codegraph.build.resolve_file`)."""
     state = state or _STATE
     assert state is not None
     if state.writer is None:  # in a forked worker: a connection of its own
@@ -296,8 +297,11 @@ def resolve_batch(paths: list[str], state: ResolveState | None = None) -> tuple[
     for path in paths:
         summary = resolver.summary(path)
         if summary is not None:
-            batch[path] = build_file(path, summary, resolver)
-    return state.writer(batch) if batch else (0, 0)
+            batch[path] = resolve_file(path, summary, resolver)
+    if not batch:
+        return 0, 0, 0
+    failed = sum(1 for rows in batch.values() if "failed" in rows.deps)
+    return (*state.writer(batch), failed)
 
 
 def _cost(summary: Summary | None) -> int:
@@ -323,22 +327,22 @@ def _balanced_batches(
 
 def resolve_all(
     paths: list[str], state: ResolveState, jobs: int, progress: Progress | None
-) -> tuple[int, int]:
+) -> tuple[int, int, int]:
     """Resolve and write ``paths`` in batches: in-process, or with ``jobs`` forked workers
-    (each keeps its resolver caches across the batches it takes)."""
+    (each keeps its resolver caches across the batches it takes). Returns (entities,
+    edges, files recorded as failed)."""
     global _STATE
-    totals = [0, 0]
+    totals = [0, 0, 0]
     done = 0
     if jobs <= 1 or len(paths) < RESOLVE_INLINE_LIMIT or not can_fork():
         batches = [paths[i : i + BATCH] for i in range(0, len(paths), BATCH)]
         for batch in batches:
-            entities, edges = resolve_batch(batch, state)
-            totals[0] += entities
-            totals[1] += edges
+            for i, count in enumerate(resolve_batch(batch, state)):
+                totals[i] += count
             done += len(batch)
             if progress:
                 progress("resolve", done, len(paths))
-        return totals[0], totals[1]
+        return totals[0], totals[1], totals[2]
     batches = _balanced_batches(paths, state.summaries, jobs)
     # The call-site index, built once here: every worker shares it (copy-on-write).
     sites = SiteIndex(state.all_paths, state.summaries, state.stored_sites, state.parsed)
@@ -355,13 +359,12 @@ def resolve_all(
         ) as pool:
             futures = [(len(batch), pool.submit(resolve_batch, batch)) for batch in batches]
             for size, future in futures:
-                entities, edges = future.result()
-                totals[0] += entities
-                totals[1] += edges
+                for i, count in enumerate(future.result()):
+                    totals[i] += count
                 done += size
                 if progress:
                     progress("resolve", done, len(paths))
     finally:
         _STATE = None
         gc.unfreeze()
-    return totals[0], totals[1]
+    return totals[0], totals[1], totals[2]

@@ -213,6 +213,7 @@ def check_database(root: Path, db_url: str | None = None, *, full: bool = False)
         return Check("database", "warn", f"{path} does not exist yet (created on first capture)")
     from sqlalchemy import func, select, text
 
+    from kgraph.codegraph.store import failed_files
     from kgraph.db import migrate
     from kgraph.db.core import check_database_path, make_engine
     from kgraph.db.failures import describe_failure
@@ -247,12 +248,14 @@ def check_database(root: Path, db_url: str | None = None, *, full: bool = False)
                 )
             items = conn.execute(select(func.count()).select_from(Entity)).scalar_one()
             sessions = conn.execute(select(func.count()).select_from(Session)).scalar_one()
+            failed = len(failed_files(conn))  # code graph files whose analysis failed
         return Check(
             "database",
-            "ok",
+            "warn" if failed else "ok",
             f"{where}: schema {revision}, "
             + ("" if server else f"{pragma} ok, ")
-            + f"{items} entities, {sessions} sessions",
+            + f"{items} entities, {sessions} sessions"
+            + (f"; {failed} code graph file(s) failed (kgraph graph summary)" if failed else ""),
         )
     except Exception as exc:
         failure = describe_failure(exc, where)
