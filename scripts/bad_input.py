@@ -172,6 +172,13 @@ def build(base: Path) -> Fixture:
     os.mkfifo(files / "fifo")
     os.symlink("/dev/urandom", files / "char-device")  # endless, like /dev/zero
     (files / "folder").mkdir()
+    os.symlink(files / "loop-b", files / "loop-a")  # a symlink loop
+    os.symlink(files / "loop-a", files / "loop-b")
+    surrogates = files / "surrogates.jsonl"  # half a UTF-16 pair, as JSON may escape it
+    surrogates.write_text(
+        '{"content": "retry \\ud800 twice", "type": "user", "message": {"role": "user", '
+        '"content": "hi \\udfff"}}\n'
+    )
     corrupt = files / "corrupt.db"
     shutil.copy(db, corrupt)
     size = corrupt.stat().st_size
@@ -196,6 +203,9 @@ def build(base: Path) -> Fixture:
         str(files / "archive.tar.gz"),
         str(files / "empty.jsonl"),
         os.fsencode(str(files)) + b"/\xff.jsonl",
+        str(files / "loop-a"),
+        str(surrogates),
+        "a" * 5_000,
         "",
     ]
     fixture.dbs = [
@@ -284,6 +294,7 @@ def cases(f: Fixture) -> list[tuple[str, list[Arg], bytes | None]]:
         ["graph", "exports", "{}"],
         ["graph", "what-depends-on", "{}"],
         ["transcript", "stats", "{}"],
+        ["viz", "--focus", "{}"],
     ]
     path_slots: list[list[Arg]] = [
         ["knowledge", "import", "{}"],
@@ -297,6 +308,9 @@ def cases(f: Fixture) -> list[tuple[str, list[Arg], bytes | None]]:
         ["transcript", "sessions", "--project", "{}"],
         ["graph", "parse", "{}"],
         ["knowledge", "sync-claude-md", "--project", "{}"],
+        ["viz", "--output", "{}"],
+        ["graph", "parse", ".", "--root", "{}"],
+        ["learn", "a fact about the loader", "--file", "{}"],
     ]
     db_commands: list[list[Arg]] = [
         ["workflow", "list"],

@@ -94,11 +94,11 @@ class LazyGroup(click.Group):
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             ctx.exit(141)
-        except OSError as exc:  # a path the system refused: too long, not allowed, a loop
-            name = f": {one_line(str(exc.filename))[:120]}" if exc.filename else ""
-            click.echo(f"Error: {exc.strerror or one_line(str(exc))}{name}", err=True)
-            ctx.exit(1)
         except Exception as exc:
+            refused = _path_refused(exc)
+            if refused is not None:
+                click.echo(f"Error: {refused}", err=True)
+                ctx.exit(1)
             if os.environ.get("KGRAPH_DEBUG"):
                 raise
             click.echo(
@@ -108,6 +108,17 @@ class LazyGroup(click.Group):
             )
             ctx.exit(1)
         return result
+
+
+def _path_refused(exc: BaseException) -> str | None:
+    """One line for a path the system refused (too long, not allowed, a symlink loop, which
+    Python 3.11 raises as RuntimeError), else None: an environment's fault, not kgraph's."""
+    if isinstance(exc, OSError):
+        name = f": {one_line(str(exc.filename))[:120]}" if exc.filename else ""
+        return f"{exc.strerror or one_line(str(exc))}{name}"
+    if isinstance(exc, RuntimeError) and str(exc).startswith("Symlink loop"):
+        return one_line(str(exc))[:200]
+    return None
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

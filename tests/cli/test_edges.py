@@ -161,3 +161,15 @@ def test_a_path_the_system_refuses_is_one_line() -> None:
     assert code == 1
     assert err.startswith("Error: File name too long: aaaa") and err.count("\n") == 1
     assert "internal error" not in err
+
+
+def test_a_symlink_loop_is_one_line(tmp_path: Path) -> None:
+    """Python 3.11 raises a symlink loop in Path.resolve as RuntimeError."""
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    for args in (
+        ["transcript", "sessions", "--project"],
+        ["knowledge", "sync-claude-md", "--project"],
+    ):
+        code, _out, err = run(*args, str(tmp_path / "a"))
+        assert code == 1 and err.startswith("Error: Symlink loop from"), err
