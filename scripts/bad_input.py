@@ -295,6 +295,19 @@ def cases(f: Fixture) -> list[tuple[str, list[Arg], bytes | None]]:
         ["graph", "what-depends-on", "{}"],
         ["transcript", "stats", "{}"],
         ["viz", "--focus", "{}"],
+        ["workflow", "set-status", wf, "{}"],
+        ["workflow", "delete", "{}"],
+        ["milestone", "set-phase", ms, "{}"],
+        ["milestone", "set-status", ms, "{}"],
+        ["milestone", "get", "{}"],
+        ["milestone", "delete", "{}"],
+        ["baseline", "show", "{}"],
+        ["knowledge", "supersede", "{}", lrn],
+        ["knowledge", "restore", "{}"],
+        ["knowledge", "query", "--code-area", "{}"],
+        ["graph", "callers", "{}"],
+        ["knowledge", "review", "--accept", "{}"],
+        ["knowledge", "review", "--reject", "{}"],
     ]
     path_slots: list[list[Arg]] = [
         ["knowledge", "import", "{}"],
@@ -346,7 +359,11 @@ def cases(f: Fixture) -> list[tuple[str, list[Arg], bytes | None]]:
             out.append((f"--db {db!r} {' '.join(map(str, command))}", ["--db", db, *command], None))
     binary = (f.base / "files" / "binary.bin").read_bytes()
     out.append(("knowledge import - <- binary stdin", ["knowledge", "import", "-"], binary))
-    out.append(("knowledge import - <- JSON 5000 deep", ["knowledge", "import", "-"], JSONS[3]))  # type: ignore[arg-type]
+    for value in JSONS:  # each bad JSON as a line on stdin
+        text = value if isinstance(value, str) else value.decode("utf-8", "replace")
+        out.append(
+            (f"knowledge import - <- {text[:30]!r}", ["knowledge", "import", "-"], text.encode())
+        )
     return out
 
 

@@ -59,7 +59,18 @@ SKIP_DIRS = frozenset(
         ".claude",
     }
 )
+# Names a virtual environment goes by, and also a package's (CPython's own ``venv``): such
+# a folder is skipped unless it is a package, which a virtual environment never is.
+ENV_DIRS = frozenset({".venv", "venv", "env", ".env"})
 MAX_FILE_BYTES = 2_000_000
+
+
+def _skipped_dir(entry: os.DirEntry[str]) -> bool:
+    if entry.name.endswith(".egg-info"):
+        return True
+    if entry.name in ENV_DIRS:
+        return not os.path.isfile(os.path.join(entry.path, "__init__.py"))
+    return entry.name in SKIP_DIRS
 
 
 def language_of(path: str) -> str | None:
@@ -137,7 +148,7 @@ def _walk(root: Path, folder: Path, specs: list[tuple[str, Any]]) -> Iterator[So
         except OSError:
             continue
         if is_dir:
-            if entry.name in SKIP_DIRS or entry.name.endswith(".egg-info"):
+            if _skipped_dir(entry):
                 continue
             if specs and _ignored(specs, relative, True):
                 continue

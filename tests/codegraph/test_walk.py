@@ -62,9 +62,11 @@ def test_vendored_and_generated_folders_are_skipped(tmp_path: Path) -> None:
             "pkg.egg-info/a.py": "",
             "lib/site-packages/s.py": "",
             ".git/hooks/h.py": "",
+            "lib/venv/__init__.py": "",  # a package named venv (CPython's), not a venv
+            "lib/venv/__main__.py": "",
         },
     )
-    assert _paths(root) == {"app.py"}
+    assert _paths(root) == {"app.py", "lib/venv/__init__.py", "lib/venv/__main__.py"}
 
 
 def test_a_start_folder_gives_root_relative_paths_and_parent_ignores(tmp_path: Path) -> None:
