@@ -316,6 +316,7 @@
         cy.center(cy.getElementById(state.node));
       } else {
         cy.elements(':selected').unselect();
+        if (known && area) cy.fit(shownNodes(), 30);
       }
     }
 
@@ -384,7 +385,11 @@
       option.value = area;
       areaSelect.appendChild(option);
     });
-    areaSelect.addEventListener('change', function () { applyFilters(); writeHash(); });
+    areaSelect.addEventListener('change', function () {
+      applyFilters();
+      cy.fit(shownNodes(), 30);  // the area chosen fills the view
+      writeHash();
+    });
     searchBox.addEventListener('input', function () { search(searchBox.value); writeHash(); });
     searchBox.addEventListener('keydown', function (event) {
       if (event.key !== 'Enter') return;
