@@ -87,9 +87,9 @@ def regular_file(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
 
 def output_file(ctx: click.Context, param: click.Parameter, value: Any) -> Path | None:
     """A callback for every -o/--output (given as text): a regular file (replaced) or a new
-    one; anything else is one line, exit 2. Outputs are written aside and renamed over
-    their target, so without this a device (``/dev/null``), a FIFO or a symlink to one
-    would be replaced by a file."""
+    one in a folder that exists; anything else is one line, exit 2. Outputs are written
+    aside and renamed over their target, so without this a device (``/dev/null``), a FIFO
+    or a symlink to one would be replaced by a file."""
     from kgraph.errors import InvalidValueError
 
     if value is None:
@@ -103,6 +103,8 @@ def output_file(ctx: click.Context, param: click.Parameter, value: Any) -> Path 
             f"cannot write {text}: it is not a regular file (a device, FIFO or folder is "
             "never replaced)"
         )
+    if not path.parent.is_dir():  # never a folder made where a typo pointed (as root: /x)
+        raise InvalidValueError(f"cannot write {text}: folder {path.parent} does not exist")
     return path
 
 

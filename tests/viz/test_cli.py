@@ -41,6 +41,9 @@ def test_writes_the_page_under_the_project_state_folder_by_default(
 
 def test_json_report_with_focus_and_aggregation_notes(run: Run, tmp_path: Path) -> None:
     out = tmp_path / "out" / "page.html"
+    missing = run("-o", str(out))  # a folder is never made where -o points (as root: /x)
+    assert missing.exit_code == 2 and "does not exist" in missing.output
+    out.parent.mkdir()
     result = run(
         "--focus", "app/api.py", "--depth", "1", "--max-nodes", "20", "-o", str(out), "--json"
     )
