@@ -45,6 +45,7 @@ INTS: list[Arg] = [
     "nan",
     "1e400",
     "abc",
+    "0x10",
     "",
 ]
 TEXTS: list[Arg] = [
