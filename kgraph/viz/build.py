@@ -259,8 +259,11 @@ def add_files(
     paths: Iterable[str],
     rules: AreaRules,
     relations: Mapping[str, Relation] | None = None,
+    *,
+    links: bool = True,
 ) -> None:
-    """Code-graph files (with their language) and DEPENDS_ON links among the files present."""
+    """Code-graph files (with their language) and, with ``links``, DEPENDS_ON links among
+    the files present (the overview picks its own: the strongest few)."""
     languages = dict(graph.files)
     stored_areas = file_areas(kg)
     file_ids = {e.content: e.id for e in kg.entities.values() if e.type == "File"}
@@ -274,7 +277,7 @@ def add_files(
             relation=(relations or {}).get(path),
             entity_id=file_ids.get(path),
         )
-    for link in graph.links:
+    for link in graph.links if links else ():
         source, target = file_key(link.source), file_key(link.target)
         if source in draft.nodes and target in draft.nodes:
             draft.link(source, "DEPENDS_ON", target, link.count)

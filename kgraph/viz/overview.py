@@ -28,7 +28,7 @@ from kgraph.viz.build import (
     AREA_EDGES,
     Draft,
     add_area,
-    add_file,
+    add_files,
     area_of,
     file_areas,
     item_links,
@@ -38,7 +38,7 @@ from kgraph.viz.build import (
 )
 from kgraph.viz.layout import map_layout
 from kgraph.viz.model import NODE_TYPES, Node, View, area_key, file_key, item_key
-from kgraph.viz.read import Sources
+from kgraph.viz.read import KnowledgeGraph, Sources
 
 FILE_BUDGET = 40
 ITEM_BUDGET = 120
@@ -157,12 +157,11 @@ def _count_captions(view: View, per_file: dict[str, Tally]) -> View:
     return replace(view, nodes=nodes)
 
 
-def _listing(kg_texts: dict[str, str], tally: Tally) -> tuple[tuple[str, str], ...]:
-    return tuple(("newest", short(kg_texts[i])) for i in tally.items[:NEWEST_LISTED])
+def _listing(kg: KnowledgeGraph, tally: Tally) -> tuple[tuple[str, str], ...]:
+    return tuple(("newest", short(kg.entities[i].content)) for i in tally.items[:NEWEST_LISTED])
 
 
 def _add_areas(draft: Draft, sources: Sources, per_area: dict[str, Tally]) -> None:
-    texts = {i: e.content for i, e in sources.knowledge.entities.items()}
     for name in sorted(per_area):
         tally = per_area[name]
         key = add_area(draft, name, sources.knowledge)
@@ -174,7 +173,7 @@ def _add_areas(draft: Draft, sources: Sources, per_area: dict[str, Tally]) -> No
             node,
             short=caption,
             weight=max(1, tally.files),
-            details=node.details + details + _listing(texts, tally),
+            details=node.details + details + _listing(sources.knowledge, tally),
         )
 
 
@@ -185,22 +184,13 @@ def _add_files(
     area: dict[str, str],
     per_file: dict[str, Tally],
 ) -> None:
-    kg = sources.knowledge
-    texts = {i: e.content for i, e in kg.entities.items()}
-    languages = dict(sources.files.files)
-    file_ids = {e.content: e.id for e in kg.entities.values() if e.type == "File"}
+    """The shown files inside their area's box, with what they hold."""
+    add_files(draft, sources.files, sources.knowledge, paths, sources.rules, links=False)
     for path in paths:
-        key = add_file(
-            draft,
-            path,
-            area[path],
-            kg,
-            language=languages.get(path, ""),
-            entity_id=file_ids.get(path),
-        )
+        key = file_key(path)
         tally = per_file.get(path, Tally())
         node = draft.nodes[key]
-        extra = (("knowledge", tally.summary()), *_listing(texts, tally))
+        extra = (("knowledge", tally.summary()), *_listing(sources.knowledge, tally))
         draft.nodes[key] = replace(node, parent=area_key(area[path]), details=node.details + extra)
 
 
