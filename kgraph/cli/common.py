@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from kgraph.db import Database, open_database, resolve_database_url
+from kgraph.limits import NAME_CHARS, QUERY_CHARS
 
 if TYPE_CHECKING:
     from kgraph.api import Project
@@ -26,8 +27,8 @@ MAX_DAYS = 100_000  # ~270 years: any more and a date computed from it leaves th
 MAX_JOBS = 64
 MAX_JSON_DEPTH = 32
 MAX_JSON_CHARS = 1_000_000
-MAX_NAME_CHARS = 1_000  # a code name, id or path to look up
-MAX_QUERY_CHARS = 10_000  # a search query
+MAX_NAME_CHARS = NAME_CHARS  # a code name, id or path to look up
+MAX_QUERY_CHARS = QUERY_CHARS  # a search query
 
 
 def int_range(min: int | None = None, max: int | None = None) -> click.IntRange:

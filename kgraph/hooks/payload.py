@@ -13,9 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from kgraph.limits import PROMPT_CHARS
+
 # Hook input is small (a prompt is the largest field); anything bigger is not Claude Code's.
 MAX_INPUT_BYTES = 4 * 1024 * 1024
-MAX_PROMPT_CHARS = 100_000
+MAX_PROMPT_CHARS = PROMPT_CHARS
 _SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 

@@ -17,14 +17,15 @@ express, and NaN, which ``jsonschema`` lets through every bound.
 
 The limits, in characters (Python's ``len``, which is also what ``maxLength`` counts):
 
-- ``NAME_CHARS`` 1,000: a code name, id, path, branch, area, sha or session id — the CLI's
-  own limit for the same values (``kgraph.cli.common.MAX_NAME_CHARS``). At most 4,000 bytes
-  of UTF-8, so a LIKE pattern built from it stays far below SQLite's 50,000-byte limit
-  (the "LIKE or GLOB pattern too complex" a 1 MB name used to hit).
-- ``QUERY_CHARS`` 10,000: a search query, as the CLI's ``MAX_QUERY_CHARS``.
-- ``PROMPT_CHARS`` 100,000: a user's prompt, as the hooks accept (``MAX_PROMPT_CHARS``),
-  so ``recall`` used as a prompt hook never refuses a prompt the hooks take; recall reads
-  only its first 2,000 characters.
+The first three come from :mod:`kgraph.limits`, shared with the CLI and the hooks.
+
+- ``NAME_CHARS`` 1,000: a code name, id, path, branch, area, sha or session id. At most
+  4,000 bytes of UTF-8, so a LIKE pattern built from it stays far below SQLite's
+  50,000-byte limit (the "LIKE or GLOB pattern too complex" a 1 MB name used to hit).
+- ``QUERY_CHARS`` 10,000: a search query.
+- ``PROMPT_CHARS`` 100,000: a user's prompt, as the hooks accept, so ``recall`` used as a
+  prompt hook never refuses a prompt the hooks take; recall reads only its first 2,000
+  characters.
 - ``TEXT_CHARS`` 20,000: knowledge to ``learn`` (several pages; an item is meant to be a
   cause, rule or decision that stands alone).
 - ``NOTE_CHARS`` 10,000: a workflow action or commit message.
@@ -39,12 +40,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kgraph.errors import InvalidValueError
+from kgraph.limits import NAME_CHARS
 
 Schema = dict[str, Any]  # a JSON schema object: JSON, so a plain dict
 
-NAME_CHARS = 1_000
-QUERY_CHARS = 10_000
-PROMPT_CHARS = 100_000
 TEXT_CHARS = 20_000
 NOTE_CHARS = 10_000
 OBJECT_JSON_CHARS = 20_000

@@ -15,13 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from kgraph.db import describe_failure
 from kgraph.errors import KgraphError
+from kgraph.limits import NAME_CHARS, PROMPT_CHARS, QUERY_CHARS
 from kgraph.mcp import graph_tools as graph
 from kgraph.mcp import knowledge_tools as knowledge
 from kgraph.mcp.args import (
-    NAME_CHARS,
     NOTE_CHARS,
-    PROMPT_CHARS,
-    QUERY_CHARS,
     TEXT_CHARS,
     Args,
     Schema,
