@@ -46,10 +46,9 @@ from kgraph.db.retry import with_retry
 from kgraph.db.schema_version import (
     CORE_TABLES,
     HEAD_REVISION,
-    KNOWN_REVISIONS,
-    too_new_message,
+    check_revision,
 )
-from kgraph.errors import DatabaseError, InvalidValueError, KgraphError, SchemaTooNewError
+from kgraph.errors import DatabaseError, InvalidValueError, KgraphError
 
 T = TypeVar("T")
 
@@ -230,9 +229,8 @@ def backup_before_upgrade(path: Path, revision: str) -> Path:
 
 def refuse_unknown(engine: Engine, where: str, revision: str | None) -> None:
     """Refuse, before any copy or change, a database this kgraph cannot upgrade."""
-    if revision is not None and revision not in KNOWN_REVISIONS:
-        raise SchemaTooNewError(too_new_message(where, revision))
     if revision is not None:
+        check_revision(where, revision)  # raises SchemaTooNewError for a newer one
         return
     tables = {t for t in migrate.table_names(engine) if not t.startswith("sqlite_")}
     if set(CORE_TABLES) & tables:
