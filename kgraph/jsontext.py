@@ -13,7 +13,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-_LONE = re.compile("[\ud800-\udfff]")
+from kgraph.limits import JSON_DEPTH
+
+# Compiled on first use (re caches it): compiling it costs ~1 ms of every process that
+# imports this module, most of which never meet a surrogate.
+_LONE = "[\ud800-\udfff]"
 REPLACEMENT = "\ufffd"
 
 
@@ -26,9 +30,34 @@ def without_surrogates(value: Any) -> Any:
     """``value`` (decoded JSON) with every lone surrogate in its strings and keys replaced
     by U+FFFD."""
     if isinstance(value, str):
-        return _LONE.sub(REPLACEMENT, value)
+        return re.sub(_LONE, REPLACEMENT, value)
     if isinstance(value, dict):
         return {without_surrogates(k): without_surrogates(v) for k, v in value.items()}
     if isinstance(value, list):
         return [without_surrogates(v) for v in value]
     return value
+
+
+def json_problem(value: Any) -> str | None:
+    """Why a parsed JSON value cannot be stored (too deep, a non-finite number, text that is
+    not valid Unicode), or None. Iterative: the depth itself is what is being checked."""
+    import math
+
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > JSON_DEPTH:
+            return f"nested deeper than {JSON_DEPTH} levels"
+        if isinstance(item, dict):
+            stack.extend((k, depth) for k in item)
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+        elif isinstance(item, float) and not math.isfinite(item):
+            return "holds NaN or Infinity, which JSON does not allow"
+        elif isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return "holds text that is not valid Unicode (a lone surrogate)"
+    return None

@@ -8,3 +8,6 @@ past SQLite's limit or a prompt no hook would read.
 NAME_CHARS = 1_000  # a code name, id or path to look up
 QUERY_CHARS = 10_000  # a search query
 PROMPT_CHARS = 100_000  # a prompt: what a hook reads of Claude Code's input
+JOBS = 64  # worker processes a graph parse may start
+JSON_CHARS = 1_000_000  # a JSON value given on the command line (--metadata)
+JSON_DEPTH = 32  # how deeply it may nest

@@ -1,7 +1,11 @@
 """Workflow checkpoints, milestones and baselines: where an agent's work stood (seed 004).
 
-The names load on first use (PEP 562): :mod:`kgraph.checkpoint.lookup`, the active-workflow
-lookup the session-start hook runs, must be importable without SQLAlchemy.
+Plain SQL on a DB-API connection of any kgraph.db.Transactions (a Database, or a
+DirectDatabase on the driver alone), so the library, the MCP server and the checkpoint
+commands a skill runs many times a session (without SQLAlchemy) run the same statements.
+The names load on first use (PEP 562): a workflow command loads no milestone code, and
+:mod:`kgraph.checkpoint.lookup`, the active-workflow lookup the session-start hook runs,
+none of the records.
 """
 
 from typing import TYPE_CHECKING

@@ -1,11 +1,11 @@
 """The active workflow checkpoint of an issue or branch: the lookup hooks and library share.
 
 One implementation of "which workflow is this session continuing": the most recently
-updated running/paused workflow of the issue, else of the branch. It runs on a DB-API
-connection (``sqlite3``, or psycopg through kgraph.db.pgreader), so the session-start hook
-reads it without SQLAlchemy and
-:func:`kgraph.checkpoint.find_workflow_for_branch` runs the same SQL on its transaction's
-driver connection. Stdlib only.
+updated running/paused workflow of the issue, else of the branch
+(:func:`active_workflow_id`, in kgraph.checkpoint.common so that the checkpoint commands
+load it without this module's records). It runs on a DB-API connection (``sqlite3``, or
+psycopg through kgraph.db.pgreader), so the session-start hook reads it without SQLAlchemy
+and :func:`kgraph.checkpoint.find_workflow_for_branch` runs the same SQL. Stdlib only.
 """
 
 from __future__ import annotations
@@ -14,14 +14,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
-from kgraph.checkpoint.common import ACTIVE_STATUSES
+from kgraph.checkpoint.common import active_workflow_id
 from kgraph.db.reader import ReadConnection, parse_time
 
 __all__ = ["ActionBrief", "CommitBrief", "WorkflowBrief", "active_workflow", "active_workflow_id"]
 
 # The checkpoint paragraph shows this many of the latest actions and commits.
 RECENT = 5
-_ACTIVE = ",".join(f"'{s}'" for s in ACTIVE_STATUSES)
 
 
 class ActionBrief(NamedTuple):
@@ -48,23 +47,6 @@ class WorkflowBrief:
     updated_at: datetime | None
     actions: tuple[ActionBrief, ...] = ()
     commits: tuple[CommitBrief, ...] = ()
-
-
-def active_workflow_id(
-    conn: ReadConnection, issue_number: int | None = None, branch: str | None = None
-) -> str | None:
-    """The id of the latest running/paused workflow of ``issue_number``, else of ``branch``."""
-    for column, value in (("issue_number", issue_number), ("branch", branch)):
-        if value is None or value == "":
-            continue
-        row = conn.execute(
-            f"SELECT id FROM workflows WHERE {column} = ? AND status IN ({_ACTIVE}) "
-            "ORDER BY updated_at DESC, id LIMIT 1",
-            (value,),
-        ).fetchone()
-        if row is not None:
-            return str(row[0])
-    return None
 
 
 def active_workflow(

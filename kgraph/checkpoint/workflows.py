@@ -1,8 +1,13 @@
 """Workflows: one issue's execution state, with its action log and commits.
 
-Every function takes an open :class:`~kgraph.db.Database`, runs one short transaction with
-SQLAlchemy Core and returns immutable records, so callers (CLI, hooks, tests) hold no
-database state.
+Every function takes the database, runs one short transaction and returns immutable
+records, so callers (CLI, API, MCP server, tests) hold no database state. The database is
+anything with ``read_raw``/``write_raw`` (kgraph.db.Transactions): a kgraph.db.Database
+under SQLAlchemy, or the kgraph.db.DirectDatabase a checkpoint command opens on the driver
+alone. The SQL is plain, with ``?`` placeholders, on the DB-API connection either way
+(PostgreSQL's through kgraph.db.pgreader), because a skill runs ``kgraph workflow
+log-action`` many times a session and importing SQLAlchemy would cost it ten times the
+write; one statement per query serves every caller.
 
 Text an agent or person wrote is redacted before it is stored: actions, their metadata and
 commit messages, branch and worktree names thoroughly (kgraph.redact). Lookups by branch
@@ -12,14 +17,12 @@ one on every branch name that holds no secret.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
-
-from sqlalchemy import Row, delete, insert, select, update
-from sqlalchemy.engine import Connection
 
 from kgraph.checkpoint.common import (
     ACTION_RESULTS,
@@ -27,24 +30,30 @@ from kgraph.checkpoint.common import (
     FINISHED_STATUSES,
     PHASES,
     STATUSES,
+    active_workflow_id,
     check_choice,
     new_id,
     next_stamp,
+    stored_time,
 )
-from kgraph.checkpoint.lookup import active_workflow_id
-from kgraph.db import Database
-from kgraph.db.models import Action, Commit, Workflow, isoformat, table_of, utcnow
-from kgraph.db.reader import raw_connection
+from kgraph.db.direct import Transactions
+from kgraph.db.reader import ReadConnection, chunked, db_time, isoformat, marks
 from kgraph.errors import InvalidValueError, NotFoundError
 from kgraph.redact import redact, redact_data
 
-WORKFLOWS = table_of(Workflow)
-ACTIONS = table_of(Action)
-COMMITS = table_of(Commit)
+_COLUMNS = "id, issue_number, branch, worktree, phase, status, retry_count, created_at, updated_at"
+_SELECT = f"SELECT {_COLUMNS} FROM workflows"
+
+
+def _quoted(values: Sequence[str]) -> str:
+    return ",".join(f"'{v}'" for v in values)
 
 
 @dataclass(frozen=True)
 class ActionRecord:
+    """One entry of a workflow's audit log: what the agent did and how it went, with the
+    JSON object given with it (all redacted)."""
+
     id: int
     action: str
     result: str
@@ -63,6 +72,8 @@ class ActionRecord:
 
 @dataclass(frozen=True)
 class CommitRecord:
+    """A commit made for a workflow: its sha and message (redacted)."""
+
     id: int
     sha: str
     message: str
@@ -79,6 +90,9 @@ class CommitRecord:
 
 @dataclass(frozen=True)
 class WorkflowRecord:
+    """A workflow with its whole action log and commits, oldest first: what a skill reads
+    back to resume after compaction. Immutable, so no caller holds database state."""
+
     id: str
     issue_number: int
     branch: str
@@ -107,64 +121,63 @@ class WorkflowRecord:
         }
 
 
-def _assemble(conn: Connection, rows: Sequence[Row[Any]]) -> list[WorkflowRecord]:
-    """Records for workflow rows, with their actions and commits (two queries in all)."""
-    ids = [row.id for row in rows]
+def _assemble(conn: ReadConnection, rows: Sequence[Any]) -> list[WorkflowRecord]:
+    """Records for workflow rows (``_COLUMNS``), with their actions and commits (two
+    queries per 900 workflows)."""
     actions: dict[str, list[ActionRecord]] = defaultdict(list)
     commits: dict[str, list[CommitRecord]] = defaultdict(list)
-    if ids:
+    for ids in chunked([str(row[0]) for row in rows]):
+        where = f"WHERE workflow_id IN ({marks(len(ids))}) ORDER BY id"
         for a in conn.execute(
-            select(ACTIONS).where(ACTIONS.c.workflow_id.in_(ids)).order_by(ACTIONS.c.id)
+            f"SELECT id, workflow_id, action, result, metadata, created_at FROM actions {where}",
+            tuple(ids),
         ):
-            actions[a.workflow_id].append(
-                ActionRecord(a.id, a.action, a.result, a.metadata, a.created_at)
-            )
+            metadata = json.loads(a[4]) if isinstance(a[4], str) else a[4]
+            actions[a[1]].append(ActionRecord(a[0], a[2], a[3], metadata, stored_time(a[5])))
         for c in conn.execute(
-            select(COMMITS).where(COMMITS.c.workflow_id.in_(ids)).order_by(COMMITS.c.id)
+            f"SELECT id, workflow_id, sha, message, created_at FROM commits {where}", tuple(ids)
         ):
-            commits[c.workflow_id].append(CommitRecord(c.id, c.sha, c.message, c.created_at))
+            commits[c[1]].append(CommitRecord(c[0], c[2], c[3], stored_time(c[4])))
     return [
         WorkflowRecord(
-            id=row.id,
-            issue_number=row.issue_number,
-            branch=row.branch,
-            worktree=row.worktree,
-            phase=row.phase,
-            status=row.status,
-            retry_count=row.retry_count,
-            created_at=row.created_at,
-            updated_at=row.updated_at,
-            actions=tuple(actions[row.id]),
-            commits=tuple(commits[row.id]),
+            id=row[0],
+            issue_number=row[1],
+            branch=row[2],
+            worktree=row[3],
+            phase=row[4],
+            status=row[5],
+            retry_count=row[6],
+            created_at=stored_time(row[7]),
+            updated_at=stored_time(row[8]),
+            actions=tuple(actions[row[0]]),
+            commits=tuple(commits[row[0]]),
         )
         for row in rows
     ]
 
 
-def _row(conn: Connection, workflow_id: str) -> Row[Any]:
-    row = conn.execute(select(WORKFLOWS).where(WORKFLOWS.c.id == workflow_id)).first()
+def _row(conn: ReadConnection, workflow_id: str) -> Any:
+    row = conn.execute(f"{_SELECT} WHERE id = ?", (workflow_id,)).fetchone()
     if row is None:
         raise NotFoundError(f"no workflow {workflow_id}")
     return row
 
 
-def _fetch(conn: Connection, workflow_id: str) -> WorkflowRecord:
+def _fetch(conn: ReadConnection, workflow_id: str) -> WorkflowRecord:
     return _assemble(conn, [_row(conn, workflow_id)])[0]
 
 
-def _change(conn: Connection, workflow_id: str, **values: Any) -> WorkflowRecord:
-    """Update a workflow's columns, moving updated_at; returns the new record."""
-    row = _row(conn, workflow_id)
-    conn.execute(
-        update(WORKFLOWS)
-        .where(WORKFLOWS.c.id == workflow_id)
-        .values(updated_at=next_stamp(row.updated_at), **values)
-    )
-    return _fetch(conn, workflow_id)
+def _change(conn: ReadConnection, row: Any, **values: Any) -> WorkflowRecord:
+    """Update the workflow of ``row`` (as read in this transaction), moving updated_at;
+    returns the new record."""
+    values["updated_at"] = db_time(next_stamp(stored_time(row[8])))
+    assignments = ", ".join(f"{column} = ?" for column in values)
+    conn.execute(f"UPDATE workflows SET {assignments} WHERE id = ?", (*values.values(), row[0]))
+    return _fetch(conn, row[0])
 
 
 def create_workflow(
-    db: Database,
+    db: Transactions,
     issue_number: int,
     branch: str,
     worktree: str | None = None,
@@ -178,97 +191,87 @@ def create_workflow(
     branch = redact(branch, thorough=True)
     worktree = redact(worktree, thorough=True) if worktree else worktree
 
-    def op(conn: Connection) -> WorkflowRecord:
-        now = utcnow()
+    def op(conn: ReadConnection) -> WorkflowRecord:
+        now = db_time(datetime.now(UTC))
         conn.execute(
-            insert(WORKFLOWS).values(
-                id=workflow_id,
-                issue_number=issue_number,
-                branch=branch,
-                worktree=worktree,
-                phase=phase,
-                status="running",
-                retry_count=0,
-                created_at=now,
-                updated_at=now,
-            )
+            f"INSERT INTO workflows ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, 'running', 0, ?, ?)",
+            (workflow_id, issue_number, branch, worktree, phase, now, now),
         )
         return _fetch(conn, workflow_id)
 
-    return db.write(op)
+    return db.write_raw(op)
 
 
-def get_workflow(db: Database, workflow_id: str) -> WorkflowRecord:
+def get_workflow(db: Transactions, workflow_id: str) -> WorkflowRecord:
     """The workflow with its actions and commits; NotFoundError if there is none."""
-    return db.read(lambda conn: _fetch(conn, workflow_id))
+    return db.read_raw(lambda conn: _fetch(conn, workflow_id))
 
 
-def _latest(conn: Connection, *conditions: Any) -> WorkflowRecord | None:
-    row = conn.execute(
-        select(WORKFLOWS).where(*conditions).order_by(WORKFLOWS.c.updated_at.desc()).limit(1)
-    ).first()
-    return None if row is None else _assemble(conn, [row])[0]
+def find_workflow(db: Transactions, issue_number: int) -> WorkflowRecord | None:
+    """The active (running/paused) workflow for an issue, as the hooks pick it
+    (kgraph.checkpoint.lookup), else its most recent one, else None."""
+
+    def op(conn: ReadConnection) -> WorkflowRecord | None:
+        active = active_workflow_id(conn, issue_number, None)
+        if active is not None:
+            return _fetch(conn, active)
+        rows = conn.execute(
+            f"{_SELECT} WHERE issue_number = ? ORDER BY updated_at DESC, id LIMIT 1",
+            (issue_number,),
+        ).fetchall()
+        return _assemble(conn, rows)[0] if rows else None
+
+    return db.read_raw(op)
 
 
-def _active(
-    conn: Connection, issue_number: int | None, branch: str | None
-) -> WorkflowRecord | None:
-    """The active workflow as :func:`kgraph.checkpoint.lookup.active_workflow_id` picks it
-    (the one selection the hooks use too)."""
-    workflow_id = active_workflow_id(raw_connection(conn), issue_number, branch)
-    return None if workflow_id is None else _fetch(conn, workflow_id)
-
-
-def find_workflow(db: Database, issue_number: int) -> WorkflowRecord | None:
-    """The active (running/paused) workflow for an issue, else its most recent one, else None."""
-
-    def op(conn: Connection) -> WorkflowRecord | None:
-        active = _active(conn, issue_number, None)
-        return active or _latest(conn, WORKFLOWS.c.issue_number == issue_number)
-
-    return db.read(op)
-
-
-def find_workflow_for_branch(db: Database, branch: str) -> WorkflowRecord | None:
+def find_workflow_for_branch(db: Transactions, branch: str) -> WorkflowRecord | None:
     """The most recently updated active workflow on ``branch``, else None."""
-    return db.read(lambda conn: _active(conn, None, redact(branch)))
+
+    def op(conn: ReadConnection) -> WorkflowRecord | None:
+        workflow_id = active_workflow_id(conn, None, redact(branch))
+        return None if workflow_id is None else _fetch(conn, workflow_id)
+
+    return db.read_raw(op)
 
 
 def list_workflows(
-    db: Database, status: str | None = None, active: bool = False, limit: int | None = None
+    db: Transactions, status: str | None = None, active: bool = False, limit: int | None = None
 ) -> list[WorkflowRecord]:
     """Workflows, most recently updated first, with their actions and commits."""
+    conditions: list[str] = []
+    params: list[Any] = []
     if status is not None:
-        check_choice(status, STATUSES, "status")
-    query = select(WORKFLOWS).order_by(WORKFLOWS.c.updated_at.desc())
-    if status is not None:
-        query = query.where(WORKFLOWS.c.status == status)
+        conditions.append("status = ?")
+        params.append(check_choice(status, STATUSES, "status"))
     if active:
-        query = query.where(WORKFLOWS.c.status.in_(ACTIVE_STATUSES))
+        conditions.append(f"status IN ({_quoted(ACTIVE_STATUSES)})")
+    sql = _SELECT + (f" WHERE {' AND '.join(conditions)}" if conditions else "")
+    sql += " ORDER BY updated_at DESC, id"
     if limit is not None:
-        query = query.limit(limit)
-    return db.read(lambda conn: _assemble(conn, conn.execute(query).all()))
+        sql += " LIMIT ?"
+        params.append(limit)
+    return db.read_raw(lambda conn: _assemble(conn, conn.execute(sql, tuple(params)).fetchall()))
 
 
-def set_phase(db: Database, workflow_id: str, phase: str) -> WorkflowRecord:
+def set_phase(db: Transactions, workflow_id: str, phase: str) -> WorkflowRecord:
     check_choice(phase, PHASES, "phase")
-    return db.write(lambda conn: _change(conn, workflow_id, phase=phase))
+    return db.write_raw(lambda conn: _change(conn, _row(conn, workflow_id), phase=phase))
 
 
-def set_status(db: Database, workflow_id: str, status: str) -> WorkflowRecord:
+def set_status(db: Transactions, workflow_id: str, status: str) -> WorkflowRecord:
     """Set the status; a failed workflow set running again counts one more retry."""
     check_choice(status, STATUSES, "status")
 
-    def op(conn: Connection) -> WorkflowRecord:
+    def op(conn: ReadConnection) -> WorkflowRecord:
         row = _row(conn, workflow_id)
-        retries = row.retry_count + (1 if row.status == "failed" and status == "running" else 0)
-        return _change(conn, workflow_id, status=status, retry_count=retries)
+        retries = row[6] + (1 if row[5] == "failed" and status == "running" else 0)
+        return _change(conn, row, status=status, retry_count=retries)
 
-    return db.write(op)
+    return db.write_raw(op)
 
 
 def log_action(
-    db: Database,
+    db: Transactions,
     workflow_id: str,
     action: str,
     result: str,
@@ -278,69 +281,65 @@ def log_action(
     if not action.strip():
         raise InvalidValueError("action must not be empty")
     action = redact(action, thorough=True)
-    metadata = redact_data(metadata, thorough=True) if metadata is not None else None
+    stored = json.dumps(redact_data(metadata, thorough=True) if metadata is not None else None)
 
-    def op(conn: Connection) -> WorkflowRecord:
-        _row(conn, workflow_id)
+    def op(conn: ReadConnection) -> WorkflowRecord:
+        row = _row(conn, workflow_id)
         conn.execute(
-            insert(ACTIONS).values(
-                workflow_id=workflow_id,
-                action=action,
-                result=result,
-                metadata=metadata,
-                created_at=utcnow(),
-            )
+            "INSERT INTO actions (workflow_id, action, result, metadata, created_at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (workflow_id, action, result, stored, db_time(datetime.now(UTC))),
         )
-        return _change(conn, workflow_id)
+        return _change(conn, row)
 
-    return db.write(op)
+    return db.write_raw(op)
 
 
-def log_commit(db: Database, workflow_id: str, sha: str, message: str) -> WorkflowRecord:
+def log_commit(db: Transactions, workflow_id: str, sha: str, message: str) -> WorkflowRecord:
     if not sha.strip():
         raise InvalidValueError("sha must not be empty")
     sha = redact(sha, thorough=True)
     message = redact(message, thorough=True)
 
-    def op(conn: Connection) -> WorkflowRecord:
-        _row(conn, workflow_id)
+    def op(conn: ReadConnection) -> WorkflowRecord:
+        row = _row(conn, workflow_id)
         conn.execute(
-            insert(COMMITS).values(
-                workflow_id=workflow_id, sha=sha, message=message, created_at=utcnow()
-            )
+            "INSERT INTO commits (workflow_id, sha, message, created_at) VALUES (?, ?, ?, ?)",
+            (workflow_id, sha, message, db_time(datetime.now(UTC))),
         )
-        return _change(conn, workflow_id)
+        return _change(conn, row)
 
-    return db.write(op)
+    return db.write_raw(op)
 
 
-def delete_workflow(db: Database, workflow_id: str) -> None:
+def delete_workflow(db: Transactions, workflow_id: str) -> None:
     """Delete a workflow; its actions, commits and milestone links go with it (cascade)."""
 
-    def op(conn: Connection) -> None:
+    def op(conn: ReadConnection) -> None:
         _row(conn, workflow_id)
-        conn.execute(delete(WORKFLOWS).where(WORKFLOWS.c.id == workflow_id))
+        conn.execute("DELETE FROM workflows WHERE id = ?", (workflow_id,))
 
-    db.write(op)
+    db.write_raw(op)
 
 
 def cleanup_workflows(
-    db: Database, older_than_days: float = 30, dry_run: bool = False
+    db: Transactions, older_than_days: float = 30, dry_run: bool = False
 ) -> list[WorkflowRecord]:
     """Delete completed/failed workflows not updated for ``older_than_days``; returns them."""
     if older_than_days < 0:
         raise InvalidValueError("--older-than must be 0 or more days")
-    cutoff = utcnow() - timedelta(days=older_than_days)
+    cutoff = db_time(datetime.now(UTC) - timedelta(days=older_than_days))
 
-    def op(conn: Connection) -> list[WorkflowRecord]:
+    def op(conn: ReadConnection) -> list[WorkflowRecord]:
         rows = conn.execute(
-            select(WORKFLOWS)
-            .where(WORKFLOWS.c.status.in_(FINISHED_STATUSES), WORKFLOWS.c.updated_at < cutoff)
-            .order_by(WORKFLOWS.c.updated_at)
-        ).all()
+            f"{_SELECT} WHERE status IN ({_quoted(FINISHED_STATUSES)}) AND updated_at < ? "
+            "ORDER BY updated_at, id",
+            (cutoff,),
+        ).fetchall()
         records = _assemble(conn, rows)
-        if records and not dry_run:
-            conn.execute(delete(WORKFLOWS).where(WORKFLOWS.c.id.in_([r.id for r in records])))
+        if not dry_run:
+            for ids in chunked([r.id for r in records]):
+                conn.execute(f"DELETE FROM workflows WHERE id IN ({marks(len(ids))})", tuple(ids))
         return records
 
-    return db.write(op)
+    return db.write_raw(op)

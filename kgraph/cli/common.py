@@ -1,17 +1,21 @@
-"""Helpers every command module shares: opening the database, --json, printing."""
+"""Helpers every command module shares: opening the database, --json, printing (the
+printing is kgraph.cli.plain's, which needs no Click)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from kgraph.cli.plain import console as console
+from kgraph.cli.plain import print_json as print_json
+from kgraph.cli.plain import table as table
 from kgraph.db import Database, open_database, resolve_database_url
-from kgraph.limits import NAME_CHARS, QUERY_CHARS
+from kgraph.jsontext import json_problem
+from kgraph.limits import JOBS, JSON_CHARS, JSON_DEPTH, NAME_CHARS, QUERY_CHARS
 
 if TYPE_CHECKING:
     from kgraph.api import Project
@@ -24,9 +28,9 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON i
 # store, a date before year 1, or JSON too deep to serialise.
 INT64_MAX = 2**63 - 1
 MAX_DAYS = 100_000  # ~270 years: any more and a date computed from it leaves the calendar
-MAX_JOBS = 64
-MAX_JSON_DEPTH = 32
-MAX_JSON_CHARS = 1_000_000
+MAX_JOBS = JOBS
+MAX_JSON_DEPTH = JSON_DEPTH
+MAX_JSON_CHARS = JSON_CHARS
 MAX_NAME_CHARS = NAME_CHARS  # a code name, id or path to look up
 MAX_QUERY_CHARS = QUERY_CHARS  # a search query
 
@@ -141,43 +145,6 @@ def get_project(ctx: click.Context) -> Project:
     return project
 
 
-def short_time(value: datetime | None) -> str:
-    """A time for tables: local-free UTC to the minute, e.g. ``2026-11-22 04:30``."""
-    return "" if value is None else value.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
-
-
-def print_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
-
-
-def console() -> Any:
-    """A rich Console (imported lazily: rich costs ~50 ms)."""
-    import sys
-
-    from rich.console import Console
-
-    # Piped output is not bound to a terminal's width; rich would fold it at 80 columns.
-    width = None if sys.stdout.isatty() else 200
-    return Console(highlight=False, soft_wrap=False, width=width)
-
-
-def table(title: str | None, columns: list[str], rows: list[list[Any]]) -> None:
-    """Print a rich table; a plain 'none' line when there are no rows."""
-    if not rows:
-        click.echo(f"{title + ': ' if title else ''}none")
-        return
-    from rich.table import Table
-    from rich.text import Text
-
-    t = Table(title=title, title_justify="left", show_lines=False)
-    for index, column in enumerate(columns):
-        # The first column is an id or a name a person copies: never fold it.
-        t.add_column(column, overflow="fold", no_wrap=index == 0)
-    for row in rows:  # cells are text, never markup: "[mcp]" or "[0]" must print as written
-        t.add_row(*(Text("" if v is None else str(v)) for v in row))
-    console().print(t)
-
-
 def parse_json_object(value: str | None, what: str) -> dict[str, Any] | None:
     """Parse a JSON object given on the command line; a clear error otherwise."""
     if value is None:
@@ -202,28 +169,3 @@ def parse_json_object(value: str | None, what: str) -> dict[str, Any] | None:
     if problem:
         raise click.BadParameter(problem, param_hint=what)
     return parsed
-
-
-def json_problem(value: Any) -> str | None:
-    """Why a parsed JSON value cannot be stored (too deep, a non-finite number, text that is
-    not valid Unicode), or None. Iterative: the depth itself is what is being checked."""
-    import math
-
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if depth > MAX_JSON_DEPTH:
-            return f"nested deeper than {MAX_JSON_DEPTH} levels"
-        if isinstance(item, dict):
-            stack.extend((k, depth) for k in item)
-            stack.extend((v, depth + 1) for v in item.values())
-        elif isinstance(item, list):
-            stack.extend((v, depth + 1) for v in item)
-        elif isinstance(item, float) and not math.isfinite(item):
-            return "holds NaN or Infinity, which JSON does not allow"
-        elif isinstance(item, str):
-            try:
-                item.encode("utf-8")
-            except UnicodeEncodeError:
-                return "holds text that is not valid Unicode (a lone surrogate)"
-    return None

@@ -9,14 +9,12 @@ line too, with the traceback behind ``KGRAPH_DEBUG=1``.
 from __future__ import annotations
 
 import importlib
-import os
-import sys
 from typing import Any
 
 import click
 
 from kgraph import __version__
-from kgraph.errors import KgraphError
+from kgraph.cli.failures import failure_exit
 
 # command name -> "module:attribute". Add a group here to add it to the CLI.
 SUBCOMMANDS: dict[str, str] = {
@@ -36,18 +34,6 @@ SUBCOMMANDS: dict[str, str] = {
     "mcp": "kgraph.cli.mcp:mcp_command",
     "viz": "kgraph.cli.viz:viz",
 }
-
-
-MAX_ERROR_CHARS = 400
-
-
-def one_line(message: str) -> str:
-    """An error message as one line of sane length: a value the user gave may hold line
-    breaks, or be 100,000 characters long."""
-    flat = message.replace("\r", "\\r").replace("\n", "\\n")
-    if len(flat) > MAX_ERROR_CHARS:
-        flat = flat[: MAX_ERROR_CHARS - 20] + " ... " + flat[-15:]
-    return flat
 
 
 class LazyGroup(click.Group):
@@ -79,46 +65,13 @@ class LazyGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            result = super().invoke(ctx)
-        except KgraphError as exc:
-            click.echo(f"Error: {one_line(str(exc))}", err=True)
-            ctx.exit(exc.exit_code)
+            return super().invoke(ctx)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
-        except KeyboardInterrupt:
-            click.echo("Aborted.", err=True)
-            ctx.exit(130)
-        except BrokenPipeError:
-            # The reader went away (`kgraph ... | head`): stop quietly, as Unix tools do.
-            # Python would report the failed flush of stdout at exit: point it at devnull.
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            ctx.exit(141)
-        except Exception as exc:
-            refused = _path_refused(exc)
-            if refused is not None:
-                click.echo(f"Error: {refused}", err=True)
-                ctx.exit(1)
-            if os.environ.get("KGRAPH_DEBUG"):
-                raise
-            click.echo(
-                f"Error: internal error: {type(exc).__name__}: {one_line(str(exc))} "
-                "(run with KGRAPH_DEBUG=1 for the traceback)",
-                err=True,
-            )
-            ctx.exit(1)
-        return result
-
-
-def _path_refused(exc: BaseException) -> str | None:
-    """One line for a path the system refused (too long, not allowed, a symlink loop, which
-    Python 3.11 raises as RuntimeError), else None: an environment's fault, not kgraph's."""
-    if isinstance(exc, OSError):
-        name = f": {one_line(str(exc.filename))[:120]}" if exc.filename else ""
-        return f"{exc.strerror or one_line(str(exc))}{name}"
-    if isinstance(exc, RuntimeError) and str(exc).startswith("Symlink loop"):
-        return one_line(str(exc))[:200]
-    return None
+        except (Exception, KeyboardInterrupt) as exc:
+            # One line and an exit code, as the commands that run without Click end
+            # (kgraph.cli.entry); the traceback behind KGRAPH_DEBUG=1.
+            ctx.exit(failure_exit(exc))
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

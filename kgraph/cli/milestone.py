@@ -5,35 +5,10 @@ from __future__ import annotations
 import click
 
 from kgraph import checkpoint
-from kgraph.checkpoint import BaselineRecord, MilestoneRecord
-from kgraph.cli.common import ISSUE, get_db, int_range, json_option, print_json, short_time, table
-
-
-def _show(record: MilestoneRecord, as_json: bool) -> None:
-    if as_json:
-        print_json(record.to_dict())
-        return
-    table(
-        f"Milestone {record.id}",
-        ["name", "github #", "phase", "status", "updated"],
-        [
-            [
-                record.name,
-                record.github_milestone_number,
-                record.phase,
-                record.status,
-                short_time(record.updated_at),
-            ]
-        ],
-    )
-    table(
-        "Workflows",
-        ["wave", "workflow", "issue", "phase", "status"],
-        [
-            [w.wave_number, w.workflow_id, w.issue_number, w.phase, w.status]
-            for w in record.workflows
-        ],
-    )
+from kgraph.checkpoint import BaselineRecord
+from kgraph.cli import checkpoints as commands
+from kgraph.cli.checkpoints import short_time
+from kgraph.cli.common import ISSUE, get_db, int_range, json_option, print_json, table
 
 
 @click.group()
@@ -62,8 +37,7 @@ def create_cmd(
 
     Example: kgraph milestone create "v1.2" --github-number 7
     """
-    record = checkpoint.create_milestone(get_db(ctx), name, github_number, phase)
-    print_json(record.to_dict()) if as_json else click.echo(record.id)
+    commands.milestone_create(get_db(ctx), name, github_number, phase, as_json)
 
 
 @milestone.command("get")
@@ -75,7 +49,7 @@ def get_cmd(ctx: click.Context, milestone_id: str, as_json: bool) -> None:
 
     Example: kgraph milestone get ms-0c1d2e3f4a5b --json
     """
-    _show(checkpoint.get_milestone(get_db(ctx), milestone_id), as_json)
+    commands.milestone_get(get_db(ctx), milestone_id, as_json)
 
 
 @milestone.command("find")
@@ -87,11 +61,7 @@ def find_cmd(ctx: click.Context, name: str, as_json: bool) -> None:
 
     Example: kgraph milestone find "v1.2" --json
     """
-    record = checkpoint.find_milestone(get_db(ctx), name)
-    if record is None:
-        print_json(None) if as_json else click.echo(f"no milestone named {name!r}")
-        return
-    _show(record, as_json)
+    commands.milestone_find(get_db(ctx), name, as_json)
 
 
 @milestone.command("list")
@@ -103,26 +73,7 @@ def list_cmd(ctx: click.Context, status: str | None, as_json: bool) -> None:
 
     Example: kgraph milestone list --status running
     """
-    records = checkpoint.list_milestones(get_db(ctx), status)
-    if as_json:
-        print_json([r.to_dict() for r in records])
-        return
-    table(
-        "Milestones",
-        ["id", "name", "github #", "phase", "status", "workflows", "updated"],
-        [
-            [
-                r.id,
-                r.name,
-                r.github_milestone_number,
-                r.phase,
-                r.status,
-                len(r.workflows),
-                short_time(r.updated_at),
-            ]
-            for r in records
-        ],
-    )
+    commands.milestone_list(get_db(ctx), status, as_json)
 
 
 @milestone.command("set-phase", epilog=f"PHASE: {', '.join(checkpoint.PHASES)}")
@@ -135,8 +86,7 @@ def set_phase_cmd(ctx: click.Context, milestone_id: str, phase: str, as_json: bo
 
     Example: kgraph milestone set-phase ms-0c1d2e3f4a5b execute
     """
-    record = checkpoint.set_milestone_phase(get_db(ctx), milestone_id, phase)
-    print_json(record.to_dict()) if as_json else click.echo(f"{record.id}: phase {record.phase}")
+    commands.milestone_set_phase(get_db(ctx), milestone_id, phase, as_json)
 
 
 @milestone.command("set-status", epilog=f"STATUS: {', '.join(checkpoint.STATUSES)}")
@@ -149,8 +99,7 @@ def set_status_cmd(ctx: click.Context, milestone_id: str, status: str, as_json: 
 
     Example: kgraph milestone set-status ms-0c1d2e3f4a5b completed
     """
-    record = checkpoint.set_milestone_status(get_db(ctx), milestone_id, status)
-    print_json(record.to_dict()) if as_json else click.echo(f"{record.id}: status {record.status}")
+    commands.milestone_set_status(get_db(ctx), milestone_id, status, as_json)
 
 
 @milestone.command("add-workflow")
@@ -166,11 +115,7 @@ def add_workflow_cmd(
 
     Example: kgraph milestone add-workflow ms-0c1d2e3f4a5b wf-3f9a2c1b7d04 --wave 2
     """
-    record = checkpoint.add_workflow_to_milestone(get_db(ctx), milestone_id, workflow_id, wave)
-    if as_json:
-        print_json(record.to_dict())
-    else:
-        click.echo(f"{record.id}: {workflow_id} in wave {wave}")
+    commands.milestone_add_workflow(get_db(ctx), milestone_id, workflow_id, wave, as_json)
 
 
 @milestone.command("delete")

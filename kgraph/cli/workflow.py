@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from kgraph import checkpoint
-from kgraph.checkpoint import WorkflowRecord
+from kgraph.cli import checkpoints as commands
+from kgraph.cli.checkpoints import short_time
 from kgraph.cli.common import (
     ISSUE,
     MAX_DAYS,
@@ -15,45 +16,7 @@ from kgraph.cli.common import (
     json_option,
     parse_json_object,
     print_json,
-    short_time,
-    table,
 )
-
-
-def _show(record: WorkflowRecord, as_json: bool) -> None:
-    if as_json:
-        print_json(record.to_dict())
-        return
-    table(
-        f"Workflow {record.id}",
-        ["issue", "branch", "phase", "status", "retries", "worktree", "updated"],
-        [
-            [
-                record.issue_number,
-                record.branch,
-                record.phase,
-                record.status,
-                record.retry_count,
-                record.worktree,
-                short_time(record.updated_at),
-            ]
-        ],
-    )
-    if record.actions:
-        table(
-            "Actions",
-            ["#", "action", "result", "metadata", "at"],
-            [
-                [a.id, a.action, a.result, a.metadata, short_time(a.created_at)]
-                for a in record.actions
-            ],
-        )
-    if record.commits:
-        table(
-            "Commits",
-            ["sha", "message", "at"],
-            [[c.sha, c.message, short_time(c.created_at)] for c in record.commits],
-        )
 
 
 @click.group()
@@ -84,11 +47,7 @@ def create_cmd(
 
     Example: kgraph workflow create 123 feat/issue-123 --worktree ../wt-123
     """
-    record = checkpoint.create_workflow(get_db(ctx), issue, branch, worktree, phase)
-    if as_json:
-        print_json(record.to_dict())
-    else:
-        click.echo(record.id)
+    commands.workflow_create(get_db(ctx), issue, branch, worktree, phase, as_json)
 
 
 @workflow.command("get")
@@ -100,7 +59,7 @@ def get_cmd(ctx: click.Context, workflow_id: str, as_json: bool) -> None:
 
     Example: kgraph workflow get wf-3f9a2c1b7d04 --json
     """
-    _show(checkpoint.get_workflow(get_db(ctx), workflow_id), as_json)
+    commands.workflow_get(get_db(ctx), workflow_id, as_json)
 
 
 @workflow.command("find")
@@ -114,14 +73,7 @@ def find_cmd(ctx: click.Context, issue: int, as_json: bool) -> None:
 
     Example: kgraph workflow find 123 --json
     """
-    record = checkpoint.find_workflow(get_db(ctx), issue)
-    if record is None:
-        if as_json:
-            print_json(None)
-        else:
-            click.echo(f"no workflow for issue {issue}")
-        return
-    _show(record, as_json)
+    commands.workflow_find(get_db(ctx), issue, as_json)
 
 
 @workflow.command("list")
@@ -137,28 +89,7 @@ def list_cmd(
 
     Example: kgraph workflow list --active
     """
-    records = checkpoint.list_workflows(get_db(ctx), status=status, active=active, limit=limit)
-    if as_json:
-        print_json([r.to_dict() for r in records])
-        return
-    table(
-        "Workflows",
-        ["id", "issue", "branch", "phase", "status", "retries", "actions", "commits", "updated"],
-        [
-            [
-                r.id,
-                r.issue_number,
-                r.branch,
-                r.phase,
-                r.status,
-                r.retry_count,
-                len(r.actions),
-                len(r.commits),
-                short_time(r.updated_at),
-            ]
-            for r in records
-        ],
-    )
+    commands.workflow_list(get_db(ctx), status, active, limit, as_json)
 
 
 @workflow.command("set-phase", epilog=f"PHASE: {', '.join(checkpoint.PHASES)}")
@@ -171,8 +102,7 @@ def set_phase_cmd(ctx: click.Context, workflow_id: str, phase: str, as_json: boo
 
     Example: kgraph workflow set-phase wf-3f9a2c1b7d04 implement
     """
-    record = checkpoint.set_phase(get_db(ctx), workflow_id, phase)
-    print_json(record.to_dict()) if as_json else click.echo(f"{record.id}: phase {record.phase}")
+    commands.workflow_set_phase(get_db(ctx), workflow_id, phase, as_json)
 
 
 @workflow.command("set-status", epilog=f"STATUS: {', '.join(checkpoint.STATUSES)}")
@@ -185,11 +115,7 @@ def set_status_cmd(ctx: click.Context, workflow_id: str, status: str, as_json: b
 
     Example: kgraph workflow set-status wf-3f9a2c1b7d04 completed
     """
-    record = checkpoint.set_status(get_db(ctx), workflow_id, status)
-    if as_json:
-        print_json(record.to_dict())
-    else:
-        click.echo(f"{record.id}: status {record.status} (retries {record.retry_count})")
+    commands.workflow_set_status(get_db(ctx), workflow_id, status, as_json)
 
 
 @workflow.command("log-action", epilog=f"RESULT: {', '.join(checkpoint.ACTION_RESULTS)}")
@@ -212,11 +138,7 @@ def log_action_cmd(
     Example: kgraph workflow log-action wf-3f9a2c1b7d04 run-tests failed --metadata '{"failed": 3}'
     """
     parsed = parse_json_object(metadata, "--metadata")
-    record = checkpoint.log_action(get_db(ctx), workflow_id, action, result, parsed)
-    if as_json:
-        print_json(record.to_dict())
-    else:
-        click.echo(f"{record.id}: logged {action} ({result})")
+    commands.workflow_log_action(get_db(ctx), workflow_id, action, result, parsed, as_json)
 
 
 @workflow.command("log-commit")
@@ -232,8 +154,7 @@ def log_commit_cmd(
 
     Example: kgraph workflow log-commit wf-3f9a2c1b7d04 abc123 "feat: add parser"
     """
-    record = checkpoint.log_commit(get_db(ctx), workflow_id, sha, message)
-    print_json(record.to_dict()) if as_json else click.echo(f"{record.id}: logged commit {sha}")
+    commands.workflow_log_commit(get_db(ctx), workflow_id, sha, message, as_json)
 
 
 @workflow.command("delete")

@@ -5,7 +5,9 @@ names in ``__all__``.
 
 ``Database``, ``open_database`` and the rest load on first use (PEP 562), so importing
 ``kgraph.db`` costs no SQLAlchemy import: the capture hooks, which must return in well
-under 0.3 s, only need the location of the project.
+under 0.3 s, only need the location of the project. ``open_direct`` opens an up-to-date
+database on its driver alone (``DirectDatabase``), for the checkpoint commands; code
+written against ``Transactions`` runs on it and on ``Database`` alike.
 """
 
 from typing import TYPE_CHECKING
@@ -23,14 +25,17 @@ from kgraph.lazy import lazy
 
 if TYPE_CHECKING:
     from kgraph.db.core import Database, open_database
-    from kgraph.db.models import isoformat
-    from kgraph.db.reader import raw_connection
+    from kgraph.db.direct import DirectDatabase, Transactions, open_direct
+    from kgraph.db.reader import isoformat, raw_connection
     from kgraph.db.watch import DataWatch
 
 _LAZY = {
     "Database": "core",
     "open_database": "core",
-    "isoformat": "models",
+    "DirectDatabase": "direct",
+    "Transactions": "direct",
+    "open_direct": "direct",
+    "isoformat": "reader",
     "raw_connection": "reader",
     "DataWatch": "watch",
 }
@@ -39,10 +44,13 @@ __all__ = [
     "HEAD_REVISION",
     "DataWatch",
     "Database",
+    "DirectDatabase",
+    "Transactions",
     "describe_failure",
     "is_server_url",
     "isoformat",
     "open_database",
+    "open_direct",
     "project_root",
     "raw_connection",
     "resolve_database_url",

@@ -34,7 +34,8 @@ from sqlalchemy.engine import Connection, Engine
 from kgraph.db import migrate, postgres, sqlite
 from kgraph.db.failures import describe_failure, first_line, read_only_message
 from kgraph.db.location import (
-    DEFAULT_RELATIVE_PATH,
+    DEFAULT_FOLDER,
+    DEFAULT_NAME,
     is_server_url,
     project_root,
     resolve_database_url,
@@ -42,6 +43,7 @@ from kgraph.db.location import (
 )
 from kgraph.db.locks import Holder, held_lock
 from kgraph.db.postgres import display_url
+from kgraph.db.reader import ReadConnection, raw_connection
 from kgraph.db.retry import with_retry
 from kgraph.db.schema_version import (
     CORE_TABLES,
@@ -115,6 +117,16 @@ class Database:
                 return operation(conn)
 
         return self._translated(attempt)
+
+    def read_raw(self, operation: Callable[[ReadConnection], T]) -> T:
+        """:meth:`read` with the DB-API connection under the transaction: code written once
+        against kgraph.db.direct.Transactions runs here, and without SQLAlchemy on a
+        kgraph.db.direct.DirectDatabase."""
+        return self.read(lambda conn: operation(raw_connection(conn)))
+
+    def write_raw(self, operation: Callable[[ReadConnection], T]) -> T:
+        """:meth:`write` with the DB-API connection under the transaction (see read_raw)."""
+        return self.write(lambda conn: operation(raw_connection(conn)))
 
     def _translated(self, attempt: Callable[[], T]) -> T:
         try:
@@ -296,7 +308,7 @@ def try_upgrade(path: Path) -> str | None:
 def is_default_location(path: Path) -> bool:
     """True for ``<folder>/.claude/execution-state.db``: the only place whose missing
     ``.claude/`` folder kgraph creates (the project's own database)."""
-    return path.name == DEFAULT_RELATIVE_PATH.name and path.parent.name == ".claude"
+    return path.name == DEFAULT_NAME and path.parent.name == DEFAULT_FOLDER
 
 
 def check_database_path(path: Path) -> str | None:

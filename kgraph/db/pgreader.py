@@ -9,23 +9,32 @@ more and is written out per dialect where it is used (kgraph.recall.items).
 
 The hooks open one with :func:`open_pg_reader` straight through psycopg (no SQLAlchemy: the
 hook budget), with a connect timeout, a read-only session and the project's schema as its
-search path. psycopg is imported only here, only for a PostgreSQL URL.
+search path. The checkpoint commands write through the same wrapper (kgraph.db.direct), on
+a session with the engine's settings (``connect_arguments(url, writer=True)``) that takes
+the project's advisory lock (:func:`lock_key`) first, as the engine's writes do
+(kgraph.db.postgres). psycopg is imported only here, only for a PostgreSQL URL.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from kgraph.db.location import without_password
-from kgraph.db.project import schema_name, split_project
+from kgraph.db.project import project_schema, split_project
 from kgraph.db.schema_version import check_revision
 
 CONNECT_TIMEOUT_S = 3
 # A hook's read waits at most this long on a statement (its own budget is a few seconds).
 STATEMENT_TIMEOUT_MS = 3000
+# A session that writes (the engine's, kgraph.db.postgres, and kgraph.db.direct's) waits
+# longer to connect, and at most this long for a lock, as SQLite's busy_timeout; then the
+# transaction is retried (kgraph.db.retry).
+WRITER_CONNECT_TIMEOUT_S = 5
+LOCK_TIMEOUT_MS = 5000
 _PLUS = re.compile(r"(?<=[\s(])\+(?=[A-Za-z_])")
 _translated: dict[str, str] = {}
 
@@ -64,10 +73,18 @@ class PgReadConnection:
             self._conn.close()
 
 
-def connect_arguments(url: str) -> dict[str, Any]:
+def lock_key(schema: str) -> int:
+    """The advisory lock id of a project (a signed 64-bit number): a write transaction
+    takes it first, so the writers of one project run one at a time."""
+    return int.from_bytes(hashlib.sha1(schema.encode()).digest()[:8], "big", signed=True)
+
+
+def connect_arguments(url: str, *, writer: bool = False) -> dict[str, Any]:
     """psycopg.connect() keyword arguments for a kgraph PostgreSQL URL (its project's schema
-    as the search path, a connect timeout unless the URL sets one)."""
-    plain, project = split_project(url)
+    as the search path, a connect timeout unless the URL sets one). A reader's session is
+    read-only with a statement timeout (a hook's budget); a ``writer``'s has the engine's
+    lock timeout instead (kgraph.db.postgres)."""
+    plain = split_project(url)[0]
     parts = urlsplit(plain)
     args: dict[str, Any] = {}
     if parts.username:
@@ -82,10 +99,12 @@ def connect_arguments(url: str) -> dict[str, Any]:
     if database:
         args["dbname"] = database
     args.update(parse_qsl(parts.query))
-    args.setdefault("connect_timeout", CONNECT_TIMEOUT_S)
-    schema = schema_name(project or "default")
+    args.setdefault("connect_timeout", WRITER_CONNECT_TIMEOUT_S if writer else CONNECT_TIMEOUT_S)
+    schema = project_schema(url)
     options = (
-        f"-c search_path={schema} -c statement_timeout={STATEMENT_TIMEOUT_MS} "
+        f"-c search_path={schema} -c lock_timeout={LOCK_TIMEOUT_MS}"
+        if writer
+        else f"-c search_path={schema} -c statement_timeout={STATEMENT_TIMEOUT_MS} "
         "-c default_transaction_read_only=on"
     )
     args["options"] = f"{args['options']} {options}" if "options" in args else options

@@ -17,23 +17,16 @@ PostgreSQL URL is opened.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from sqlalchemy import event, text
 from sqlalchemy.engine import Connection, Engine, make_url
 
-from kgraph.db.project import schema_name, split_project
-
-CONNECT_TIMEOUT_S = 5
-LOCK_TIMEOUT_MS = 5000
-DEFAULT_PROJECT = "default"
-
-
-def project_schema(url: str) -> str:
-    """The schema a PostgreSQL URL's project lives in."""
-    return schema_name(split_project(url)[1] or DEFAULT_PROJECT)
+from kgraph.db.pgreader import LOCK_TIMEOUT_MS, lock_key
+from kgraph.db.pgreader import WRITER_CONNECT_TIMEOUT_S as CONNECT_TIMEOUT_S
+from kgraph.db.project import DEFAULT_PROJECT, schema_name, split_project
+from kgraph.db.project import project_schema as project_schema
 
 
 def engine_arguments(url: str) -> tuple[str, dict[str, Any], str]:
@@ -53,11 +46,6 @@ def engine_arguments(url: str) -> tuple[str, dict[str, Any], str]:
         options = f"{extra if isinstance(extra, str) else ' '.join(extra)} {options}"
     connect_args["options"] = options
     return plain, {"connect_args": connect_args, "pool_pre_ping": False}, schema
-
-
-def lock_key(schema: str) -> int:
-    """The advisory lock id of a project (a signed 64-bit number)."""
-    return int.from_bytes(hashlib.sha1(schema.encode()).digest()[:8], "big", signed=True)
 
 
 def configure_postgres_engine(engine: Engine, schema: str, write_option: str) -> None:

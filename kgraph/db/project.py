@@ -20,6 +20,7 @@ from urllib.parse import parse_qsl, urlencode
 
 PROJECT_ENV_VAR = "KGRAPH_PROJECT"
 PROJECT_PARAM = "project"
+DEFAULT_PROJECT = "default"  # a server URL without a project (only a library caller gives one)
 _SLUG = re.compile(r"[^a-z0-9]+")
 _REMOTE = re.compile(r'^\s*\[remote\s+"origin"\]\s*$')
 _SECTION = re.compile(r"^\s*\[")
@@ -114,3 +115,8 @@ def schema_name(project: str) -> str:
     slug = _SLUG.sub("_", project.lower()).strip("_")[-40:].strip("_")
     digest = hashlib.sha1(project.encode("utf-8")).hexdigest()[:10]
     return f"kg_{slug}_{digest}" if slug else f"kg_{digest}"
+
+
+def project_schema(url: str) -> str:
+    """The schema a PostgreSQL URL's project lives in."""
+    return schema_name(split_project(url)[1] or DEFAULT_PROJECT)

@@ -20,17 +20,21 @@ import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
-from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from kgraph.db.schema_version import check_revision
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = [
     "CHUNK",
     "ReadConnection",
     "ReadCursor",
     "chunked",
+    "db_time",
     "is_postgres",
+    "isoformat",
     "marks",
     "open_reader",
     "parse_time",
@@ -151,6 +155,12 @@ def marks(count: int) -> str:
     return ",".join("?" * count)
 
 
+def db_time(value: datetime) -> str:
+    """An aware time as SQLAlchemy stores it: naive UTC text with microseconds, which SQLite
+    orders as text and PostgreSQL casts to its ``timestamp``."""
+    return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
 def parse_time(value: Any) -> datetime | None:
     """A stored timestamp as an aware UTC datetime (SQLAlchemy writes naive UTC text)."""
     if isinstance(value, datetime):
@@ -163,3 +173,10 @@ def parse_time(value: Any) -> datetime | None:
     else:
         return None
     return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
+
+
+def isoformat(value: datetime | None) -> str | None:
+    """RFC 3339 text with a ``Z`` suffix, as every --json output writes times."""
+    if value is None:
+        return None
+    return value.astimezone(UTC).isoformat().replace("+00:00", "Z")

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Sequence
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import event
-from sqlalchemy.engine import Connection, Engine
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from sqlalchemy.engine import Connection, Engine
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -28,19 +29,11 @@ WRITE_OPTION = "kgraph_write"
 def configure_sqlite_engine(engine: Engine, read_only: bool = False) -> None:
     """Install the connect/begin listeners on a SQLite engine (``read_only``: leave the
     journal mode alone, switching it is a write)."""
+    from sqlalchemy import event
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        dbapi_connection.isolation_level = None
-        cursor = dbapi_connection.cursor()
-        try:
-            cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            if not read_only:
-                cursor.execute("PRAGMA journal_mode = WAL")
-            cursor.execute("PRAGMA synchronous = NORMAL")
-            cursor.execute("PRAGMA foreign_keys = ON")
-        finally:
-            cursor.close()
+        prepare_connection(dbapi_connection, read_only)
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
@@ -48,6 +41,22 @@ def configure_sqlite_engine(engine: Engine, read_only: bool = False) -> None:
             conn.exec_driver_sql("BEGIN IMMEDIATE")
         else:
             conn.exec_driver_sql("BEGIN")
+
+
+def prepare_connection(dbapi_connection: sqlite3.Connection, read_only: bool = False) -> None:
+    """The settings of every connection kgraph opens to write or read a database file, the
+    engine's and kgraph.db.direct's alike: transactions are begun explicitly (``isolation_level
+    = None``), a lock is waited for, WAL, foreign keys on."""
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        if not read_only:
+            cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+    finally:
+        cursor.close()
 
 
 def set_foreign_keys(conn: Connection, enabled: bool) -> None:

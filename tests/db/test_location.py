@@ -85,3 +85,44 @@ def test_a_setting_with_a_password_or_not_a_server_is_refused(tmp_repo: Path) ->
     with pytest.raises(InvalidValueError, match="postgresql://"):
         resolve_database_url(cwd=tmp_repo, environ={})
     assert without_password("postgresql://u:p@h:5/d?x=1") == "postgresql://u@h:5/d?x=1"
+
+
+def test_a_home_relative_path_is_in_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert resolve_database_url("~/k.db", environ={}) == f"sqlite:///{tmp_path.resolve()}/k.db"
+
+
+def test_a_symlink_loop_is_pathlibs_error(tmp_path: Path) -> None:
+    """Resolved as Path.resolve() does on Python 3.11 (the CLI says it in one line)."""
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    with pytest.raises(RuntimeError, match="Symlink loop"):
+        resolve_database_url(str(tmp_path / "a" / "k.db"), environ={})
+    with pytest.raises(RuntimeError, match="Symlink loop"):
+        Path(tmp_path / "a" / "k.db").resolve()
+
+
+def test_resolving_a_local_database_imports_no_pathlib(tmp_repo: Path) -> None:
+    """A checkpoint command resolves its database on strings (pathlib and urllib.parse
+    cost it ~4 ms)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom kgraph.db import resolve_database_url\n"
+        "print(resolve_database_url())\n"
+        "print(sorted({'pathlib', 'urllib.parse'} & set(sys.modules)))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_repo, capture_output=True, text=True, check=True
+    )
+    url, imported = proc.stdout.splitlines()
+    assert url == f"sqlite:///{tmp_repo.resolve()}/.claude/execution-state.db"
+    assert imported == "[]"
+
+
+def test_the_settings_file_is_the_one_kgraph_config_reads() -> None:
+    from kgraph.config import CONFIG_RELATIVE_PATH
+    from kgraph.db.location import CONFIG_NAME, DEFAULT_FOLDER
+
+    assert Path(DEFAULT_FOLDER) / CONFIG_NAME == CONFIG_RELATIVE_PATH

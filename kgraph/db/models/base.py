@@ -9,6 +9,8 @@ from sqlalchemy import DateTime, MetaData, Table, TypeDecorator, event
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase
 
+from kgraph.db.reader import isoformat as isoformat  # the --json time format
+
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
     "uq": "uq_%(table_name)s_%(column_0_N_name)s",
@@ -80,10 +82,3 @@ def _forbid_orm_init(target: Any, args: Any, kwargs: Any) -> None:
 @event.listens_for(Base, "load", propagate=True)
 def _forbid_orm_load(target: Any, context: Any) -> None:
     raise RuntimeError(ORM_INSTANCES_FORBIDDEN)
-
-
-def isoformat(value: datetime | None) -> str | None:
-    """RFC 3339 text with a ``Z`` suffix, as every --json output writes times."""
-    if value is None:
-        return None
-    return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
