@@ -1,4 +1,9 @@
-"""``kgraph graph``: parse a repository into the code graph and query it."""
+"""``kgraph graph``: parse a repository into the code graph and query it.
+
+What the queries and a parse print is kgraph.cli.graph_show's: the one-off queries and a
+no-change parse usually run without Click (kgraph.cli.graph_fast, from the console
+script) and print through the same functions.
+"""
 
 from __future__ import annotations
 
@@ -20,22 +25,17 @@ from kgraph.cli.common import (
     print_json,
     table,
 )
-
-
-def _repo_path(value: str) -> str:
-    """A FILE/DIR argument as the graph stores it (the rule parse uses for its root)."""
-    from kgraph.codegraph import graph_path
-
-    return graph_path(value)
-
-
-def _entity_name(value: str) -> str:
-    """A NAME argument: a file path or ``path::qualified.name`` is mapped like FILE; a plain
-    or dotted name is kept (a folder that happens to share it is not a path here)."""
-    path, separator, rest = value.partition("::")
-    if separator or "/" in path or Path(path).suffix in (".py", ".pyi", ".ts", ".tsx", ".js"):
-        return _repo_path(path) + separator + rest
-    return value
+from kgraph.cli.graph_show import (
+    entity_name,
+    repo_path,
+    show_ambiguity,
+    show_blast_radius,
+    show_callers,
+    show_dependents,
+    show_exports,
+    show_found,
+    show_parse,
+)
 
 
 @contextmanager
@@ -72,12 +72,8 @@ def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]
         yield update
 
 
-SHOWN_CANDIDATES = 30
-
-
 def _ambiguity(as_json: bool) -> Any:
-    """Print an ambiguous name's candidates, one a line (a one-line list was cut at the
-    terminal's edge; ``--json`` gets them as data), and exit 2."""
+    """Print an ambiguous name's candidates (graph_show.show_ambiguity) and exit 2."""
     from kgraph.codegraph import AmbiguousNameError
 
     @contextmanager
@@ -85,28 +81,14 @@ def _ambiguity(as_json: bool) -> Any:
         try:
             yield
         except AmbiguousNameError as exc:
-            if as_json:
-                candidates = [c.to_dict() for c in exc.candidates]
-                print_json({"error": str(exc), "candidates": candidates})
-                raise click.exceptions.Exit(2) from exc
-            count = len(exc.candidates)
-            click.echo(
-                f"Error: {exc.name!r} is ambiguous: {count} candidates; use a qualified name "
-                "or one of these ids (path::name):",
-                err=True,
-            )
-            for candidate in exc.candidates[:SHOWN_CANDIDATES]:
-                click.echo(f"  {candidate.id}", err=True)
-            if count > SHOWN_CANDIDATES:
-                click.echo(f"  (+{count - SHOWN_CANDIDATES} more: --json lists all)", err=True)
-            raise click.exceptions.Exit(2) from exc
+            raise click.exceptions.Exit(show_ambiguity(exc, as_json)) from exc
 
     return guard()
 
 
 @click.group()
 def graph() -> None:
-    """Code graph: Python and TypeScript/JavaScript calls, imports and classes.
+    """Code graph: calls, imports and classes of Python, TS/JS, Go, Java and Rust.
 
     \b
     Example:
@@ -158,22 +140,7 @@ def parse_cmd(
             progress=progress,
             on_wait=lambda line: click.echo(line, err=True),
         )
-    if as_json:
-        print_json(report.to_dict())
-        return
-    click.echo(
-        f"{report.scanned} files: {report.added} added, {report.changed} changed, "
-        f"{report.deleted} deleted, {report.unchanged} unchanged; {report.resolved} resolved "
-        f"({report.entities} entities, {report.relationships} relationships written) "
-        f"in {report.seconds:.2f}s"
-    )
-    if report.files_with_errors:
-        click.echo(f"{report.files_with_errors} file(s) had syntax errors (parsed around them)")
-    if report.failed:
-        click.echo(
-            f"{report.failed} file(s) failed analysis, the rest is built "
-            "(kgraph graph summary lists them, with why)"
-        )
+    show_parse(report, as_json)
 
 
 def _callers(ctx: click.Context, name: str, include_unresolved: bool, as_json: bool) -> None:
@@ -181,25 +148,9 @@ def _callers(ctx: click.Context, name: str, include_unresolved: bool, as_json: b
 
     with _ambiguity(as_json):
         target, callers = what_calls(
-            get_db(ctx), _entity_name(name), include_unresolved=include_unresolved
+            get_db(ctx), entity_name(name), include_unresolved=include_unresolved
         )
-    if as_json:
-        print_json({"target": target.to_dict(), "callers": [c.to_dict() for c in callers]})
-        return
-    table(
-        f"Callers of {target.id}",
-        ["caller", "type", "location", "confidence", "resolution"],
-        [
-            [
-                c.caller.qualified_name,
-                c.caller.type,
-                c.to_dict()["location"],
-                f"{c.confidence:.2f}",
-                c.resolution,
-            ]
-            for c in callers
-        ],
-    )
+    show_callers(target, callers, as_json)
 
 
 _unresolved_option = click.option(
@@ -252,26 +203,9 @@ def blast_radius_cmd(
 
     with _ambiguity(as_json):
         result = blast_radius(
-            get_db(ctx), _entity_name(name), depth=depth, include_unresolved=include_unresolved
+            get_db(ctx), entity_name(name), depth=depth, include_unresolved=include_unresolved
         )
-    if as_json:
-        print_json(result.to_dict())
-        return
-    click.echo(
-        f"Blast radius of {result.target.id} (depth {depth}): {len(result.impacts)} dependents"
-    )
-    for tests in (False, True):
-        groups = result.by_file(tests)
-        if groups:
-            click.echo("\nTests:" if tests else "")
-        for path, impacts in groups.items():
-            click.echo(f"  {path}")
-            for i in impacts:
-                where = f":{i.line}" if i.line else ""
-                click.echo(
-                    f"    [{i.depth}] {i.entity.qualified_name} ({i.entity.type}) "
-                    f"{i.via_type} {i.via.split('::')[-1]}{where}"
-                )
+    show_blast_radius(result, depth, as_json)
 
 
 @graph.command("find")
@@ -287,14 +221,7 @@ def find_cmd(ctx: click.Context, name: str, limit: int, as_json: bool) -> None:
     from kgraph.codegraph import find_entities
 
     how, matches = find_entities(get_db(ctx), name, limit=limit)
-    if as_json:
-        print_json({"match": how, "results": [m.to_dict() for m in matches]})
-        return
-    table(
-        f"{how} matches for {name!r}",
-        ["name", "type", "location", "id"],
-        [[m.qualified_name, m.type, m.location, m.id] for m in matches],
-    )
+    show_found(name, how, matches, as_json)
 
 
 @graph.command("exports")
@@ -308,23 +235,8 @@ def exports_cmd(ctx: click.Context, file: str, as_json: bool) -> None:
     """
     from kgraph.codegraph import exports
 
-    result = exports(get_db(ctx), _repo_path(file))
-    if as_json:
-        print_json(result)
-        return
-    table(
-        f"Exports of {_repo_path(file)}",
-        ["name", "type", "kind", "location"],
-        [
-            [
-                r["entity"].get("qualified_name", r["entity"]["id"]),
-                r["entity"].get("type", ""),
-                r["kind"],
-                r["entity"].get("location", ""),
-            ]
-            for r in result
-        ],
-    )
+    result = exports(get_db(ctx), repo_path(file))
+    show_exports(repo_path(file), result, as_json)
 
 
 @graph.command("what-depends-on")
@@ -339,18 +251,8 @@ def depends_cmd(ctx: click.Context, file: str, depth: int, as_json: bool) -> Non
     """
     from kgraph.codegraph import what_depends_on
 
-    result = what_depends_on(get_db(ctx), _repo_path(file), depth=depth)
-    if as_json:
-        print_json([r.to_dict() for r in result])
-        return
-    table(
-        f"Files depending on {_repo_path(file)}",
-        ["file", "depth", "edges"],
-        [
-            [r.path, r.depth, ", ".join(sorted({e[0] for e in r.edges})) or f"via {r.via}"]
-            for r in result
-        ],
-    )
+    result = what_depends_on(get_db(ctx), repo_path(file), depth=depth)
+    show_dependents(repo_path(file), result, as_json)
 
 
 @graph.command("summary")
@@ -411,7 +313,7 @@ def export_cmd(ctx: click.Context, fmt: str, root: str) -> None:
     from kgraph.codegraph import export_callgraph, graph_summary
 
     db = get_db(ctx)
-    exported = export_callgraph(db, _repo_path(root) if root else "")
+    exported = export_callgraph(db, repo_path(root) if root else "")
     print_json(exported)
     if not exported:  # stdout stays the format; the reason goes to stderr
         parsed = graph_summary(db, record=False)["files"]

@@ -58,7 +58,7 @@ def viz(
       kgraph viz --focus Database.read --depth 3
       kgraph viz --focus mis-3f9a2c1b7d
     """
-    from kgraph.cli.graph import _repo_path
+    from kgraph.cli.graph_show import repo_path
     from kgraph.db import project_root
     from kgraph.viz import build_view, write_page
 
@@ -66,7 +66,7 @@ def viz(
     target = output or root / ".claude" / "kgraph" / "viz.html"
     view = build_view(
         get_db(ctx),
-        focus=_repo_path(focus) if focus else None,
+        focus=repo_path(focus) if focus else None,
         depth=depth,
         max_nodes=max_nodes,
         project_root=root,

@@ -1,9 +1,12 @@
-"""Code graph: tree-sitter parsing of Python and TypeScript/JavaScript, import-aware call
-resolution, an incremental store in the ``graph_*`` tables, and queries over it.
+"""Code graph: tree-sitter parsing of Python, TypeScript/JavaScript, Go, Java and Rust
+(:mod:`.langs`), import-aware call resolution, an incremental store in the ``graph_*``
+tables, and queries over it.
 
 The public names are listed in ``__all__``; the query and parsing functions load on first
 use (PEP 562), so the cross-area contract other packages call on hot paths
 (:func:`has_graph`, :func:`files_in_blast_radius`) costs no parser or networkx import.
+The queries and the no-change check of a parse (:func:`unchanged_report`) run on a DB-API
+connection and import neither SQLAlchemy nor the parsers.
 """
 
 from typing import TYPE_CHECKING
@@ -13,7 +16,7 @@ from kgraph.lazy import lazy
 
 if TYPE_CHECKING:
     from kgraph.codegraph.export import export_callgraph
-    from kgraph.codegraph.indexer import ParseReport, parse_repository
+    from kgraph.codegraph.indexer import parse_repository
     from kgraph.codegraph.paths import graph_path, graph_root
     from kgraph.codegraph.query import (
         BlastRadius,
@@ -23,15 +26,16 @@ if TYPE_CHECKING:
         blast_radius,
         exports,
         find_entities,
-        graph_summary,
         what_calls,
         what_depends_on,
     )
     from kgraph.codegraph.records import AmbiguousNameError, EntityRecord, is_test_path
+    from kgraph.codegraph.stats import graph_summary
+    from kgraph.codegraph.uptodate import ParseReport, parse_target, unchanged_report
 
 _LAZY = {
     "export_callgraph": "export",
-    "ParseReport": "indexer",
+    "ParseReport": "uptodate",
     "parse_repository": "indexer",
     "graph_path": "paths",
     "graph_root": "paths",
@@ -42,9 +46,11 @@ _LAZY = {
     "blast_radius": "query",
     "exports": "query",
     "find_entities": "query",
-    "graph_summary": "query",
+    "graph_summary": "stats",
     "what_calls": "query",
     "what_depends_on": "query",
+    "parse_target": "uptodate",
+    "unchanged_report": "uptodate",
     "AmbiguousNameError": "records",
     "EntityRecord": "records",
     "is_test_path": "records",
@@ -69,6 +75,8 @@ __all__ = [
     "has_graph",
     "is_test_path",
     "parse_repository",
+    "parse_target",
+    "unchanged_report",
     "what_calls",
     "what_depends_on",
 ]

@@ -19,11 +19,13 @@ from typing import Any
 from sqlalchemy import select
 
 from kgraph.codegraph.build import BUILTIN_PREFIX, EXTERNAL_PREFIX, UNRESOLVED_PREFIX
-from kgraph.codegraph.dispatch import OVERRIDE, calls_from
+from kgraph.codegraph.dispatch import DISPATCHED, OVERRIDE, calls_from
 from kgraph.codegraph.filedeps import normalise_path
+from kgraph.codegraph.langs import SOURCE_SUFFIXES
 from kgraph.codegraph.modules import PY_SUFFIXES, TS_EXTENSIONS, python_module_path
 from kgraph.db import Database
 from kgraph.db.models import GraphEntity, GraphRelationship, table_of
+from kgraph.db.reader import raw_connection
 
 ENTITIES = table_of(GraphEntity)
 EDGES = table_of(GraphRelationship)
@@ -33,7 +35,7 @@ def _module(path: str, root: str) -> str:
     relative = path[len(root) + 1 :] if root else path
     if relative.endswith(PY_SUFFIXES):
         return python_module_path(relative).replace("/", ".")
-    for extension in sorted(TS_EXTENSIONS, key=len, reverse=True):
+    for extension in sorted(TS_EXTENSIONS + SOURCE_SUFFIXES, key=len, reverse=True):
         if relative.endswith(extension):
             relative = relative[: -len(extension)]
             break
@@ -57,8 +59,9 @@ def export_callgraph(db: Database, root: str = "") -> dict[str, list[str]]:
                 EDGES.c.type == "calls", EDGES.c.file_path.like(like)
             )
         ).all()
-        self_calls = [(e[0], e[1], None, 1.0) for e in edges if e[2] == "self"]
-        edges += [(c.caller, c.override, OVERRIDE) for c in calls_from(conn, self_calls)]
+        self_calls = [(e[0], e[1], None, 1.0) for e in edges if e[2] in DISPATCHED]
+        overrides = calls_from(raw_connection(conn), self_calls)
+        edges += [(c.caller, c.override, OVERRIDE) for c in overrides]
         return entities, edges
 
     entities, edges = db.read(read)

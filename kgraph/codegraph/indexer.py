@@ -1,6 +1,8 @@
 """``parse_repository``: bring the code graph of a folder up to date, incrementally.
 
-1. Walk the folder (``.gitignore`` honoured), read and hash every source file.
+1. List the folder's source files (``.gitignore`` honoured) with their content hashes:
+   in a git work tree from git's index, reading only untracked and modified files; else
+   walked, every file read and hashed (:mod:`.listing`).
 2. Parse new and changed files to summaries (worker processes with ``jobs`` > 1).
 3. Store the summaries (one transaction), drop deleted files, and mark *stale* every file
    whose resolution read a name that changed in a modified file (its new summary compared
@@ -24,7 +26,6 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,17 +33,17 @@ from sqlalchemy.engine import Connection
 
 from kgraph.codegraph import store
 from kgraph.codegraph.changes import changed_names, changed_sites, depends_on
-from kgraph.codegraph.filedeps import normalise_path
 from kgraph.codegraph.gcpause import no_gc
+from kgraph.codegraph.listing import Listing, current_hash, legacy_hash
 from kgraph.codegraph.modules import file_keys
-from kgraph.codegraph.paths import graph_root
-from kgraph.codegraph.summary import Summary, content_hash, decode_summary
-from kgraph.codegraph.walk import SourceFile, iter_source_files, language_of
+from kgraph.codegraph.summary import Summary, decode_summary
+from kgraph.codegraph.uptodate import ParseReport, ParseTarget, parse_target
 from kgraph.codegraph.workers import Progress, ResolveState, parse_all, resolve_all
 from kgraph.db import Database
 from kgraph.db.locks import Holder
 from kgraph.db.models import utcnow
-from kgraph.errors import InvalidValueError
+
+__all__ = ["ParseReport", "default_jobs", "parse_repository"]
 
 # Resolving at least this many files into empty graph tables is a bulk load: the lookup
 # indexes are dropped first and built once at the end (cold sqlalchemy: 2.3 -> 1.2 s of
@@ -50,25 +51,6 @@ from kgraph.errors import InvalidValueError
 BULK_LOAD_MIN_FILES = 150
 # Resolving at least this many files loads every summary up front (most are read anyway).
 LOAD_ALL_MIN_FILES = 150
-
-
-@dataclass(frozen=True)
-class ParseReport:
-    root: str
-    scanned: int
-    added: int
-    changed: int
-    deleted: int
-    unchanged: int
-    resolved: int  # files whose edges were recomputed (parsed + dependents)
-    files_with_errors: int
-    failed: int  # files recorded as failed, with why (``graph summary`` lists them)
-    entities: int
-    relationships: int
-    seconds: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def default_jobs() -> int:
@@ -104,32 +86,44 @@ def parse_repository(
             progress("wait", 0, 0)
 
     with db.exclusive("graph", on_wait=waiting):
-        return _parse_repository(db, path, root, jobs, force, progress, started)
+        return _parse_repository(db, parse_target(path, root), jobs, force, progress, started)
+
+
+def _to_parse(
+    listing: Listing, states: dict[str, tuple[str, bool]], force: bool
+) -> tuple[list[tuple[str, str, str]], dict[str, str]]:
+    """The files to parse (path, absolute path, language): new ones, and those whose
+    content hash differs from the stored one; and the unchanged files whose stored hash is
+    a release before's (:func:`~.listing.legacy_hash`) -> their hash now, to store."""
+    to_parse: list[tuple[str, str, str]] = []
+    rehashed: dict[str, str] = {}
+    for source in listing.files:
+        old = states.get(source.path)
+        if old is not None and not force:
+            digest = current_hash(listing, source)
+            if digest is None or digest == old[0]:  # unreadable: skipped, as always
+                continue
+            try:
+                if legacy_hash(source.absolute.read_bytes()) == old[0]:
+                    rehashed[source.path] = digest
+                    continue
+            except OSError:
+                continue
+        to_parse.append((source.path, str(source.absolute), source.language))
+    return to_parse, rehashed
 
 
 def _parse_repository(
     db: Database,
-    path: Path,
-    root: Path | None,
+    target: ParseTarget,
     jobs: int | None,
     force: bool,
     progress: Progress | None,
     started: float,
 ) -> ParseReport:
-    path = path.resolve()
-    if not path.exists():
-        raise InvalidValueError(f"no such file or folder: {path}")
-    root = (root or graph_root(path)).resolve()
-    try:
-        prefix = normalise_path(path.relative_to(root).as_posix())
-    except ValueError as exc:
-        raise InvalidValueError(f"{path} is not inside the root {root}") from exc
-    prefix = "" if prefix == "." else prefix
-    if path.is_file():
-        language = language_of(path.name)
-        files = [SourceFile(prefix, path, language)] if language else []
-    else:
-        files = list(iter_source_files(root, path))
+    root, prefix = target.root, target.prefix
+    listing = target.sources()
+    files = listing.files
 
     if db.read(store.missing_lookup_indexes):  # read first: most runs need no write lock
         db.write(store.ensure_lookup_indexes)
@@ -137,17 +131,7 @@ def _parse_repository(
     under = [p for p in states if not prefix or p == prefix or p.startswith(prefix + "/")]
     seen = {f.path for f in files}
     deleted = sorted(p for p in under if p not in seen)
-    to_parse: list[tuple[str, str, str]] = []
-    for source in files:
-        old = states.get(source.path)
-        if old is not None and not force:
-            try:
-                digest = content_hash(source.absolute.read_bytes())
-            except OSError:
-                continue
-            if digest == old[0]:
-                continue
-        to_parse.append((source.path, str(source.absolute), source.language))
+    to_parse, rehashed = _to_parse(listing, states, force)
 
     parsed_rows: list[dict[str, Any]] = []
     summaries: dict[str, Summary] = {}
@@ -169,7 +153,9 @@ def _parse_repository(
                 {
                     "path": parsed.path,
                     "language": parsed.language,
-                    "content_hash": parsed.digest,
+                    # git's id of the content when it vouches for it (the same unless a
+                    # filter, e.g. line endings, makes the work-tree copy differ)
+                    "content_hash": listing.known.get(parsed.path, parsed.digest),
                     "size": parsed.size,
                     "parse_errors": parsed.errors,
                     "summary": parsed.summary_json,
@@ -190,8 +176,9 @@ def _parse_repository(
             store.delete_files(conn, deleted)
             store.save_parsed(conn, parsed_rows, utcnow())
             store.mark_stale(conn, sorted(dependents - set(summaries) - set(deleted)))
+            store.set_hashes(conn, rehashed)
 
-        if parsed_rows or deleted or dependents:
+        if parsed_rows or deleted or dependents or rehashed:
             db.write(write_parsed)
 
         parsed_count = len(summaries)

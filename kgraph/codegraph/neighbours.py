@@ -5,6 +5,7 @@ file-level dependency graph, and what a symbol calls (callees, forward along ``c
 this); a viewer also needs the other direction and an overview of every file. Both reads
 use the ``file_path`` index (an edge is stored under its source's file), never a scan per
 entity. Name-only call candidates are left out: they are guesses, not dependencies.
+Plain SQL on the DB-API connection, as the other queries (:mod:`.records`).
 """
 
 from __future__ import annotations
@@ -12,12 +13,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from sqlalchemy import func, select
-from sqlalchemy.engine import Connection
-
-from kgraph.codegraph.dispatch import calls_from
+from kgraph.codegraph.dispatch import DISPATCHED, calls_from
 from kgraph.codegraph.filedeps import DEPENDENCY_TYPES
 from kgraph.codegraph.records import (
     ID_CHUNK,
@@ -26,15 +24,14 @@ from kgraph.codegraph.records import (
     recorded,
     resolve_one,
 )
-from kgraph.db import Database
-from kgraph.db.models import GraphEntity, GraphFile, GraphRelationship, table_of
+from kgraph.db.reader import ReadConnection, chunked, marks
 from kgraph.errors import InvalidValueError
+
+if TYPE_CHECKING:
+    from kgraph.db.direct import Transactions
 
 __all__ = ["Callee", "FileGraph", "FileLink", "callees", "file_graph"]
 
-ENTITIES = table_of(GraphEntity)
-EDGES = table_of(GraphRelationship)
-FILES = table_of(GraphFile)
 MAX_DEPTH = 6
 
 
@@ -56,26 +53,23 @@ class FileGraph:
     links: tuple[FileLink, ...]
 
 
-def file_graph(db: Database) -> FileGraph:
+_LINKS_SQL = (
+    "SELECT file_path, to_file, type, count(*) FROM graph_relationships "
+    "WHERE to_file IS NOT NULL AND to_file != file_path "
+    f"AND type IN ({marks(len(DEPENDENCY_TYPES))}) AND resolution != ? "
+    "GROUP BY file_path, to_file, type"
+)
+
+
+def file_graph(db: Transactions) -> FileGraph:
     """The whole file-level graph in one read: one grouped pass over the ``to_file`` index."""
 
-    def read(conn: Connection) -> FileGraph:
+    def read(conn: ReadConnection) -> FileGraph:
         files = tuple(
             (str(p), str(lang))
-            for p, lang in conn.execute(
-                select(FILES.c.path, FILES.c.language).order_by(FILES.c.path)
-            ).all()
+            for p, lang in conn.execute("SELECT path, language FROM graph_files ORDER BY path")
         )
-        rows = conn.execute(
-            select(EDGES.c.file_path, EDGES.c.to_file, EDGES.c.type, func.count())
-            .where(
-                EDGES.c.to_file.is_not(None),
-                EDGES.c.to_file != EDGES.c.file_path,
-                EDGES.c.type.in_(DEPENDENCY_TYPES),
-                EDGES.c.resolution != "name-only",
-            )
-            .group_by(EDGES.c.file_path, EDGES.c.to_file, EDGES.c.type)
-        ).all()
+        rows = conn.execute(_LINKS_SQL, (*DEPENDENCY_TYPES, "name-only"))
         grouped: dict[tuple[str, str], dict[str, int]] = defaultdict(dict)
         for source, target, type_, count in rows:
             grouped[(source, target)][type_] = int(count)
@@ -85,7 +79,7 @@ def file_graph(db: Database) -> FileGraph:
         )
         return FileGraph(files, links)
 
-    return db.read(read)
+    return db.read_raw(read)
 
 
 class Callee(NamedTuple):
@@ -99,13 +93,13 @@ class Callee(NamedTuple):
     confidence: float
 
 
-def _seeds(conn: Connection, target: EntityRecord) -> list[tuple[str, str]]:
+def _seeds(conn: ReadConnection, target: EntityRecord) -> list[tuple[str, str]]:
     """(entity id, file) whose calls count as the target's: a class's methods, a file's code."""
     if target.type not in ("class", "interface", "file"):
         return [(target.id, target.file_path)]
     rows = conn.execute(
-        select(ENTITIES.c.id, ENTITIES.c.file_path).where(ENTITIES.c.file_path == target.file_path)
-    ).all()
+        "SELECT id, file_path FROM graph_entities WHERE file_path = ?", (target.file_path,)
+    ).fetchall()
     prefix = target.id + "."
     return [(target.id, target.file_path)] + [
         (str(i), str(f))
@@ -114,8 +108,15 @@ def _seeds(conn: Connection, target: EntityRecord) -> list[tuple[str, str]]:
     ]
 
 
+_CALLS_FROM_SQL = (
+    "SELECT from_entity, to_entity, line_number, confidence, resolution "
+    "FROM graph_relationships WHERE file_path = ? AND from_entity IN ({}) "
+    "AND type = ? AND resolution != ?"
+)
+
+
 def _calls_from(
-    conn: Connection, sources: Sequence[tuple[str, str]]
+    conn: ReadConnection, sources: Sequence[tuple[str, str]]
 ) -> list[tuple[str, str, int | None, float]]:
     """``calls`` edges (from, to, line, confidence) out of ``sources``, read file by file;
     a ``self.m()`` call also reaches the overrides of ``m`` below its class
@@ -126,31 +127,20 @@ def _calls_from(
     rows: list[tuple[str, str, int | None, float]] = []
     self_calls: list[tuple[str, str, int | None, float]] = []
     for path, ids in sorted(by_file.items()):
-        ordered = sorted(ids)
-        for i in range(0, len(ordered), ID_CHUNK):
+        for chunk in chunked(sorted(ids), ID_CHUNK):
+            sql = _CALLS_FROM_SQL.format(marks(len(chunk)))
             for f, t, line, c, resolution in conn.execute(
-                select(
-                    EDGES.c.from_entity,
-                    EDGES.c.to_entity,
-                    EDGES.c.line_number,
-                    EDGES.c.confidence,
-                    EDGES.c.resolution,
-                ).where(
-                    EDGES.c.file_path == path,
-                    EDGES.c.from_entity.in_(ordered[i : i + ID_CHUNK]),
-                    EDGES.c.type == "calls",
-                    EDGES.c.resolution != "name-only",
-                )
+                sql, (path, *chunk, "calls", "name-only")
             ):
                 rows.append((str(f), str(t), line, float(c)))
-                if resolution == "self":
+                if resolution in DISPATCHED:
                     self_calls.append(rows[-1])
     rows += [(c.caller, c.override, c.line, c.confidence) for c in calls_from(conn, self_calls)]
     return rows
 
 
 def callees(
-    db: Database, name: str, *, depth: int = 1, record: bool = True
+    db: Transactions, name: str, *, depth: int = 1, record: bool = True
 ) -> tuple[EntityRecord, list[Callee]]:
     """The target ``name`` resolves to and what it calls, transitively up to ``depth`` levels,
     each entity at its minimum depth. Only the repository's own entities are returned
@@ -160,7 +150,7 @@ def callees(
         raise InvalidValueError(f"depth must be between 1 and {MAX_DEPTH}")
     with recorded(db, "callees", {"name": name, "depth": depth}, record) as done:
 
-        def query(conn: Connection) -> tuple[EntityRecord, list[Callee]]:
+        def query(conn: ReadConnection) -> tuple[EntityRecord, list[Callee]]:
             target = resolve_one(conn, name)
             frontier = _seeds(conn, target)
             seen = {entity_id for entity_id, _ in frontier}
@@ -184,6 +174,6 @@ def callees(
                     break
             return target, found
 
-        target, result = db.read(query)
+        target, result = db.read_raw(query)
         done(len(result))
     return target, result

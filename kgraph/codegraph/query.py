@@ -1,48 +1,40 @@
-"""Code graph queries: what-calls, blast-radius, find, exports, what-depends-on, summary.
+"""Code graph queries: what-calls and blast-radius (find, exports and what-depends-on are
+in :mod:`.lookups`; the summary's counts in :mod:`.stats`).
 
-Each is a typed function over a :class:`~kgraph.db.Database` returning frozen records; each
-writes one ``graph_queries`` row (type, parameters, result count, duration). Traversals are
-plain indexed SQL, level by level: no networkx.
+Each is a typed function over a kgraph.db ``Transactions`` (a Database, or a
+DirectDatabase opened for one command) returning frozen records; each writes one
+``graph_queries`` row (type, parameters, result count, duration). Traversals are plain
+indexed SQL on the DB-API connection, level by level (a breadth-first search: each entity
+at its minimum depth): no networkx, no SQLAlchemy, so ``kgraph graph what-calls`` from a
+shell runs on the driver alone.
 
 The cross-area contract is re-exported here: :func:`has_graph`, :func:`files_in_blast_radius`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from sqlalchemy import func, select
-from sqlalchemy.engine import Connection
-
-from kgraph.codegraph.build import UNRESOLVED_PREFIX
-from kgraph.codegraph.dispatch import OVERRIDE, calls_into
-from kgraph.codegraph.filedeps import (
-    DEPENDENCY_TYPES,
-    dependents_by_level,
-    files_in_blast_radius,
-    has_graph,
-    normalise_path,
-)
+from kgraph.codegraph.access import fetch_in
+from kgraph.codegraph.dispatch import OVERRIDE, OverrideCall, calls_into
+from kgraph.codegraph.filedeps import files_in_blast_radius, has_graph
 from kgraph.codegraph.gcpause import no_gc
+from kgraph.codegraph.lookups import FileDependent, exports, find_entities, what_depends_on
 from kgraph.codegraph.records import (
-    ENTITY_COLUMNS,
     ID_CHUNK,
+    UNRESOLVED_PREFIX,
     EntityRecord,
     entities_by_id,
-    entity_record,
     is_test_path,
     recorded,
-    required_name,
     resolve_one,
 )
-from kgraph.codegraph.store import failed_files
-from kgraph.db import Database
-from kgraph.db.models import GraphEntity, GraphFile, GraphRelationship, table_of
-from kgraph.db.reader import raw_connection
-from kgraph.db.sqlite import fetch_raw_in
-from kgraph.errors import NotFoundError
+from kgraph.db.reader import ReadConnection, chunked, marks
+
+if TYPE_CHECKING:
+    from kgraph.db.direct import Transactions
 
 __all__ = [
     "BlastRadius",
@@ -53,15 +45,10 @@ __all__ = [
     "exports",
     "files_in_blast_radius",
     "find_entities",
-    "graph_summary",
     "has_graph",
     "what_calls",
     "what_depends_on",
 ]
-
-ENTITIES = table_of(GraphEntity)
-EDGES = table_of(GraphRelationship)
-FILES = table_of(GraphFile)
 
 
 @dataclass(frozen=True)
@@ -86,7 +73,7 @@ class CallerRecord:
         }
 
 
-def _targets(conn: Connection, target: EntityRecord) -> list[str]:
+def _targets(target: EntityRecord) -> list[str]:
     """Ids whose callers are ``target``'s callers: a class is called through its constructor."""
     ids = [target.id]
     if target.type == "class":
@@ -94,21 +81,17 @@ def _targets(conn: Connection, target: EntityRecord) -> list[str]:
     return ids
 
 
-def _edges_to(conn: Connection, ids: Sequence[str], types: Sequence[str]) -> list[Any]:
-    rows: list[Any] = []
-    ordered = sorted(set(ids))
-    for i in range(0, len(ordered), ID_CHUNK):
-        rows += conn.execute(
-            select(
-                EDGES.c.from_entity,
-                EDGES.c.to_entity,
-                EDGES.c.type,
-                EDGES.c.file_path,
-                EDGES.c.line_number,
-                EDGES.c.confidence,
-                EDGES.c.resolution,
-            ).where(EDGES.c.to_entity.in_(ordered[i : i + ID_CHUNK]), EDGES.c.type.in_(types))
-        ).all()
+_CALLS_SQL = (
+    "SELECT from_entity, to_entity, type, file_path, line_number, confidence, resolution "
+    "FROM graph_relationships WHERE to_entity IN ({}) AND type IN (?)"
+)
+
+
+def _calls_to(conn: ReadConnection, ids: Sequence[str]) -> list[tuple[Any, ...]]:
+    """The ``calls`` edges into ``ids``."""
+    rows: list[tuple[Any, ...]] = []
+    for chunk in chunked(sorted(set(ids)), ID_CHUNK):
+        rows += conn.execute(_CALLS_SQL.format(marks(len(chunk))), (*chunk, "calls")).fetchall()
     return rows
 
 
@@ -123,24 +106,27 @@ _DEPENDENTS_SQL = (
 
 
 def _dependents_of(
-    conn: Connection, ids: Sequence[str], include_unresolved: bool
+    conn: ReadConnection, ids: Sequence[str], include_unresolved: bool
 ) -> list[tuple[Any, ...]]:
-    """Edges into ``ids`` joined with their source entity, one statement per 5,000 ids.
-
-    Plain driver SQL on the transaction's own DBAPI connection: for the most-called
-    functions this returns ~10,000 rows, and SQLAlchemy's expanding IN and per-row result
-    processing cost more than the query.
-    """
-    rows = fetch_raw_in(conn, _DEPENDENTS_SQL, ids)
+    """Edges into ``ids`` joined with their source entity, one statement per 5,000 ids
+    (for the most-called functions a level returns ~10,000 rows)."""
+    rows = fetch_in(conn, _DEPENDENTS_SQL, ids)
     return rows if include_unresolved else [r for r in rows if r[5] != "name-only"]
 
 
-def _override_dependents(conn: Connection, methods: set[str]) -> list[tuple[Any, ...]]:
+def _overrides_into(conn: ReadConnection, methods: Iterable[str]) -> list[OverrideCall]:
+    """:func:`~.dispatch.calls_into`, in a fixed order: it follows the iteration order of
+    sets of strings, which changes from process to process (hash randomisation), and a
+    blast radius keeps the first of equally confident edges."""
+    return sorted(calls_into(conn, methods), key=lambda c: (c.caller, c.override, c.line or 0))
+
+
+def _override_dependents(conn: ReadConnection, methods: set[str]) -> list[tuple[Any, ...]]:
     """The ``self.m()`` calls that run ``methods`` as overrides (:mod:`.dispatch`), shaped
     like :func:`_dependents_of`'s rows."""
     if not methods:
         return []
-    calls = calls_into(conn, methods)
+    calls = _overrides_into(conn, methods)
     callers = entities_by_id(conn, [c.caller for c in calls])
     return [
         (c.caller, c.override, "calls", c.line, c.confidence, OVERRIDE, *callers[c.caller][1:])
@@ -150,7 +136,7 @@ def _override_dependents(conn: Connection, methods: set[str]) -> list[tuple[Any,
 
 
 def what_calls(
-    db: Database, name: str, *, include_unresolved: bool = False, record: bool = True
+    db: Transactions, name: str, *, include_unresolved: bool = False, record: bool = True
 ) -> tuple[EntityRecord, list[CallerRecord]]:
     """The target ``name`` resolves to and its direct callers (file:line of each call).
     A method's callers include the ``self.m()`` calls written in its class's ancestors,
@@ -162,27 +148,24 @@ def what_calls(
     params = {"name": name, "include_unresolved": include_unresolved}
     with recorded(db, "what-calls", params, record) as done:
 
-        def query(conn: Connection) -> tuple[EntityRecord, list[CallerRecord]]:
+        def query(conn: ReadConnection) -> tuple[EntityRecord, list[CallerRecord]]:
             target = resolve_one(conn, name)
-            ids = _targets(conn, target)
+            ids = _targets(target)
             if include_unresolved:
                 ids.append(UNRESOLVED_PREFIX + target.name)
-            rows = _edges_to(conn, ids, ("calls",))
-            found = [
-                (r.from_entity, r.to_entity, r.line_number, r.confidence, r.resolution)
-                for r in rows
-            ]
+            # (caller, callee, line, confidence, resolution)
+            found = [(r[0], r[1], r[4], r[5], r[6]) for r in _calls_to(conn, ids)]
             if target.type == "method":  # self.m() in an ancestor runs this override
                 found += [
                     (c.caller, c.written, c.line, c.confidence, OVERRIDE)
-                    for c in calls_into(conn, [target.id])
+                    for c in _overrides_into(conn, [target.id])
                 ]
             callers = entities_by_id(conn, [f[0] for f in found])
             result = [CallerRecord(callers[f[0]], *f[1:]) for f in found if f[0] in callers]
             result.sort(key=lambda c: (c.caller.file_path, c.line or 0, c.caller.id))
             return target, result
 
-        target, callers = db.read(query)
+        target, callers = db.read_raw(query)
         done(len(callers))
     return target, callers
 
@@ -239,26 +222,30 @@ class BlastRadius:
         }
 
 
-def _blast_seeds(conn: Connection, target: EntityRecord) -> tuple[set[str], set[str]]:
+def _blast_seeds(conn: ReadConnection, target: EntityRecord) -> tuple[set[str], set[str]]:
     """The ids whose dependents depend on ``target`` (a class's members, a file's
-    entities), and which of them are methods (overrides: :mod:`.dispatch`)."""
-    seeds = set(_targets(conn, target))
+    entities), and which of them are methods (overrides: :mod:`.dispatch`).
+
+    Members are found by their id's prefix. LIKE ignores case (SQLite's for ASCII, and
+    PostgreSQL's through kgraph.db.pgreader), so the prefix is checked again here: a
+    class ``Foo`` does not own ``FOO.x``."""
+    seeds = set(_targets(target))
     methods = {target.id} if target.type == "method" else set()
     if target.type in ("class", "file", "interface"):
-        prefix = target.id if target.type == "file" else target.id + "."
+        prefix = target.id + ("::" if target.type == "file" else ".")
         pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        like = pattern + ("::%" if target.type == "file" else "%")
         for member, kind in conn.execute(
-            select(ENTITIES.c.id, ENTITIES.c.type).where(ENTITIES.c.id.like(like, escape="\\"))
+            "SELECT id, type FROM graph_entities WHERE id LIKE ? ESCAPE '\\'", (pattern + "%",)
         ):
-            seeds.add(member)
-            if kind == "method":
-                methods.add(member)
+            if member.startswith(prefix):
+                seeds.add(member)
+                if kind == "method":
+                    methods.add(member)
     return seeds, methods
 
 
 def blast_radius(
-    db: Database,
+    db: Transactions,
     name: str,
     *,
     depth: int = 3,
@@ -276,7 +263,7 @@ def blast_radius(
     params = {"name": name, "depth": depth, "include_unresolved": include_unresolved}
     with recorded(db, "blast-radius", params, record) as done:
 
-        def query(conn: Connection) -> BlastRadius:
+        def query(conn: ReadConnection) -> BlastRadius:
             target = resolve_one(conn, name)
             seeds, methods = _blast_seeds(conn, target)
             names = {target.name} if include_unresolved else set()
@@ -314,198 +301,6 @@ def blast_radius(
             return BlastRadius(target, depth, tuple(impacts))
 
         with no_gc():
-            result = db.read(query)
+            result = db.read_raw(query)
         done(len(result.impacts))
-    return result
-
-
-def find_entities(
-    db: Database, name: str, *, limit: int = 20, record: bool = True, exact: bool = False
-) -> tuple[str, list[EntityRecord]]:
-    """Entities matching ``name``: exact (name, qualified name or id), else prefix, else
-    substring, else fuzzy (similar names). Returns (how it matched, matches).
-
-    ``exact`` stops after the exact lookup (an indexed query; the fuzzy step reads every
-    name), for callers resolving many names at once."""
-    name = required_name(name)
-    with recorded(db, "find", {"name": name, "limit": limit}, record) as done:
-
-        def query(conn: Connection) -> tuple[str, list[EntityRecord]]:
-            cols = (ENTITIES.c.name, ENTITIES.c.qualified_name, ENTITIES.c.id)
-            found = conn.execute(
-                select(*ENTITY_COLUMNS)
-                .where((cols[0] == name) | (cols[1] == name) | (cols[2] == name))
-                .limit(limit)
-            ).all()
-            if found:
-                return "exact", [entity_record(r) for r in found]
-            if exact:
-                return "none", []
-            escaped = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-            for kind, pattern in (("prefix", f"{escaped}%"), ("substring", f"%{escaped}%")):
-                rows = conn.execute(
-                    select(*ENTITY_COLUMNS)
-                    .where(
-                        cols[0].ilike(pattern, escape="\\") | cols[1].ilike(pattern, escape="\\")
-                    )
-                    .order_by(func.length(ENTITIES.c.qualified_name), ENTITIES.c.id)
-                    .limit(limit)
-                ).all()
-                if rows:
-                    return kind, [entity_record(r) for r in rows]
-            import difflib  # only for fuzzy matching
-
-            names = conn.execute(select(ENTITIES.c.name).distinct()).scalars().all()
-            close = difflib.get_close_matches(name, names, n=limit, cutoff=0.7)
-            if not close:
-                return "none", []
-            rows = conn.execute(
-                select(*ENTITY_COLUMNS).where(ENTITIES.c.name.in_(close)).limit(limit)
-            ).all()
-            order = {n: i for i, n in enumerate(close)}
-            return "fuzzy", sorted(
-                (entity_record(r) for r in rows), key=lambda e: (order[e.name], e.id)
-            )
-
-        kind, matches = db.read(query)
-        done(len(matches))
-    return kind, matches
-
-
-def exports(db: Database, file: str, *, record: bool = True) -> list[dict[str, Any]]:
-    """What a file exports: its exported definitions and what it re-exports from elsewhere."""
-    path = normalise_path(file)
-    with recorded(db, "exports", {"file": path}, record) as done:
-
-        def query(conn: Connection) -> list[dict[str, Any]]:
-            if conn.execute(select(FILES.c.path).where(FILES.c.path == path)).first() is None:
-                raise NotFoundError(f"{path} is not in the code graph (run: kgraph graph parse)")
-            own = conn.execute(
-                select(*ENTITY_COLUMNS)
-                .where(  # top level: members go along
-                    ENTITIES.c.file_path == path,
-                    ENTITIES.c.exported.is_(True),
-                    ENTITIES.c.type != "file",
-                    ~ENTITIES.c.qualified_name.contains("."),
-                )
-                .order_by(ENTITIES.c.line_number)
-            ).all()
-            result = [{"kind": "defined", "entity": entity_record(r).to_dict()} for r in own]
-            edges = (
-                conn.execute(
-                    select(EDGES.c.to_entity).where(  # file_path: indexed
-                        EDGES.c.file_path == path,
-                        EDGES.c.from_entity == path,
-                        EDGES.c.type == "exports",
-                    )
-                )
-                .scalars()
-                .all()
-            )
-            others = entities_by_id(conn, [e for e in edges if not e.startswith(path + "::")])
-            for target in sorted(set(edges)):
-                if target in others:
-                    result.append({"kind": "re-export", "entity": others[target].to_dict()})
-                elif not target.startswith(path + "::"):
-                    result.append({"kind": "re-export", "entity": {"id": target}})
-            return result
-
-        result = db.read(query)
-        done(len(result))
-    return result
-
-
-@dataclass(frozen=True)
-class FileDependent:
-    path: str
-    depth: int
-    via: str
-    edges: tuple[tuple[str, str, str, int | None], ...]  # (type, from, to, line), direct only
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "path": self.path,
-            "depth": self.depth,
-            "via": self.via,
-            "test": is_test_path(self.path),
-            "edges": [
-                {"type": t, "from": f, "to": to, "line": line} for t, f, to, line in self.edges
-            ],
-        }
-
-
-def what_depends_on(
-    db: Database, file: str, *, depth: int = 1, record: bool = True
-) -> list[FileDependent]:
-    """Files that depend on ``file`` (up to ``depth`` levels), with the direct edges."""
-    path = normalise_path(file)
-    with recorded(db, "what-depends-on", {"file": path, "depth": depth}, record) as done:
-
-        def query(conn: Connection) -> list[FileDependent]:
-            if conn.execute(select(FILES.c.path).where(FILES.c.path == path)).first() is None:
-                raise NotFoundError(f"{path} is not in the code graph (run: kgraph graph parse)")
-            levels = dependents_by_level(raw_connection(conn), [path], depth)
-            rows = conn.execute(
-                select(
-                    EDGES.c.file_path,
-                    EDGES.c.type,
-                    EDGES.c.from_entity,
-                    EDGES.c.to_entity,
-                    EDGES.c.line_number,
-                )
-                .where(
-                    EDGES.c.to_file == path,
-                    EDGES.c.file_path != path,
-                    EDGES.c.type.in_(DEPENDENCY_TYPES),
-                    EDGES.c.resolution != "name-only",
-                )
-                .order_by(EDGES.c.file_path, EDGES.c.line_number)
-            ).all()
-            direct: dict[str, list[tuple[str, str, str, int | None]]] = {}
-            for row in rows:
-                direct.setdefault(row.file_path, []).append(
-                    (row.type, row.from_entity, row.to_entity, row.line_number)
-                )
-            return [
-                FileDependent(p, level, via, tuple(direct.get(p, ())))
-                for p, (level, via) in sorted(levels.items(), key=lambda x: (x[1][0], x[0]))
-            ]
-
-        result = db.read(query)
-        done(len(result))
-    return result
-
-
-def graph_summary(db: Database, *, record: bool = True) -> dict[str, Any]:
-    """Counts: files per language, entities per type, edges per type, how calls resolved;
-    and the files whose analysis failed, with why (``failed_files``)."""
-    with recorded(db, "summary", {}, record) as done:
-
-        def query(conn: Connection) -> dict[str, Any]:
-            def counts(statement: Any) -> dict[str, int]:
-                return {str(k): int(v) for k, v in conn.execute(statement).all()}
-
-            files = counts(select(FILES.c.language, func.count()).group_by(FILES.c.language))
-            return {
-                "files": sum(files.values()),
-                "languages": files,
-                "files_with_errors": conn.execute(
-                    select(func.count()).where(FILES.c.parse_errors > 0)
-                ).scalar_one(),
-                "stale_files": conn.execute(
-                    select(func.count()).where(FILES.c.stale.is_(True))
-                ).scalar_one(),
-                "failed_files": failed_files(conn),
-                "last_parsed_at": conn.execute(select(func.max(FILES.c.parsed_at))).scalar(),
-                "entities": counts(select(ENTITIES.c.type, func.count()).group_by(ENTITIES.c.type)),
-                "relationships": counts(select(EDGES.c.type, func.count()).group_by(EDGES.c.type)),
-                "call_resolution": counts(
-                    select(EDGES.c.resolution, func.count())
-                    .where(EDGES.c.type == "calls")
-                    .group_by(EDGES.c.resolution)
-                ),
-            }
-
-        result = db.read(query)
-        done(result["files"])
     return result

@@ -1,34 +1,44 @@
 """Query results as frozen records, the name resolution every query starts with, and the
-``graph_queries`` metric row every query writes."""
+``graph_queries`` metric row every query writes.
+
+Every query is written once, as plain SQL on a DB-API connection, and runs in the
+transactions of a kgraph.db ``Transactions``: a :class:`~kgraph.db.Database` (the library,
+the MCP server) or a :class:`~kgraph.db.DirectDatabase` on the driver alone, for a
+one-off ``kgraph graph`` command that must not pay for importing SQLAlchemy (issue 36).
+Standard library only at import time.
+"""
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from typing import Any, NamedTuple
-
-from sqlalchemy import Row, and_, insert, or_, select
-from sqlalchemy.engine import Connection
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from kgraph.codegraph.filedeps import normalise_path
-from kgraph.db import Database
-from kgraph.db.models import GraphEntity, GraphQuery, table_of, utcnow
+from kgraph.db.reader import ReadConnection, chunked, db_time, marks
 from kgraph.errors import InvalidValueError, KgraphError, NotFoundError
 from kgraph.redact import redact_data
 
-ENTITIES = table_of(GraphEntity)
+if TYPE_CHECKING:
+    from kgraph.db.direct import Transactions
+
 ID_CHUNK = 500  # ids per IN (...) list
-QUERIES = table_of(GraphQuery)
+# The id prefix of a name-only call candidate: kgraph.codegraph.targets' own (a test checks;
+# importing it would import the resolver).
+UNRESOLVED_PREFIX = "<unresolved>::"
 _TEST_PATH = re.compile(
-    r"(^|/)(tests?|__tests__|spec)/|(^|/)test_[^/]*$|_test\.py$|(^|/)conftest\.py$"
+    r"(^|/)(tests?|__tests__|spec)/|(^|/)test_[^/]*$|_test\.(py|go)$|Tests?\.java$|(^|/)conftest\.py$"
     r"|\.(test|spec)\.[jt]sx?$"
 )
 
 
 def is_test_path(path: str) -> bool:
-    """True for test files (``tests/``, ``test_*.py``, ``*_test.py``, ``*.test.ts``...)."""
+    """True for test files (``tests/``, ``test_*.py``, ``*_test.py``, ``*.test.ts``,
+    ``*_test.go``...)."""
     return bool(_TEST_PATH.search(path))
 
 
@@ -53,41 +63,25 @@ class EntityRecord(NamedTuple):
         return {**self._asdict(), "location": self.location}
 
 
+# The columns of an EntityRecord, in its order (``e.``: the entities table's alias).
 ENTITY_COLUMNS = (
-    ENTITIES.c.id,
-    ENTITIES.c.type,
-    ENTITIES.c.name,
-    ENTITIES.c.qualified_name,
-    ENTITIES.c.file_path,
-    ENTITIES.c.line_number,
-    ENTITIES.c.end_line,
-    ENTITIES.c.exported,
+    "e.id, e.type, e.name, e.qualified_name, e.file_path, e.line_number, e.end_line, e.exported"
 )
+ENTITY_SELECT = f"SELECT {ENTITY_COLUMNS} FROM graph_entities e"
 
 
-def entity_record(row: Row[Any]) -> EntityRecord:
-    return EntityRecord(
-        row.id,
-        row.type,
-        row.name,
-        row.qualified_name,
-        row.file_path,
-        row.line_number,
-        row.end_line,
-        bool(row.exported),
-    )
+def entity_record(row: Sequence[Any]) -> EntityRecord:
+    """A row of :data:`ENTITY_COLUMNS` as a record."""
+    return EntityRecord(row[0], row[1], row[2], row[3], row[4], row[5], row[6], bool(row[7]))
 
 
-def entities_by_id(conn: Connection, ids: Sequence[str]) -> dict[str, EntityRecord]:
+def entities_by_id(conn: ReadConnection, ids: Sequence[str]) -> dict[str, EntityRecord]:
     """The entities of ``ids`` (each once), read in chunks the driver's parameter limit
     allows."""
     found: dict[str, EntityRecord] = {}
-    ordered = sorted(set(ids))
-    for i in range(0, len(ordered), ID_CHUNK):
-        for row in conn.execute(
-            select(*ENTITY_COLUMNS).where(ENTITIES.c.id.in_(ordered[i : i + ID_CHUNK]))
-        ):
-            found[row.id] = entity_record(row)
+    for chunk in chunked(sorted(set(ids)), ID_CHUNK):
+        for row in conn.execute(f"{ENTITY_SELECT} WHERE e.id IN ({marks(len(chunk))})", chunk):
+            found[row[0]] = entity_record(row)
     return found
 
 
@@ -116,62 +110,54 @@ def required_name(name: str) -> str:
     return stripped
 
 
-def candidates_for(conn: Connection, name: str) -> list[EntityRecord]:
+def candidates_for(conn: ReadConnection, name: str) -> list[EntityRecord]:
     """Entities ``name`` may mean, most specific interpretation first.
 
     Tried in order: an entity id (``path::qualified.name`` or a file path), a qualified name
     (``Class.method``), a dotted module path (``pkg.mod.Class.method``), a plain name.
     """
     name = required_name(name)
-    by_id = conn.execute(
-        select(*ENTITY_COLUMNS).where(ENTITIES.c.id.in_([name, normalise_path(name)]))
-    ).all()
-    if by_id:
-        return [entity_record(r) for r in by_id]
+    by_id = conn.execute(f"{ENTITY_SELECT} WHERE e.id IN (?, ?)", (name, normalise_path(name)))
+    found = [entity_record(r) for r in by_id]
+    if found:
+        return found
     rows = conn.execute(
-        select(*ENTITY_COLUMNS).where(ENTITIES.c.qualified_name == name, ENTITIES.c.type != "file")
-    ).all()
+        f"{ENTITY_SELECT} WHERE e.qualified_name = ? AND e.type != 'file'", (name,)
+    ).fetchall()
     if rows:
         return _sorted(rows)
     if "." in name:  # pkg.mod.Class.method: a file's module name + a qualified name
-        files = ENTITIES.alias("f")
         parts = name.split(".")
-        conditions = [
-            and_(
-                files.c.qualified_name == ".".join(parts[:i]),
-                ENTITIES.c.qualified_name == ".".join(parts[i:]),
-            )
-            for i in range(1, len(parts))
-        ]
+        splits = range(1, len(parts))
+        either = " OR ".join("f.qualified_name = ? AND e.qualified_name = ?" for _ in splits)
+        params = [text for i in splits for text in (".".join(parts[:i]), ".".join(parts[i:]))]
         rows = conn.execute(
-            select(*ENTITY_COLUMNS)
-            .join(files, files.c.id == ENTITIES.c.file_path)
-            .where(files.c.type == "file", or_(*conditions))
-        ).all()
+            f"{ENTITY_SELECT} JOIN graph_entities f ON f.id = e.file_path "
+            f"WHERE f.type = 'file' AND ({either})",
+            params,
+        ).fetchall()
         if rows:
             return _sorted(rows)
         rows = conn.execute(
-            select(*ENTITY_COLUMNS).where(
-                ENTITIES.c.type == "file", ENTITIES.c.qualified_name == name
-            )
-        ).all()
+            f"{ENTITY_SELECT} WHERE e.type = 'file' AND e.qualified_name = ?", (name,)
+        ).fetchall()
         if rows:
             return _sorted(rows)
     rows = conn.execute(
-        select(*ENTITY_COLUMNS).where(ENTITIES.c.name == name, ENTITIES.c.type != "file")
-    ).all()
+        f"{ENTITY_SELECT} WHERE e.name = ? AND e.type != 'file'", (name,)
+    ).fetchall()
     return _sorted(rows)
 
 
-def _sorted(rows: Sequence[Row[Any]]) -> list[EntityRecord]:
+def _sorted(rows: Sequence[Sequence[Any]]) -> list[EntityRecord]:
     return sorted((entity_record(r) for r in rows), key=lambda e: (e.file_path, e.line_number or 0))
 
 
-def resolve_one(conn: Connection, name: str) -> EntityRecord:
+def resolve_one(conn: ReadConnection, name: str) -> EntityRecord:
     """The single entity ``name`` means; NotFoundError or AmbiguousNameError otherwise."""
     candidates = candidates_for(conn, name)
     if not candidates:
-        if conn.execute(select(ENTITIES.c.id).limit(1)).first() is None:
+        if conn.execute("SELECT id FROM graph_entities LIMIT 1").fetchone() is None:
             raise NotFoundError(
                 f"no code entity named {name!r}: the code graph is empty "
                 "(parse the project first: kgraph graph parse .)"
@@ -186,9 +172,25 @@ def resolve_one(conn: Connection, name: str) -> EntityRecord:
     return candidates[0]
 
 
+_LOG_SQL = (
+    "INSERT INTO graph_queries (query_type, query_params, result_count, duration_ms, "
+    "created_at) VALUES (?, ?, ?, ?, ?)"
+)
+
+
+def log_query(
+    conn: ReadConnection, query_type: str, params: dict[str, Any], count: int, duration_ms: float
+) -> None:
+    """Write one ``graph_queries`` row, as the model's types store it: the parameters as
+    JSON text (redacted: a name may be a pasted token), the time as naive UTC text."""
+    text = json.dumps(redact_data(params))
+    when = db_time(datetime.now(UTC))
+    conn.execute(_LOG_SQL, (query_type, text, count, round(duration_ms, 3), when))
+
+
 @contextmanager
 def recorded(
-    db: Database, query_type: str, params: dict[str, Any], record: bool = True
+    db: Transactions, query_type: str, params: dict[str, Any], record: bool = True
 ) -> Iterator[Callable[[int], None]]:
     """Time a query and write its ``graph_queries`` row (fail-open: metrics never break a query).
 
@@ -200,12 +202,5 @@ def recorded(
     if not record:
         return
     duration = (time.perf_counter() - started) * 1000
-    row = {
-        "query_type": query_type,
-        "query_params": redact_data(params),  # a name may be a pasted token
-        "result_count": count[0],
-        "duration_ms": round(duration, 3),
-        "created_at": utcnow(),
-    }
     with suppress(KgraphError):
-        db.write(lambda conn: conn.execute(insert(QUERIES), row))
+        db.write_raw(lambda conn: log_query(conn, query_type, params, count[0], duration))

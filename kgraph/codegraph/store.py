@@ -159,6 +159,16 @@ def mark_stale(conn: Connection, paths: Sequence[str]) -> None:
         conn.execute(update(FILES).where(FILES.c.path.in_(chunk)).values(stale=True))
 
 
+def set_hashes(conn: Connection, hashes: dict[str, str]) -> None:
+    """Store new content hashes of unchanged files (path -> hash): those a release before
+    hashed differently (kgraph.codegraph.listing.legacy_hash)."""
+    if hashes:
+        conn.execute(
+            update(FILES).where(FILES.c.path == bindparam("p")).values(content_hash=bindparam("h")),
+            [{"p": path, "h": digest} for path, digest in sorted(hashes.items())],
+        )
+
+
 _ENTITY_SQL = (
     "INSERT INTO graph_entities (id, type, name, qualified_name, file_path, line_number, "
     "end_line, exported, package, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"

@@ -22,12 +22,13 @@ that scope's ``args[N]`` (a call's arguments) and ``containers[N]`` (a literal).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable, Mapping
 from typing import Any, Final, Literal, NamedTuple, NotRequired, TypedDict
 
 import orjson
+
+from kgraph.codegraph.listing import blob_hash
 
 UNKNOWN: Final = "?"
 
@@ -230,7 +231,7 @@ class Scope(TypedDict):
 
 
 class Summary(TypedDict):
-    lang: str  # python | typescript | tsx | javascript
+    lang: str  # python | typescript | tsx | javascript | go | gomod (kgraph.codegraph.langs)
     errors: int  # ERROR nodes seen
     failed: NotRequired[str]  # the summariser raised: why
     defs: dict[str, Definition]
@@ -241,6 +242,7 @@ class Summary(TypedDict):
     all: list[str] | None  # __all__
     exports: dict[str, Binding]  # TS/JS: exported name -> binding
     estar: list[str]  # TS/JS: `export * from` modules
+    impls: NotRequired[list[list[str | int]]]  # Rust: [type ref, trait ref, line] of impls
 
 
 class Call(NamedTuple):
@@ -346,7 +348,9 @@ def _joined(summary: Summary, encode: Callable[[Any], str]) -> str:
 
 
 def content_hash(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=20).hexdigest()
+    """git's id of the content (kgraph.codegraph.listing.blob_hash): a parse can then take
+    an unchanged file's hash from git's index instead of reading the file."""
+    return blob_hash(data)
 
 
 def _bindings(rows: list[Any]) -> list[Binding]:

@@ -201,3 +201,36 @@ def test_export_under_a_folder_without_calls_says_so(run_kgraph: Run, parsed: Pa
     result = run_kgraph("graph", "export", "--root", "docs", cwd=parsed)
     assert result.returncode == 0 and result.json() == {}
     assert "no calls under docs in the code graph (5 files)" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["what-calls", "get_database", "--json"],
+        ["blast-radius", "Database.query", "--depth", "2"],
+        ["find", "Repo"],
+        ["exports", "app/__init__.py", "--json"],
+        ["what-depends-on", "app/db.py"],
+        ["what-calls", "save"],
+        ["parse", ".", "--root", "."],
+    ],
+    ids=" ".join,
+)
+def test_without_click_the_commands_print_the_same_on_either_backend(
+    args: list[str],
+    run_kgraph: Run,
+    parsed: Path,
+    db_path: Path,
+    db_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """kgraph.cli.graph_fast on the driver alone (sqlite3, or psycopg on a server) prints
+    what the Click command prints (tests/cli/test_graph_fast.py has the whole list)."""
+    from tests.cli.test_graph_fast import run_fast, timeless
+
+    database = db_path if db_url.startswith("sqlite") else db_url
+    fast = run_fast(["graph", *args], parsed, database, monkeypatch)
+    assert fast is not None, "left to Click"
+    clicked = run_kgraph("graph", *args, cwd=parsed)
+    got = (fast.returncode, timeless(fast.stdout), fast.stderr)
+    assert got == (clicked.returncode, timeless(clicked.stdout), clicked.stderr)

@@ -21,11 +21,11 @@ from kgraph.codegraph.query import (
     blast_radius,
     exports,
     find_entities,
-    graph_summary,
     what_calls,
     what_depends_on,
 )
 from kgraph.codegraph.records import AmbiguousNameError, is_test_path
+from kgraph.codegraph.stats import graph_summary
 from kgraph.db import Database
 from kgraph.db.models import GraphQuery, table_of
 from kgraph.errors import InvalidValueError, NotFoundError
