@@ -1,13 +1,17 @@
 """Score the call graph on the project's cases, per category (precision, recall, exact cases).
 
-    python scripts/score_callgraph_cases.py [--code CHECKOUT] [--cases DIR] [--misses] [--json]
+    python scripts/score_callgraph_cases.py [--code CHECKOUT] [--cases DIR ...] [--misses] [--json]
 
-Parses every case of ``tests/codegraph/cases/`` (one folder each: ``main.py`` and the
-modules it imports, ``callgraph.json`` the expected adjacency list in PyCG's format) into
-a scratch database, exports each case's call graph and compares it edge by edge with the
-expectation. Categories come from ``cases/categories.json``. ``--code`` scores another
-checkout of kgraph on the same cases (a before/after table for a change: ``git worktree
-add /tmp/before <commit>``); ``--misses`` lists every wrong and missing edge.
+Parses every case of a corpus (one folder each: ``main.py`` and the modules it imports,
+``callgraph.json`` the expected adjacency list in PyCG's format) into a scratch database,
+exports each case's call graph and compares it edge by edge with the expectation.
+Categories come from the corpus's ``categories.json``. The corpora are one per language:
+``tests/codegraph/cases/`` (Python) and ``tests/codegraph/cases_<language>/`` (``cases_go``:
+``main.go``...); all are scored, a table each, unless ``--cases`` names some. ``--code``
+scores another checkout of kgraph on the same cases (a before/after table for a change:
+``git worktree add /tmp/before <commit>``); ``--misses`` lists every wrong and missing
+edge. ``--json`` prints the first corpus's ``categories`` and ``misses`` at the top level
+(as before there were others), and every corpus's under ``corpora``.
 """
 
 from __future__ import annotations
@@ -88,38 +92,58 @@ def table(
     ]
 
 
+def corpora() -> list[Path]:
+    """The corpora, Python's first: ``cases`` and every ``cases_<language>``."""
+    folder = ROOT / "tests" / "codegraph"
+    return [folder / "cases", *sorted(folder.glob("cases_*"))]
+
+
+def language(cases: Path) -> str:
+    return cases.name.partition("_")[2] or "python"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--code", type=Path, default=ROOT, help="kgraph checkout to score")
-    parser.add_argument("--cases", type=Path, default=ROOT / "tests" / "codegraph" / "cases")
+    parser.add_argument("--cases", type=Path, nargs="+", default=corpora())
     parser.add_argument("--misses", action="store_true", help="list wrong and missing edges")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     sys.path.insert(0, str(args.code.resolve()))
-    mapping = json.loads((args.cases / "categories.json").read_text())
-    categories = {case: name for name, cases in mapping.items() for case in cases}
-    scores = score(args.cases.resolve())
-    rows = table(scores, categories)
-    if args.json:
+    results: dict[str, Any] = {}
+    for cases in args.cases:
+        mapping = json.loads((cases / "categories.json").read_text())
+        categories = {case: name for name, names in mapping.items() for case in names}
+        scores = score(cases.resolve())
+        rows = table(scores, categories)
         misses: dict[str, Any] = {
             case: {"wrong": sorted(fp), "missing": sorted(fn)}
             for case, (_tp, fp, fn) in scores.items()
             if fp or fn
         }
-        print(json.dumps({"categories": [r._asdict() for r in rows], "misses": misses}, indent=2))
-        return
-    print(f"{'category':14} {'cases':>5} {'exact':>5} {'tp':>4} {'fp':>4} {'fn':>4} prec.  recall")
-    for r in rows:
+        results[language(cases)] = {"categories": [r._asdict() for r in rows], "misses": misses}
+        if args.json:
+            continue
+        if len(args.cases) > 1:
+            shown = cases.relative_to(ROOT) if cases.is_relative_to(ROOT) else cases
+            print(f"{language(cases)} ({shown})")
         print(
-            f"{r.category:14} {r.cases:5} {r.exact:5} {r.tp:4} {r.fp:4} {r.fn:4} "
-            f"{r.precision:6.3f} {r.recall:6.3f}"
+            f"{'category':14} {'cases':>5} {'exact':>5} {'tp':>4} {'fp':>4} {'fn':>4} prec.  recall"
         )
-    if args.misses:
-        for case, (_tp, fp, fn) in scores.items():
-            for caller, callee in sorted(fp):
-                print(f"  {case}: wrong   {caller} -> {callee}")
-            for caller, callee in sorted(fn):
-                print(f"  {case}: missing {caller} -> {callee}")
+        for r in rows:
+            print(
+                f"{r.category:14} {r.cases:5} {r.exact:5} {r.tp:4} {r.fp:4} {r.fn:4} "
+                f"{r.precision:6.3f} {r.recall:6.3f}"
+            )
+        if args.misses:
+            for case, (_tp, fp, fn) in scores.items():
+                for caller, callee in sorted(fp):
+                    print(f"  {case}: wrong   {caller} -> {callee}")
+                for caller, callee in sorted(fn):
+                    print(f"  {case}: missing {caller} -> {callee}")
+    if args.json:
+        first = next(iter(results.values()))
+        print(json.dumps({**first, "corpora": results}, indent=2))
 
 
 if __name__ == "__main__":

@@ -270,7 +270,7 @@ def _imports(path: str, summary: Summary, resolver: Resolver, rows: FileRows) ->
                 resolution = "external" if value[0] == "ext" else "import"
                 conf = 0.9 if value[0] == "ext" else 1.0
                 rows.edge(path, target[0], "imports", path, target[1], line, conf, resolution)
-            if value[0] not in ("file", "dir"):
+            if value[0] not in ("file", "dir", "gopkg", "jpkg", "rmod"):
                 continue
             for name in names:
                 if name == "*":
@@ -307,6 +307,26 @@ def _classes(path: str, summary: Summary, resolver: Resolver, rows: FileRows) ->
                 if target is not None and value[0] in ("def", "ext"):
                     rows.edge(
                         source, target[0], "implements", path, target[1], info["line"], conf, method
+                    )
+    for type_ref, trait_ref, line in summary.get("impls", ()):  # Rust: `impl Trait for T`
+        at = int(line)
+        for kind, conf, method in resolver.eval_ref(path, "", str(type_ref), at):
+            if kind[0] != "def" or kind[1] == path:  # the type's own file made the edge
+                continue
+            for trait, conf2, method2 in resolver.eval_ref(path, "", str(trait_ref), at):
+                target = value_target(trait)
+                if target is not None and trait[0] in ("def", "ext"):
+                    source = f"{kind[1]}::{kind[2]}"
+                    weakest = method if conf <= conf2 else method2
+                    rows.edge(
+                        source,
+                        target[0],
+                        "implements",
+                        path,
+                        target[1],
+                        at,
+                        min(conf, conf2),
+                        weakest,
                     )
 
 

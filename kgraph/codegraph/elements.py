@@ -17,7 +17,15 @@ from kgraph.codegraph import flow
 from kgraph.codegraph.hierarchy import class_member
 from kgraph.codegraph.refs import ITERATE, key_op
 from kgraph.codegraph.summary import Container
-from kgraph.codegraph.values import CONF_INFERRED, CONF_LOCAL, Result, Value, unique, weaken
+from kgraph.codegraph.values import (
+    CONF_EXTERNAL,
+    CONF_INFERRED,
+    CONF_LOCAL,
+    Result,
+    Value,
+    unique,
+    weaken,
+)
 
 if TYPE_CHECKING:
     from kgraph.codegraph.resolve import Resolver
@@ -27,9 +35,12 @@ Key = str | int | None
 
 
 def raised(value: Value) -> list[Result]:
-    """``raise X``: a class is instantiated, anything else raised as it is."""
+    """``raise X``: a class is instantiated (an external one too), anything else raised as
+    it is. Also Go's ``T(!)``: an instance of the type ``T``."""
     if value[0] == "def":
         return [(("inst", value[1], value[2]), CONF_INFERRED, "inferred")]
+    if value[0] == "ext":
+        return [(("extinst", value[1]), CONF_EXTERNAL, "external")]
     return [(value, CONF_LOCAL, "local")]
 
 

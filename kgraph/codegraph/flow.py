@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 
 from kgraph.codegraph.changes import DECORATOR_SITES
 from kgraph.codegraph.hierarchy import class_member
+from kgraph.codegraph.langs import GO_SUFFIX, RUST_SUFFIX
 from kgraph.codegraph.refs import call_args, split_call, split_ref
 from kgraph.codegraph.summary import Arguments, ParamSpec, param_specs, scope_kind
 from kgraph.codegraph.values import (
@@ -118,7 +119,9 @@ def call_result(resolver: Resolver, value: Value, where: Where | None, bound: bo
         if value[1] in _EXTERNAL_RETURNING_ARGUMENT and where is not None:
             arguments = arguments_at(resolver, where)
             return _positional(resolver, where, arguments, 0) if arguments else []
-        if value[1].rsplit(".", 1)[-1][:1].isupper():  # a class, by convention
+        if value[1].rsplit(".", 1)[-1][:1].isupper() and not (
+            where is not None and where[0].endswith((GO_SUFFIX, RUST_SUFFIX))
+        ):  # a class, by convention (in Go any exported name is, in Rust a variant)
             return [(("extinst", value[1]), CONF_EXTERNAL, "external")]
         return []
     if kind == "inst":

@@ -16,6 +16,8 @@ import posixpath
 from typing import TYPE_CHECKING, Final
 
 from kgraph.codegraph.imports import module_attr
+from kgraph.codegraph.langs import GO_SUFFIX, JAVA_SUFFIX, RUST_SUFFIX, java_packages, rust_modules
+from kgraph.codegraph.langs.go_packages import go_member, package_attr
 from kgraph.codegraph.summary import Assigned
 from kgraph.codegraph.values import (
     CONF_BUILTIN,
@@ -106,6 +108,12 @@ def attribute(resolver: Resolver, value: Value, name: str) -> list[Result]:
     kind = value[0]
     if kind == "file":
         return module_attr(resolver, value[1], name)
+    if kind == "gopkg":
+        return package_attr(resolver, value, name)
+    if kind == "jpkg":
+        return java_packages.package_attr(resolver, value, name)
+    if kind == "rmod":
+        return rust_modules.module_attr(resolver, value, name)
     if kind == "dir":
         sub = resolver.index.python_path(posixpath.join(value[1], name) if value[1] else name)
         if sub is None:
@@ -190,6 +198,10 @@ def as_receiver(resolver: Resolver, results: list[Result], receivers: list[Resul
 def class_member(
     resolver: Resolver, path: str, qname: str, name: str, instance: bool, skip_first: bool = False
 ) -> list[Result]:
+    if path.endswith(GO_SUFFIX):  # no MRO: fields, the package's methods, embedded fields
+        return go_member(resolver, path, qname, name)
+    if path.endswith(RUST_SUFFIX):  # fields, impl blocks' methods, traits' provided ones
+        return rust_modules.rust_member(resolver, path, qname, name)
     key = ("member", path, qname, name, instance, skip_first)
     return resolver.cached(
         key, lambda: _class_member(resolver, path, qname, name, instance, skip_first)
@@ -210,6 +222,8 @@ def _class_member(
         if member in summary["defs"] and not (  # a decorated method holds what was returned
             bindings and any(isinstance(b, Assigned) for b in bindings)
         ):
+            if instance and not skip_first and class_path.endswith(JAVA_SUFFIX):
+                return java_packages.virtual(resolver, class_path, member)
             return [(("def", class_path, member), CONF_LOCAL, "mro")]
         if scope is None:
             continue
@@ -227,9 +241,9 @@ def _class_member(
 def _external_member(resolver: Resolver, order: list[tuple[str, str]], name: str) -> list[Result]:
     """``ext.Base.name`` for the first external base along the MRO that may own ``name``
     (:data:`_OWN_MEMBERS`: not a marker, nor an abstract base class without such a member).
-    Python only; builtin bases' methods are not followed."""
+    Python and Java only; builtin bases' methods are not followed."""
     for class_path, class_name in order:
-        if resolver._lang(class_path) != "python":
+        if resolver._lang(class_path) not in ("python", "java"):
             return []
         for value, _conf, _method in bases(resolver, class_path, class_name):
             if value[0] != "ext":

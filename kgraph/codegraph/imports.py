@@ -12,6 +12,8 @@ from __future__ import annotations
 import posixpath
 from typing import TYPE_CHECKING
 
+from kgraph.codegraph.langs.go_packages import go_import
+from kgraph.codegraph.langs.java_packages import java_import
 from kgraph.codegraph.summary import Assigned, StarImport
 from kgraph.codegraph.values import (
     CONF_EXTERNAL,
@@ -30,6 +32,12 @@ def import_module(resolver: Resolver, importer: str, spec: str, level: int = 0) 
     """The module an import names: ``("file", path)``/``("dir", folder)``/``("ext", spec)``."""
     summary = resolver.summary(importer)
     lang = summary["lang"] if summary is not None else "python"
+    if lang == "go":
+        return go_import(resolver, importer, spec)
+    if lang == "java":
+        return java_import(resolver, importer, spec)
+    if lang == "rust":  # a `use` path: crate::a, super::b, an external crate's
+        return resolver.eval_ref(importer, "", spec, None)
     if lang == "python":
         if level:
             target = resolver.index.python_relative(importer, spec, level)

@@ -9,6 +9,9 @@ file wins (a script's own folder, a test folder); otherwise a candidate inside a
 
 TS/JS: relative specifiers are joined to the importing file's folder and tried with the
 usual extensions and ``index`` files; anything else is an external package.
+
+Go: a package is a folder (:meth:`ModuleIndex.files_in`); import paths are read against
+``go.mod`` by :mod:`kgraph.codegraph.langs.go_packages`.
 """
 
 from __future__ import annotations
@@ -65,6 +68,7 @@ class ModuleIndex:
         # Memoised lookups (a binding is evaluated many times).
         self._absolute: dict[tuple[str, str], str | None] = {}
         self._relative: dict[tuple[str, str, int], str | None] = {}
+        self._by_suffix: dict[str, dict[str, list[str]]] = {}
         for folder in folders:  # namespace packages (no __init__.py) are importable too
             if folder in self.packages:
                 continue
@@ -151,6 +155,23 @@ class ModuleIndex:
             return None
         return self.python_path(posixpath.join(folder, name) if folder else name)
 
+    # -- folders (a Go package is one) -------------------------------------------------
+    def by_folder(self, suffix: str) -> dict[str, list[str]]:
+        """Folder -> the files directly in it whose names end with ``suffix``, sorted;
+        built on first use for each suffix (a Python repository never asks)."""
+        found = self._by_suffix.get(suffix)
+        if found is None:
+            found = {}
+            for path in sorted(self.files):
+                if path.endswith(suffix):
+                    found.setdefault(posixpath.dirname(path), []).append(path)
+            self._by_suffix[suffix] = found
+        return found
+
+    def files_in(self, folder: str, suffix: str) -> list[str]:
+        """The files directly in ``folder`` whose names end with ``suffix``, sorted."""
+        return self.by_folder(suffix).get(folder, [])
+
     # -- TS/JS --------------------------------------------------------------------------
     def script_module(self, importer: str, specifier: str) -> str | None:
         """``./util`` from ``src/a.ts`` -> ``src/util.ts`` (first that exists), or None."""
@@ -187,4 +208,17 @@ def file_keys(path: str) -> set[str]:
     keys.add(stem)
     if stem.endswith("/index") or stem.endswith("/__init__"):
         keys.add(stem.rsplit("/", 1)[0])
+    if path.endswith(".go"):  # a Go package's files are found by folder
+        keys.add("go:" + posixpath.dirname(path))
+    elif path.endswith(".java"):  # a Java package's, by a folder ending like its path
+        folder = posixpath.dirname(path)
+        keys.update("java:" + folder.split("/", i)[-1] for i in range(folder.count("/") + 1))
+    elif path.endswith(".rs"):  # a Rust module's file, and its folder's (impl blocks)
+        keys.update(("rs:" + path[:-3], "rs:" + posixpath.dirname(path)))
+        if path.endswith("/mod.rs"):
+            keys.add("rs:" + path[: -len("/mod.rs")])
+    elif posixpath.basename(path) == "Cargo.toml":
+        keys.add("Cargo.toml")
+    elif posixpath.basename(path) == "go.mod":
+        keys.add("go.mod")
     return keys

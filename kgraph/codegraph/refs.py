@@ -4,8 +4,9 @@ A ref is dotted *parts*; each part is a name followed by *operations*:
 
 ==========  ===================================================================
 ``()``      call it (``(#N)``: with the arguments ``args[N]`` of the scope the ref
-            is written in; ``(!)``: ``raise`` it: a class is instantiated; ``(*)``,
-            only as a call site: iterate it, calling ``__iter__`` and ``__next__``)
+            is written in; ``(!)``: ``raise`` it: a class is instantiated (Go's
+            ``T{}``: an instance of ``T``); ``(*)``, only as a call site: iterate
+            it, calling ``__iter__`` and ``__next__``)
 ``['k']``   subscript with a constant key (``[0]``: an int; ``[]``: unknown key)
 ``[*]``     an element of iterating it (``for x in it``: x is ``it[*]``)
 ``[2:]``    the elements from index 2 on (``a, *rest = it``)

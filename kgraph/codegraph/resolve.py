@@ -20,6 +20,9 @@ from kgraph.codegraph import elements, flow
 from kgraph.codegraph.changes import site_entries
 from kgraph.codegraph.hierarchy import as_receiver, attribute
 from kgraph.codegraph.imports import from_import, import_module, module_attr
+from kgraph.codegraph.langs.go_packages import package_lookup
+from kgraph.codegraph.langs.java_packages import java_lookup
+from kgraph.codegraph.langs.rust_modules import rust_lookup
 from kgraph.codegraph.memo import Memo
 from kgraph.codegraph.modules import ModuleIndex
 from kgraph.codegraph.refs import ITERATE, Part, call_args, op_key, split_ref
@@ -77,6 +80,9 @@ class NoSites:
 # Heads whose meaning depends on the function they are used in (``super()`` finds its
 # class from there; TS/JS ``this``).
 _SCOPED_HEADS: Final = frozenset({"super", "this"})
+# The languages where they are keywords (in Go ``this`` may name a receiver; in Rust
+# ``super`` is the parent module).
+_THIS_LANGUAGES: Final = frozenset({"typescript", "tsx", "javascript", "java"})
 _SELF_TYPES: Final = frozenset({"typing.Self", "typing_extensions.Self"})
 # Annotations that say nothing of the value: no instance (``x: Any`` made every ``x.f()``
 # an edge to a method ``typing.Any.f`` that does not exist: 2,905 in sqlalchemy).
@@ -224,6 +230,12 @@ class Resolver(Memo):
                 return found
             if name in PY_BUILTINS:
                 return [(("builtin", name), CONF_BUILTIN, "builtin")]
+        elif summary["lang"] == "go":  # the package's other files, then Go's builtins
+            return package_lookup(self, path, name)
+        elif summary["lang"] == "java":  # the package's types, imports on demand, java.lang
+            return java_lookup(self, path, name)
+        elif summary["lang"] == "rust":  # crate::, super::, globs, crates, the prelude
+            return rust_lookup(self, path, name)
         elif name in JS_GLOBALS:
             return [(("builtin", name), CONF_BUILTIN, "builtin")]
         return []
@@ -295,7 +307,7 @@ class Resolver(Memo):
                 found = self.enclosing_class(path, scope_name)
                 if found is not None:
                     out.append((("inst", path, found[0]), min(conf, CONF_INFERRED), "inferred"))
-            elif value[0] == "def" and self.def_kind(value) in ("class", "interface"):
+            elif value[0] == "def" and self.def_kind(value) in ("class", "interface", "enum"):
                 out.append((("inst", value[1], value[2]), min(conf, CONF_INFERRED), "inferred"))
             elif value[0] == "builtin" and value[1] in PY_BUILTIN_TYPES:
                 out.append((("lit", f"<{value[1]}>"), conf, method))
@@ -380,7 +392,7 @@ class Resolver(Memo):
             values = [(("cont", path, scope_name, int(head[2:-1])), CONF_LOCAL, "literal")]
         elif first == "<":
             values = [(("lit", head), CONF_LOCAL, "literal")]
-        elif head in _SCOPED_HEADS and self._lang(path) != "python":
+        elif head in _SCOPED_HEADS and self._lang(path) in _THIS_LANGUAGES:
             values = self._this(path, scope_name, head == "super")
         elif outer:
             summary = self.summary(path, head)

@@ -2,7 +2,8 @@
 
 Honours every ``.gitignore`` from the repository root down (git's own matching rules, via
 ``pathspec``), skips vendored/generated/tool folders by name, and skips huge or minified
-files. Paths are returned repo-relative in POSIX form (the ids the graph uses).
+files (and Go files under ``testdata``, which the go tool ignores too). Paths are returned
+repo-relative in POSIX form (the ids the graph uses).
 """
 
 from __future__ import annotations
@@ -24,7 +25,13 @@ LANGUAGES: dict[str, str] = {
     ".jsx": "javascript",
     ".mjs": "javascript",
     ".cjs": "javascript",
+    ".go": "go",
+    ".java": "java",
+    ".rs": "rust",
 }
+# Files parsed by name: a go.mod gives the module path Go imports are read against; a
+# Cargo.toml a Rust crate's name and root.
+NAMED: dict[str, str] = {"go.mod": "gomod", "Cargo.toml": "cargo"}
 SKIP_DIRS = frozenset(
     {
         ".git",
@@ -65,20 +72,35 @@ ENV_DIRS = frozenset({".venv", "venv", "env", ".env"})
 MAX_FILE_BYTES = 2_000_000
 
 
-def _skipped_dir(entry: os.DirEntry[str]) -> bool:
-    if entry.name.endswith(".egg-info"):
+def skipped_folder(name: str, path: str) -> bool:
+    """Whether the walk leaves out the folder ``name`` at ``path`` (and all below it).
+    Shared with kgraph.codegraph.listing, which asks git for the files instead."""
+    if name.endswith(".egg-info"):
         return True
-    if entry.name in ENV_DIRS:
-        return not os.path.isfile(os.path.join(entry.path, "__init__.py"))
-    return entry.name in SKIP_DIRS
+    if name in ENV_DIRS:
+        return not os.path.isfile(os.path.join(path, "__init__.py"))
+    return name in SKIP_DIRS
 
 
 def language_of(path: str) -> str | None:
-    """The language of a path by its extension (``None``: not parsed)."""
+    """The language of a path by its extension or name (``None``: not parsed)."""
     if path.endswith((".min.js", ".bundle.js")):
         return None
+    named = NAMED.get(path[path.rfind("/") + 1 :])
+    if named is not None:
+        return named
     dot = path.rfind(".")
     return LANGUAGES.get(path[dot:]) if dot >= 0 else None
+
+
+def source_language(relative: str) -> str | None:
+    """The language the file at ``relative`` (root-relative, POSIX) is parsed as; None when
+    the walk leaves it out by its name or place. Shared with kgraph.codegraph.listing,
+    which asks git for the files instead: one rule for both."""
+    language = language_of(relative[relative.rfind("/") + 1 :])
+    if language == "go" and "testdata" in relative.split("/"):  # the go tool's data
+        return None
+    return language
 
 
 @dataclass(frozen=True)
@@ -148,13 +170,13 @@ def _walk(root: Path, folder: Path, specs: list[tuple[str, Any]]) -> Iterator[So
         except OSError:
             continue
         if is_dir:
-            if _skipped_dir(entry):
+            if skipped_folder(entry.name, entry.path):
                 continue
             if specs and _ignored(specs, relative, True):
                 continue
             yield from _walk(root, Path(entry.path), specs)
             continue
-        language = language_of(entry.name)
+        language = source_language(relative)
         if language is None or not entry.is_file(follow_symlinks=False):
             continue
         if specs and _ignored(specs, relative, False):

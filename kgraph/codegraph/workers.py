@@ -23,6 +23,8 @@ from typing import Any
 
 from kgraph.codegraph.build import FileRows, resolve_file
 from kgraph.codegraph.changes import site_entries
+from kgraph.codegraph.langs import LANGUAGES
+from kgraph.codegraph.langs import parse_source as parse_other
 from kgraph.codegraph.modules import ModuleIndex
 from kgraph.codegraph.resolve import Resolver
 from kgraph.codegraph.summary import Summary, content_hash, encode_summary, new_summary
@@ -52,6 +54,8 @@ def parse_source(language: str, data: bytes) -> Summary:
         from kgraph.codegraph.parse_python import parse_python
 
         return parse_python(data)
+    if language in LANGUAGES:  # Go and the others of kgraph.codegraph.langs
+        return parse_other(language, data)
     from kgraph.codegraph.parse_ts import parse_script
 
     return parse_script(data, language)

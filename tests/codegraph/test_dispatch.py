@@ -20,6 +20,7 @@ from kgraph.codegraph.export import export_callgraph
 from kgraph.codegraph.neighbours import callees
 from kgraph.codegraph.query import blast_radius, what_calls
 from kgraph.db import Database
+from kgraph.db.reader import raw_connection
 from tests.codegraph.conftest import write_tree
 
 FILES = {
@@ -149,7 +150,7 @@ def test_callees_and_export_reach_the_overrides(jobs_db: Database) -> None:
 
 def test_the_hierarchy_walks_down_across_files(jobs_db: Database) -> None:
     def read(conn: Connection) -> dict[str, set[str]]:
-        return descendants(conn, ["jobs/base.py::Job", "jobs/fast.py::Other"])
+        return descendants(raw_connection(conn), ["jobs/base.py::Job", "jobs/fast.py::Other"])
 
     assert jobs_db.read(read) == {
         "jobs/base.py::Job": {

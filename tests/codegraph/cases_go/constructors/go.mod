@@ -1,0 +1,3 @@
+module example.com/constructors
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/embedded_pointer_chain
+
+go 1.22

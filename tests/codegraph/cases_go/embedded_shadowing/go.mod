@@ -1,0 +1,3 @@
+module example.com/embedded_shadowing
+
+go 1.22

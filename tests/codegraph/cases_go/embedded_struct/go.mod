@@ -1,0 +1,3 @@
+module example.com/embedded_struct
+
+go 1.22

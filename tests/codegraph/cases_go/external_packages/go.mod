@@ -1,0 +1,3 @@
+module example.com/external_packages
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/functions_local
+
+go 1.22

@@ -1,0 +1,10 @@
+package main
+
+func helper() int { return 1 }
+
+func twice() int { return helper() + helper() }
+
+func main() {
+	twice()
+	helper()
+}

@@ -1,0 +1,3 @@
+module example.com/goroutines_defer
+
+go 1.22

@@ -1,0 +1,5 @@
+package api
+
+type Plugin interface {
+	Activate() error
+}

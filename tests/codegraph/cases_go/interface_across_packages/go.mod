@@ -1,0 +1,3 @@
+module example.com/plug
+
+go 1.22

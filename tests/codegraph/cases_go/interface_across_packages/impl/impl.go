@@ -1,0 +1,7 @@
+package impl
+
+type Echo struct{}
+
+func New() *Echo { return &Echo{} }
+
+func (e *Echo) Activate() error { return nil }

@@ -1,0 +1,3 @@
+module example.com/interface_call
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/interface_method_set
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/method_values
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/multiple_results
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/alias
+
+go 1.22

@@ -1,0 +1,3 @@
+package mathx
+
+func Double(n int) int { return n * 2 }

@@ -1,0 +1,3 @@
+package strutil
+
+func Upper(s string) string { return s }

@@ -1,0 +1,5 @@
+package client
+
+func Dial() { connect() }
+
+func connect() {}

@@ -1,0 +1,7 @@
+package main
+
+import "example.com/names/lib/v2client"
+
+func main() {
+	client.Dial()
+}

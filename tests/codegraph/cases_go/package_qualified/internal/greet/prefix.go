@@ -1,0 +1,3 @@
+package greet
+
+func prefix() string { return "hello " }

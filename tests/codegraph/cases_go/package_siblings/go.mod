@@ -1,0 +1,3 @@
+module example.com/package_siblings
+
+go 1.22

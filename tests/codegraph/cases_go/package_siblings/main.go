@@ -1,0 +1,7 @@
+package main
+
+func main() {
+	run()
+	var s Store
+	s.Save()
+}

@@ -1,0 +1,5 @@
+package main
+
+type Store struct{}
+
+func (s Store) Save() { prepare() }

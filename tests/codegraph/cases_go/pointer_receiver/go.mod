@@ -1,0 +1,3 @@
+module example.com/pointer_receiver
+
+go 1.22

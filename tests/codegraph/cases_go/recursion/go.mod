@@ -1,0 +1,3 @@
+module example.com/recursion
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/shadowing
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/alias2
+
+go 1.22

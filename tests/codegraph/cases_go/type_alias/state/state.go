@@ -1,0 +1,5 @@
+package state
+
+type State struct{}
+
+func (s *State) Save() {}

@@ -1,0 +1,3 @@
+module example.com/type_assertions
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/value_receiver
+
+go 1.22

@@ -1,0 +1,3 @@
+pub fn get(url: &str) {
+    super::connect_raw(url);
+}

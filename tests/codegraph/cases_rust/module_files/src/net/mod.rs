@@ -1,0 +1,5 @@
+pub mod http;
+
+pub fn connect() {
+    http::get("localhost");
+}

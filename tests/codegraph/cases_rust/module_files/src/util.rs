@@ -1,0 +1,5 @@
+pub fn helper() {
+    inner();
+}
+
+fn inner() {}

@@ -1,0 +1,7 @@
+mod square;
+
+pub use square::Square;
+
+pub fn unit() -> Square {
+    Square::new(1)
+}

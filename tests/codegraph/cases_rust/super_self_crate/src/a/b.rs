@@ -1,0 +1,7 @@
+pub fn run() {
+    super::shared();
+    self::local();
+    crate::top();
+}
+
+fn local() {}

@@ -1,0 +1,3 @@
+pub mod b;
+
+pub fn shared() {}

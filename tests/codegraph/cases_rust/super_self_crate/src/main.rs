@@ -1,0 +1,7 @@
+mod a;
+
+fn top() {}
+
+fn main() {
+    a::b::run();
+}
