@@ -11,6 +11,7 @@ from kgraph.hooks.runner import HookContext
 from kgraph.knowledge.areas import relative_path
 from kgraph.recall.evidence import load_evidence_settings
 from kgraph.recall.file import file_recall, file_vocabulary, touched_symbols
+from kgraph.recall.stale import CodeCheck
 
 __all__ = ["FILE_TOOLS", "run", "tool_path"]
 
@@ -57,6 +58,7 @@ def run(ctx: HookContext) -> str | None:
             symbols=symbols,
             symbols_only=recalled,
             vocabulary=() if recalled else file_vocabulary(ctx.root / path, path),
+            check=CodeCheck(ctx.root),
         ),
         mark=mark,
     )

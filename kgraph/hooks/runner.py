@@ -145,7 +145,10 @@ class HookContext:
         if conn is None:
             return None
         try:
-            found = find(conn, set(state.ids))
+            from kgraph.recall.readmodel import unused_items
+
+            shown = set(state.ids) | unused_items(conn, self.root, self.payload.session_id)
+            found = find(conn, shown)
         finally:
             conn.close()
         marks = () if mark is None else (mark,)

@@ -20,7 +20,9 @@ from kgraph.recall.gitinfo import (
     recent_work,
     start_status,
 )
+from kgraph.recall.readmodel import unused_items
 from kgraph.recall.session import SessionSignals, session_briefing
+from kgraph.recall.stale import CodeCheck
 from kgraph.runtime import seen
 from kgraph.runtime.notice import take_catchup
 from kgraph.runtime.queue import enqueue
@@ -114,8 +116,10 @@ def run(ctx: HookContext) -> str | None:
             settings=ctx.settings,
             evidence=load_evidence_settings(ctx.root),
             area_rules=_area_rules(ctx),
-            exclude=set() if payload.source in FRESH_SOURCES else set(ctx.seen().ids),
+            exclude=(set() if payload.source in FRESH_SOURCES else set(ctx.seen().ids))
+            | unused_items(conn, ctx.root, payload.session_id),
             max_chars=ctx.budget(ctx.settings.session_start_max_chars),
+            check=CodeCheck(ctx.root),
         )
     finally:
         conn.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from kgraph.hooks.runner import HookContext
 from kgraph.recall.evidence import load_evidence_settings
 from kgraph.recall.prompt import prompt_recall
+from kgraph.recall.stale import CodeCheck
 
 __all__ = ["run"]
 
@@ -27,5 +28,6 @@ def run(ctx: HookContext) -> str | None:
             exclude=exclude,
             max_items=settings.user_prompt_max_items,
             max_chars=ctx.budget(settings.user_prompt_max_chars),
+            check=CodeCheck(ctx.root),
         )
     )

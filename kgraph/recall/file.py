@@ -31,6 +31,7 @@ from kgraph.recall.briefing import Block, fit
 from kgraph.recall.evidence import EvidenceSettings
 from kgraph.recall.readmodel import focus_for, gather
 from kgraph.recall.relevance import Ranked, rank
+from kgraph.recall.stale import CodeCheck, current_only
 
 __all__ = ["FileRecall", "file_recall", "file_vocabulary", "touched_symbols"]
 
@@ -38,6 +39,7 @@ __all__ = ["FileRecall", "file_recall", "file_vocabulary", "touched_symbols"]
 DEPENDENCIES = 3
 DEPENDENCY_ITEMS = 2
 DEPENDENCY_TYPES = frozenset({"Mistake", "Pattern"})
+WARNING_TYPES = DEPENDENCY_TYPES
 DEPENDENCY_STRENGTH = 0.7
 ITEM_CHARS = 400
 DEPENDENCY_ITEM_CHARS = 200
@@ -164,13 +166,15 @@ def file_recall(
     symbols: Collection[str] = (),
     symbols_only: bool = False,
     vocabulary: Collection[str] = (),
+    check: CodeCheck | None = None,
 ) -> FileRecall:
     """What to inject for the repo-relative ``path``: its own items not in ``exclude``,
     at most ``max_items`` — those naming one of ``symbols`` first, then those naming
     something of the file's ``vocabulary`` (:func:`file_vocabulary`), then the rest, each
     group best first; only the first group with ``symbols_only`` — then up to two
     Mistakes/Patterns of its closest dependencies (not with ``symbols_only``: the file was
-    recalled already)."""
+    recalled already); with ``check``, items naming code their files no longer hold are
+    left out (:mod:`kgraph.recall.stale`)."""
     now = now or datetime.now(UTC)
     if max_items <= 0 or (symbols_only and not symbols):
         return FileRecall(None, ())
@@ -183,12 +187,22 @@ def file_recall(
     naming = [r for r in ranked if _names_any(r.item.content, symbols)]
     named = {r.item.id for r in naming}
     rest = [] if symbols_only else [r for r in ranked if r.item.id not in named]
+    # Beside what names the code touched, only the file's warnings and rules, and on a
+    # whole-file read the items that name something of the file: an item that only
+    # shared a commit with the file is history, left to search.
+    rest = [
+        r
+        for r in rest
+        if r.item.type in WARNING_TYPES
+        or (not symbols and _speaks_of(r.item.content, vocabulary) > 0)
+    ]
     rest.sort(  # stable: the rank's order (specific before broad, newer first) kept
         key=lambda r: (r.item.type != "Mistake", -_speaks_of(r.item.content, vocabulary))
     )
-    own = [Ranked(r.item, r.score, "") for r in [*naming, *rest][:max_items]]
+    own = [Ranked(r.item, r.score, "") for r in current_only([*naming, *rest], check, max_items)]
     taken = exclude | {r.item.id for r in own}
     deps = [] if symbols_only else _dependency_items(conn, path, settings, taken, now)
+    deps = current_only(deps, check, DEPENDENCY_ITEMS)
     if not own and not deps:
         return FileRecall(None, ())
     block = Block(

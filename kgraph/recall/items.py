@@ -40,7 +40,6 @@ __all__ = [
     "items_of_issue",
     "lexical_ids",
     "load_items",
-    "newest_from_commits",
     "project_rules",
     "stored_files",
     "term_frequencies",
@@ -196,19 +195,6 @@ def items_about(
     ids.update(_linked(conn, list(area_ids), AREA_EDGES))
     found = load_items(conn, sorted(ids))
     return [found[i] for i in sorted(found)]
-
-
-def newest_from_commits(conn: ReadConnection, limit: int) -> list[RecallItem]:
-    """The ``limit`` visible items learned from commits, newest commit first (their
-    ``created_at`` is when the commit was made)."""
-    rows = conn.execute(
-        f"SELECT id FROM entities WHERE source = 'commit' AND type IN ({_TYPES}) "
-        "AND hidden_at IS NULL ORDER BY created_at DESC, id LIMIT ?",
-        (limit,),
-    ).fetchall()
-    ids = [str(item_id) for (item_id,) in rows]
-    items = load_items(conn, ids)
-    return [items[i] for i in ids if i in items]
 
 
 def items_of_issue(conn: ReadConnection, issue: int) -> list[RecallItem]:

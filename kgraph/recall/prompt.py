@@ -20,6 +20,7 @@ embedder: loading the model takes ~9 s, far over a per-prompt budget. Standard l
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -38,10 +39,12 @@ from kgraph.recall.briefing import Block, fit
 from kgraph.recall.evidence import EvidenceSettings, rarity
 from kgraph.recall.readmodel import focus_for, gather
 from kgraph.recall.relevance import Ranked, rank
+from kgraph.recall.stale import CodeCheck, current_only
 
 __all__ = [
     "PromptRecall",
     "code_names",
+    "phrases",
     "prompt_ranked",
     "prompt_recall",
     "select_lexical",
@@ -63,6 +66,9 @@ MAX_NAMES = 8
 MAX_NAMED_FILES = 3  # a name matching more stored files ("conf.py") names none of them
 # Items matched by words alone, at most: replayed histories found about a third of them
 # about the change, against two thirds and more of those found through the code graph.
+# Such an item must also share a phrase with the prompt (two telling words side by side,
+# "git status"): replaying real sessions, scattered shared words ("branch", "commit") were
+# right 1 time in 10; see :func:`phrases`.
 WORD_ONLY_ITEMS = 1
 # The summed rarity of the shared words a lexical hit needs (two fairly rare words, or one
 # rare and one common; see term_weights).
@@ -187,6 +193,21 @@ def code_names(text: str) -> tuple[list[str], list[str]]:
         else:
             names.setdefault(token.rstrip("()"), None)
     return list(names)[:MAX_NAMES], list(paths)[:MAX_NAMES]
+
+
+_ANY_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
+def phrases(text: str) -> set[frozenset[str]]:
+    """The pairs of significant words (stemmed) standing side by side in ``text``, in
+    either order: a stopword or a short word between two words breaks the pair,
+    punctuation does not ("post-commit", "post commit" and "commit (post" all give
+    {"post", "commit"})."""
+    stems: list[str | None] = []
+    for match in _ANY_WORD.finditer(text):
+        word = match.group(0).lower()
+        stems.append(None if len(word) < 3 or word in STOPWORDS else stem(word))
+    return {frozenset((a, b)) for a, b in itertools.pairwise(stems) if a and b and a != b}
 
 
 def overlap(prompt_stems: set[str], content: str) -> int:
@@ -353,8 +374,16 @@ def prompt_ranked(
     lexical = select_lexical(conn, terms, weights, exclude) if terms else []
     fused = fuse([(CODE_WEIGHT, code), (LEXICAL_WEIGHT, lexical)])
     about_code = {r.item.id for r in code}
-    word_only = [r.item.id for r in fused if r.item.id not in about_code][WORD_ONLY_ITEMS:]
-    return [r for r in fused if r.item.id not in word_only]
+    said = phrases(prompt)
+    kept: list[Ranked] = []
+    word_only = 0
+    for entry in fused:
+        if entry.item.id not in about_code:
+            if word_only >= WORD_ONLY_ITEMS or said.isdisjoint(phrases(entry.item.content)):
+                continue
+            word_only += 1
+        kept.append(entry)
+    return kept
 
 
 def prompt_recall(
@@ -366,9 +395,12 @@ def prompt_recall(
     max_items: int,
     max_chars: int,
     now: datetime | None = None,
+    check: CodeCheck | None = None,
 ) -> PromptRecall:
-    """What to inject for ``prompt``: :func:`prompt_ranked`, rendered within budget."""
+    """What to inject for ``prompt``: :func:`prompt_ranked`, rendered within budget (with
+    ``check``, items naming code their files no longer hold left out)."""
     fused = prompt_ranked(conn, prompt, settings=settings, exclude=exclude, now=now)
+    fused = current_only(fused, check, max_items)
     if not fused:
         return PromptRecall(None, ())
     text, kept = fit(fused, PROMPT_BLOCK, max_chars, max_items)

@@ -27,10 +27,21 @@ from kgraph.recall.items import RecallItem
 from kgraph.recall.relevance import AREA_FACTOR, MIN_EVIDENCE, Focus
 from kgraph.runtime.state import LOGGER_NAME
 
-__all__ = ["focus_for", "gather", "has_sessions", "open_store", "recent_session_files"]
+__all__ = [
+    "focus_for",
+    "gather",
+    "has_sessions",
+    "open_store",
+    "recent_session_files",
+    "unused_items",
+]
 
 # Sessions whose edited files count as recent work, newest first.
 RECENT_SESSIONS = 5
+# An item shown to this many of the latest UNUSED_WINDOW sessions, none of which read or
+# edited a file it is about, is not shown again (:func:`unused_items`).
+UNUSED_AFTER = 2
+UNUSED_WINDOW = 10
 
 
 def open_store(
@@ -156,3 +167,51 @@ def recent_session_files(
             if not relative.startswith("/") and not relative.startswith(".."):
                 found.setdefault(relative, rank)
     return list(found.items())
+
+
+def _session_files(data: str | None, root: Path) -> set[str]:
+    """The repo-relative files a recorded session read or edited."""
+    try:
+        parsed = json.loads(data) if data else None
+    except ValueError:
+        parsed = None
+    found: set[str] = set()
+    for key in ("files_read", "files_edited"):
+        paths = parsed.get(key) if isinstance(parsed, dict) else None
+        for path in paths if isinstance(paths, list) else []:
+            if isinstance(path, str) and path:
+                found.add(relative_path(path, root))
+    return found
+
+
+def unused_items(conn: ReadConnection, root: Path, exclude_session: str | None = None) -> set[str]:
+    """Items shown to UNUSED_AFTER or more of the project's latest UNUSED_WINDOW recorded
+    sessions when none of those sessions read or edited a file the item is about.
+
+    Replaying real sessions, a broad item that a prompt's file names or words matched came
+    back session after session, to work it had nothing to do with; an item that was shown
+    and then left alone has said what it could. Once a session opens one of its files it
+    counts as used and may come again."""
+    rows = conn.execute(
+        "SELECT injected_ids, data FROM sessions WHERE session_id != ? "
+        "ORDER BY started_at DESC LIMIT ?",
+        (exclude_session or "", UNUSED_WINDOW),
+    ).fetchall()
+    shown: dict[str, list[set[str]]] = {}  # item id -> the files of each session shown it
+    for injected, data in rows:
+        try:
+            ids = json.loads(injected) if injected else []
+        except ValueError:
+            ids = []
+        if not isinstance(ids, list) or not ids:
+            continue
+        files = _session_files(data, root)
+        for item_id in {i for i in ids if isinstance(i, str)}:
+            shown.setdefault(item_id, []).append(files)
+    often = [i for i, sessions in shown.items() if len(sessions) >= UNUSED_AFTER]
+    items = recall.load_items(conn, often) if often else {}
+    return {
+        item_id
+        for item_id, item in items.items()
+        if not any(files.intersection(item.files) for files in shown[item_id])
+    }

@@ -33,8 +33,10 @@ from kgraph.recall import items as recall
 from kgraph.recall.briefing import Block, fit, render_checkpoint
 from kgraph.recall.evidence import EvidenceSettings
 from kgraph.recall.gitinfo import CommitFiles, RecentWork, commit_files, issue_from_branch
+from kgraph.recall.items import RecallItem
 from kgraph.recall.readmodel import focus_for, gather, has_sessions, recent_session_files
 from kgraph.recall.relevance import MIN_EVIDENCE, Focus, Ranked, rank
+from kgraph.recall.stale import CodeCheck, current_only
 from kgraph.runtime.settings import HookSettings, clamp_chars
 
 __all__ = ["LEAD_SOURCES", "Briefing", "SessionSignals", "session_briefing"]
@@ -46,9 +48,10 @@ NAMED_FILES = 6  # changed files named in the title
 NAMED_DEPENDENTS = 6
 NAMED_COMMITS = 3
 RULES = 3
-# Day one (no session recorded yet): what the newest explaining commits say, from the git
-# history `kgraph install` learned, so the first session sees kgraph knows the project.
+# Day one (no session recorded yet): what the git history `kgraph install` learned about
+# the project's busiest files, so the first session sees kgraph knows the project.
 DAY_ONE_ITEMS = 3
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 ITEMS_PER_FILE = 8
 # Strength of each kind of evidence about what the session works on (changed now = 1).
 OWN_COMMIT = 0.9
@@ -197,13 +200,34 @@ def _title(
     return "\n".join(lines)
 
 
-def _day_one(conn: ReadConnection, exclude: set[str] | frozenset[str]) -> list[Ranked]:
-    """The first session on a clean tree: the learnings of the newest commits that explain
-    something (once a session is recorded, a clean tree says no more than the latest
-    commits' subjects)."""
-    items = recall.newest_from_commits(conn, DAY_ONE_ITEMS + len(exclude))
-    fresh = [i for i in items if i.id not in exclude][:DAY_ONE_ITEMS]
-    return [Ranked(i, 0.0, "a recent commit, learned from git history") for i in fresh]
+def _day_one(
+    conn: ReadConnection,
+    commits: Sequence[CommitFiles],
+    focus: Focus,
+    exclude: set[str] | frozenset[str],
+) -> list[Ranked]:
+    """The first session on a clean tree (once a session is recorded, a clean tree says no
+    more than the latest commits' subjects): the items covering most of the project's
+    recent activity, each file weighed by how often the latest ``commits`` changed it
+    (newer ones count more) and how telling it is (``focus``: a changelog counts little);
+    newest first among equals (the caller keeps the first DAY_ONE_ITEMS).
+
+    The latest commits' own learnings repeat the subjects the briefing already lists;
+    replaying three histories, the next change shared a file with these items far more
+    often than with the newest ones (docs/benchmarks.md, "day one")."""
+    busy: dict[str, float] = {}
+    for step, commit in enumerate(commits):
+        for path in commit.files:
+            busy[path] = busy.get(path, 0.0) + ACTIVITY_DECAY**step
+
+    def cover(item: RecallItem) -> float:
+        return sum(busy.get(f, 0.0) * focus.weight(f) for f in set(item.files))
+
+    scored = [(cover(i), i) for i in gather(conn, focus) if i.id not in exclude]
+    scored = [(value, item) for value, item in scored if value > 0]
+    scored.sort(key=lambda p: p[1].updated_at or _EPOCH, reverse=True)
+    scored.sort(key=lambda p: p[0], reverse=True)  # stable: newest first among equals
+    return [Ranked(item, value, "about the files changed most lately") for value, item in scored]
 
 
 def session_briefing(
@@ -218,6 +242,7 @@ def session_briefing(
     workflow_files: Callable[[list[str]], Sequence[CommitFiles]] | None = None,
     max_chars: int | None = None,
     now: datetime | None = None,
+    check: CodeCheck | None = None,
 ) -> Briefing:
     """The briefing for a session (the same for the hook's own connection and a library
     caller's): ranked items about its work, the checkpoint, then project rules."""
@@ -262,15 +287,18 @@ def session_briefing(
     ranked: list[Ranked] = []
     if limit:
         ranked = [r for r in rank(gather(conn, focus), focus, now) if r.item.id not in exclude]
-        ranked = per_file(ranked, ITEMS_PER_FILE)[:limit]
+        ranked = current_only(per_file(ranked, ITEMS_PER_FILE), check, limit)[:limit]
     elif not work.current and not has_sessions(conn, signals.session_id):
-        ranked = _day_one(conn, exclude)
+        ranked = current_only(
+            _day_one(conn, signals.recent.commits, focus, exclude), check, DAY_ONE_ITEMS
+        )
     taken = set(exclude) | {r.item.id for r in ranked}
     rules = [
         Ranked(item, 0.0, "")
         for item in recall.project_rules(conn, limit=RULES + len(taken))
         if item.id not in taken
-    ][:RULES]
+    ]
+    rules = current_only(rules, check, RULES)[:RULES]
     block = Block(
         title=_title(signals, sessions, dependents),
         areas=areas,

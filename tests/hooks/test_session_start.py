@@ -316,6 +316,9 @@ def test_recent_activity_gives_a_short_briefing_and_yields_to_changed_files(
         commit_file(git, tmp_repo, f"src/m{n}.py", f"feat: module {n}")
         for i in range(3):
             add_item(project_db, f"Module {n} fact {i} about its parser", files=[f"src/m{n}.py"])
+    from kgraph.capture.sessions import update_session
+
+    update_session(project_db, "s-1", lambda row: None)  # a session is recorded: not day one
     # By default a clean tree brings no items: the first prompt does.
     assert hook("session-start", session_id="s0", source="startup").stdout == ""
     recent_items(tmp_repo, 3)
@@ -395,24 +398,31 @@ def test_a_resumed_session_keeps_to_what_is_left_of_its_budget(
     assert hook("session-start", session_id="s1", source="compact").stdout  # context emptied
 
 
-def test_the_first_session_on_a_clean_tree_meets_what_the_latest_commits_explain(
+def test_the_first_session_on_a_clean_tree_meets_what_is_known_of_the_busiest_files(
     hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path, git: Callable[..., str]
 ) -> None:
     from kgraph.capture.sessions import update_session
 
     recent_items(tmp_repo, 0)
-    sha = commit_file(git, tmp_repo, "src/lexer.py", "fix: lexer drops a trailing newline")
-    learned = add_item(
-        project_db,
-        "fix: lexer drops a trailing newline\n\nThe scanner stopped one character early.",
-        files=["src/lexer.py"],
-        source="commit",
-        source_ref=sha,
+    busy = []
+    for n in range(3):
+        sha = commit_file(git, tmp_repo, "src/lexer.py", f"fix: lexer bug {n}")
+        busy.append(
+            add_item(
+                project_db,
+                f"fix: lexer bug {n}\n\nThe scanner stopped {n} characters early.",
+                files=["src/lexer.py"],
+                source="commit",
+                source_ref=sha,
+            ).entity_id
+        )
+    sha = commit_file(git, tmp_repo, "docs/notes.txt", "docs: a note")  # the newest, once
+    quiet = add_item(
+        project_db, "docs: a note\n\nNotes are plain text.", files=["docs/notes.txt"]
     ).entity_id
-    other = add_item(project_db, "The lexer is a hand-written scanner", files=["src/lexer.py"])
     first = context_of(hook("session-start", session_id="s1", source="startup"))
-    assert learned in first and other.entity_id not in first
-    assert "(a recent commit, learned from git history)" in first
+    assert all(item in first for item in busy) and quiet not in first
+    assert "(about the files changed most lately)" in first
     update_session(project_db, "s1", lambda row: None)  # a session is recorded: day one is over
     assert hook("session-start", session_id="s2", source="startup").stdout == ""
 

@@ -1,5 +1,5 @@
-"""File recall's order: what the edit touches, the file's Mistakes, then the items that
-name the file's own code, before items that only changed the file once."""
+"""File recall: what the edit touches, the file's Mistakes, then (on a whole-file read) the
+items that name the file's own code; an item that only changed the file once stays out."""
 
 from __future__ import annotations
 
@@ -45,18 +45,18 @@ def _recall(conn: ReadConnection, tmp_path: Path, **options: object) -> list[str
     return list(found.ids)
 
 
-def test_items_naming_the_file_s_code_come_before_ones_that_only_touched_it(
+def test_items_naming_the_file_s_code_come_and_ones_that_only_touched_it_stay_out(
     db: Database, conn: ReadConnection, tmp_path: Path
 ) -> None:
     (tmp_path / "region.py").write_text(SOURCE)
-    plain = add_item(db, "Bumped the copyright year everywhere", files=["region.py"]).entity_id
+    add_item(db, "Bumped the copyright year everywhere", files=["region.py"])
     one = add_item(db, "get_or_create holds the mutex while it creates", files=["region.py"])
     two = add_item(db, "CacheRegion.get_or_create needs a creator", files=["region.py"])
     mistake = add_item(
         db, "A lock left held froze all readers", type="Mistake", files=["region.py"]
     ).entity_id
-    order = _recall(conn, tmp_path)
-    assert order == [mistake, two.entity_id, one.entity_id, plain]
-    # What an edit touches leads, whatever else the item names.
-    edited = _recall(conn, tmp_path, symbols={"CacheRegion"})
-    assert edited[0] == two.entity_id and edited[1] == mistake
+    # A whole-file read: the Mistake, then what names the most of the file's code.
+    assert _recall(conn, tmp_path) == [mistake, two.entity_id, one.entity_id]
+    # An edit: what names the symbol it touches, then the file's warnings; an item about
+    # another part of the file waits for a change there.
+    assert _recall(conn, tmp_path, symbols={"CacheRegion"}) == [two.entity_id, mistake]

@@ -9,7 +9,7 @@ from kgraph.db import Database
 from kgraph.db.reader import ReadConnection
 from kgraph.knowledge.store import add_item
 from kgraph.recall.evidence import EvidenceSettings
-from kgraph.recall.prompt import prompt_ranked, stored_paths, without_code
+from kgraph.recall.prompt import phrases, prompt_ranked, stored_paths, without_code
 
 
 def test_a_named_file_matches_stored_paths_by_suffix(db: Database, conn: ReadConnection) -> None:
@@ -58,3 +58,35 @@ def test_a_prompt_of_minified_json_or_no_spaces_still_finds_named_files(
     assert _ids(conn, minified.replace(" ", ""))[:1] == [about.entity_id]
     assert _ids(conn, "x" * 100_000) == []
     assert _ids(conn, "(" * 10_000) == []
+
+
+def test_an_item_found_by_words_alone_needs_a_phrase_of_the_prompt(
+    db: Database, conn: ReadConnection
+) -> None:
+    # Cut from replayed real sessions: the first shares "git status" with the prompt and
+    # helped; the second shared only scattered words ("branch", "commits") and did not.
+    phrase = add_item(
+        db,
+        "perf: consolidate git status calls in stop hook. Combine ComputeNewFiles and "
+        "ComputeDeletedFiles into one function that calls worktree.Status() once.",
+    ).entity_id
+    scattered = add_item(
+        db,
+        "Shadow branches use 7-char hashes but the state stored 40-char hashes of the "
+        "base commits, so the comparison always failed.",
+    ).entity_id
+    for n in range(40):  # rarity needs a base
+        add_item(db, f"Unrelated learning number {n} about templates")
+    assert _ids(conn, "our git status has broken, why?") == [phrase]
+    assert _ids(conn, "status of git: broken") == []  # the same words, not side by side
+    prompt = "after merging main into a branch, resume finds no commits with trailers"
+    assert scattered not in _ids(conn, prompt)
+
+
+def test_phrases_are_neighbouring_telling_words_in_either_order() -> None:
+    assert phrases("the post-commit hook") == {
+        frozenset({"post", "commit"}),
+        frozenset({"commit", "hook"}),
+    }
+    assert phrases("webhook payment") == phrases("payment webhook")
+    assert phrases("status of git") == set()  # a stopword between them breaks the pair

@@ -23,7 +23,7 @@ from kgraph.knowledge.store import add_item, set_hidden, supersede
 from kgraph.recall.evidence import EvidenceSettings
 from kgraph.recall.file import file_recall
 from kgraph.recall.gitinfo import CommitFiles, RecentWork
-from kgraph.recall.readmodel import open_store, recent_session_files
+from kgraph.recall.readmodel import open_store, recent_session_files, unused_items
 from kgraph.recall.session import SessionSignals, session_briefing
 from kgraph.runtime.settings import HookSettings
 from tests.hooks.graph_rows import add_graph
@@ -272,3 +272,29 @@ def test_an_unreachable_server_is_read_from_its_copy_at_any_age(
     monkeypatch.undo()
     with pytest.raises(DatabaseError, match="cannot reach"):
         open_store(nowhere, tmp_path / "no-copy-here")
+
+
+def test_an_item_shown_to_sessions_that_never_opened_its_files_is_unused(
+    db: Database, tmp_path: Path
+) -> None:
+    broad = add_item(db, "Converted the queue to a class", files=["src/queue.ts", "CLAUDE.md"])
+    opened = add_item(db, "The worker retries twice", files=["src/worker.ts"])
+    once = add_item(db, "Logs stream over a websocket", files=["src/logs.ts"])
+
+    def session(ids: list[str], read: list[str]) -> Callable[[dict[str, Any]], None]:
+        def change(row: dict[str, Any]) -> None:
+            row["injected_ids"] = ids
+            row["data"]["files_read"] = read
+
+        return change
+
+    ids = [broad.entity_id, opened.entity_id]
+    update_session(db, "s1", session([*ids, once.entity_id], ["docs/plan.md"]))
+    update_session(db, "s2", session(ids, [str(tmp_path / "src" / "worker.ts")]))
+    update_session(db, "s3", session(ids, []))
+    conn = open_store(db.url)
+    assert conn is not None
+    # broad: shown three times, never opened; opened: s2 read its file; once: shown once.
+    assert unused_items(conn, tmp_path, exclude_session="s4") == {broad.entity_id}
+    assert unused_items(conn, tmp_path, exclude_session="s3") == {broad.entity_id}
+    conn.close()
