@@ -47,8 +47,8 @@ def section(config: dict[str, Any], name: str) -> dict[str, Any]:
 _TABLE_LINE = re.compile(r"^\s*\[")
 
 
-def set_setting(root: Path, table: str, key: str, value: str | None) -> Path:
-    """Set ``[table] key = "value"`` in the project's kgraph.toml (None removes the key).
+def set_setting(root: Path, table: str, key: str, value: str | bool | None) -> Path:
+    """Set ``[table] key = value`` in the project's kgraph.toml (None removes the key).
 
     Edits the lines rather than rewriting the file, so the user's comments and other tables
     stay as they were. Returns the file's path.

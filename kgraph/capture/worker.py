@@ -3,7 +3,8 @@
 Started by the hooks (``python -m kgraph.capture.worker --root ROOT [--db URL]``), fully
 detached. It may create or upgrade the database (hooks never do). Requests are applied in
 order: session records and injected ids first, then one capture per session (requests for
-the same session coalesce), then catch-up of earlier transcripts never captured. A failed
+the same session coalesce), then catch-up: earlier transcripts never captured and the git
+history's new commits (``[capture] learn_history``). A failed
 request is retried by a later worker up to ``MAX_ATTEMPTS`` times. On a server, the worker
 then refreshes the hooks' local copy of the project (kgraph.db.mirror); a ``refresh`` request
 asks for that alone.
@@ -17,7 +18,7 @@ import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +29,6 @@ from kgraph.runtime.state import get_logger
 
 MAX_ATTEMPTS = 3
 MAX_ROUNDS = 20
-CATCHUP_MAX_SESSIONS = 20
-LIVE_WINDOW = timedelta(minutes=15)
 
 
 @dataclass
@@ -98,61 +97,6 @@ def _retry_later(root: Path, requests: Sequence[Request], log: Any) -> None:
                 attempts,
             )
     queue.finish(list(requests))
-
-
-def catch_up(
-    db: Any, root: Path, cwd: str, current: str | None, settings: Any, log: Any
-) -> list[str]:
-    """Capture this project's earlier transcripts not captured to their end; returns ids."""
-    from kgraph.capture.session_capture import capture_session
-    from kgraph.capture.sessions import find_session
-    from kgraph.transcript.discovery import list_sessions
-
-    captured: list[str] = []
-    too_old = 0
-    now = datetime.now(UTC)
-    max_age = timedelta(days=settings.catchup_max_age_days)
-    for found in list_sessions(cwd)[:CATCHUP_MAX_SESSIONS]:
-        if found.session_id == current:
-            continue
-        mtime = found.mtime if found.mtime.tzinfo else found.mtime.replace(tzinfo=UTC)
-        if now - mtime > max_age:
-            too_old += 1
-            continue
-        if now - mtime < LIVE_WINDOW:
-            continue  # probably a live session with hooks of its own
-        record = find_session(db, found.session_id)
-        if record is not None and record.transcript_offset >= found.size:
-            continue
-        try:
-            capture_session(
-                db,
-                root,
-                found.session_id,
-                transcript_path=str(found.path),
-                final=True,
-                bounded=True,
-                extractor=settings.extractor,
-                extractor_timeout=settings.extractor_timeout_s,
-            )
-            captured.append(found.session_id)
-        except ConnectionLostError:
-            raise
-        except Exception as exc:
-            log.error("catch-up of %s failed: %s: %s", found.session_id, type(exc).__name__, exc)
-    if captured or too_old:
-        log.info(
-            "catch-up captured %d earlier session(s) of this project; %d older than %g days "
-            "left out ([capture] catchup_max_age_days)",
-            len(captured),
-            too_old,
-            settings.catchup_max_age_days,
-        )
-    if captured:
-        from kgraph.runtime.notice import note_catchup
-
-        note_catchup(root, len(captured))
-    return captured
 
 
 def process(db: Any, root: Path, requests: list[Request], log: Any) -> WorkerReport:
@@ -228,6 +172,8 @@ def process(db: Any, root: Path, requests: list[Request], log: Any) -> WorkerRep
             _retry_later(root, group, log)
     if catchups:
         fields = catchups[-1].fields
+        from kgraph.capture.catchup import catch_up, catch_up_history
+
         try:
             report.captured += catch_up(
                 db,
@@ -237,6 +183,8 @@ def process(db: Any, root: Path, requests: list[Request], log: Any) -> WorkerRep
                 settings,
                 log,
             )
+            if settings.learn_history:
+                catch_up_history(db, root, log)
         except ConnectionLostError:
             queue.release(catchups)  # the server's fault: a later worker does it
             raise

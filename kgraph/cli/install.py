@@ -185,6 +185,13 @@ def install_command(
         from kgraph.setup import tidy_after_uninstall
 
         tidied = tidy_after_uninstall(project_root(None), purge=purge)
+    if not uninstall and not dry_run and scope != "user":
+        from kgraph.db import project_root
+        from kgraph.runtime import load_settings, set_learn_history
+
+        root = project_root(None)
+        if not history or not load_settings(root).learn_history:  # catch-up does as install
+            set_learn_history(root, history)
     learned = None
     if history and not uninstall and not dry_run and scope != "user":
         from kgraph.cli.common import get_project

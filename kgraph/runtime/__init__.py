@@ -18,7 +18,12 @@ if TYPE_CHECKING:
     from kgraph.runtime.queue import enqueue
     from kgraph.runtime.seen import remember as remember_seen
     from kgraph.runtime.seen import seen_ids
-    from kgraph.runtime.settings import HookSettings, load_settings, set_extractor
+    from kgraph.runtime.settings import (
+        HookSettings,
+        load_settings,
+        set_extractor,
+        set_learn_history,
+    )
     from kgraph.runtime.spawn import spawn_worker
     from kgraph.runtime.state import flush_logs, get_logger
 
@@ -30,6 +35,7 @@ _LAZY = {
     "HookSettings": "settings",
     "load_settings": "settings",
     "set_extractor": "settings",
+    "set_learn_history": "settings",
     "spawn_worker": "spawn",
     "flush_logs": "state",
     "get_logger": "state",
@@ -44,6 +50,7 @@ __all__ = [
     "remember_seen",
     "seen_ids",
     "set_extractor",
+    "set_learn_history",
     "spawn_worker",
 ]
 

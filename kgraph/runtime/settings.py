@@ -25,6 +25,7 @@ extractor = "claude"               # optional model extraction (off by default)
 extractor_timeout_s = 120
 embed_captured = true              # the worker embeds what it captured when a session ends
 catchup_max_age_days = 30          # catch-up captures earlier sessions up to this old
+learn_history = true               # catch-up also learns the git history's new commits
 ```
 """
 
@@ -62,6 +63,7 @@ class HookSettings:
     extractor_timeout_s: float = 120.0
     embed_captured: bool = True
     catchup_max_age_days: float = 30.0
+    learn_history: bool = True
 
 
 _BOUNDS: dict[str, tuple[float, float]] = {
@@ -86,7 +88,7 @@ _BOUNDS: dict[str, tuple[float, float]] = {
 
 
 _CAPTURE_TABLE = frozenset(
-    {"extractor", "extractor_timeout_s", "embed_captured", "catchup_max_age_days"}
+    {"extractor", "extractor_timeout_s", "embed_captured", "catchup_max_age_days", "learn_history"}
 )
 
 
@@ -141,6 +143,14 @@ def load_settings(root: Path) -> HookSettings:
     except (KgraphError, OSError) as exc:
         logging.getLogger(LOGGER_NAME).warning("kgraph.toml ignored, defaults used: %s", exc)
         return HookSettings()
+
+
+def set_learn_history(root: Path, on: bool) -> Path:
+    """Let catch-up learn new commits of the git history, or not (``kgraph install
+    --no-history``), in ``.claude/kgraph.toml``. Returns the file's path."""
+    from kgraph.config import set_setting
+
+    return set_setting(root, "capture", "learn_history", None if on else False)
 
 
 def set_extractor(root: Path, extractor: str | None) -> Path:

@@ -93,3 +93,7 @@ def test_learn_from_git_and_install_read_the_history(
     again = run_kgraph("install", cwd=tmp_repo)  # nothing to change in the settings
     assert again.stdout.startswith("Nothing to change") and "Learned 1 item(s)" in again.stdout
     assert "history" not in run_kgraph("install", "--no-history", cwd=tmp_repo).stdout
+    config = tmp_repo / ".claude" / "kgraph.toml"
+    assert "learn_history = false" in config.read_text()  # catch-up does as install did
+    run_kgraph("install", cwd=tmp_repo)
+    assert "learn_history" not in config.read_text()

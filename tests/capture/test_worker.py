@@ -285,3 +285,32 @@ def test_a_capture_whose_server_connection_dies_waits_without_spending_attempts(
     report = worker.run_worker(tmp_repo, db_url=url)
     assert report.failed == 0 and report.captured == ["s1"] and report.created == 1
     assert queue.pending(tmp_repo) == [] and len(killed) == 3
+
+
+def test_catch_up_learns_the_history_s_new_commits_unless_turned_off(
+    tmp_repo: Path, repo_db: str, git: Callable[..., str]
+) -> None:
+    def commit(path: str, message: str) -> None:
+        (tmp_repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_repo / path).write_text(message)
+        git(tmp_repo, "add", path)
+        git(tmp_repo, "commit", "-q", "-m", message)
+
+    why = "The pool closed idle sockets because the server drops them after 30 s."
+    commit("src/pool.py", f"fix: close idle sockets\n\n{why}")  # a teammate's, merged
+    queue.enqueue(tmp_repo, "catchup", cwd=str(tmp_repo), current_session="current")
+    worker.run_worker(tmp_repo)
+    db = open_database(repo_db)
+    assert [i.files for i in list_items(db)] == [("src/pool.py",)]
+    db.close()
+    queue.enqueue(tmp_repo, "catchup", cwd=str(tmp_repo), current_session="current")
+    worker.run_worker(tmp_repo)  # known commits are not learned twice
+    (tmp_repo / ".claude" / "kgraph.toml").write_text("[capture]\nlearn_history = false\n")
+    commit("src/retry.py", f"fix: retry once\n\n{why} Retrying once reconnects.")
+    queue.enqueue(tmp_repo, "catchup", cwd=str(tmp_repo), current_session="current")
+    worker.run_worker(tmp_repo)
+    db = open_database(repo_db)
+    assert len(list_items(db)) == 1
+    db.close()
+    log = (tmp_repo / ".claude" / "kgraph" / "hook.log").read_text()
+    assert log.count("catch-up learned 1 item(s) from") == 1

@@ -26,6 +26,7 @@ _TRAILER = re.compile(
     r"Issue|Ticket|Reviewed-on|Cc|Link|Signed-off-by|Co-authored-by)\s*:.*$",
     re.IGNORECASE,
 )
+_TRAILER_TOKEN = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+\s*:\s*\S")
 _GENERATED = re.compile(r"(?:🤖\s*)?Generated with \[?Claude Code\]?.*$", re.IGNORECASE)
 # A squash merge lists the squashed commits' subjects; the ones a web editor or a merge
 # wrote by default ("* Update httpx/_client.py", "Merge branch 'main' into x") explain
@@ -100,10 +101,22 @@ def issue_from_branch(branch: str | None) -> int | None:
     return None
 
 
+def _without_trailer_block(lines: list[str]) -> list[str]:
+    """``lines`` without git's trailer block: the last paragraph when each of its lines is
+    ``Token-Name: value`` (any hyphenated token, as tools add their own: ``Entire-Checkpoint:
+    f4c22585e449``) or a known trailer."""
+    start = max((i for i, line in enumerate(lines) if not line.strip()), default=-1) + 1
+    tail = [line.strip() for line in lines[start:] if line.strip()]
+    if tail and all(_TRAILER.match(t) or _TRAILER_TOKEN.match(t) for t in tail):
+        return lines[:start]
+    return lines
+
+
 def clean_body(body: str) -> str:
-    """The body without trailers (Signed-off-by, Co-authored-by, Refs...), tool signatures
-    and the default subjects a squash merge lists ("* Update x.py")."""
-    lines = [line.rstrip() for line in body.strip().splitlines()]
+    """The body without trailers (Signed-off-by, Co-authored-by, Refs... anywhere, and the
+    final trailer block), tool signatures and the default subjects a squash merge lists
+    ("* Update x.py")."""
+    lines = _without_trailer_block([line.rstrip() for line in body.strip().splitlines()])
     kept = [
         line
         for line in lines

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from kgraph.capture.sources.commits import (
+    clean_body,
     commit_content,
     issue_reference,
     knowledge_reason,
@@ -105,3 +106,20 @@ def test_a_squash_merge_s_default_subjects_are_not_an_explanation() -> None:
     )
     assert explained.body.startswith("Update the type annotation")  # a sentence stays
     assert knowledge_reason(explained) == "body"
+
+
+def test_a_final_block_of_hyphenated_trailers_is_cut_whatever_their_names() -> None:
+    # Cut from the entireio/cli history: its tool adds a trailer of its own to each commit.
+    body = (
+        "Add consistent naming across all hook handlers:\n"
+        "- handleSessionStart -> handleClaudeCodeSessionStart\n\n"
+        "Entire-Checkpoint: f4c22585e449"
+    )
+    assert clean_body(body) == (
+        "Add consistent naming across all hook handlers:\n"
+        "- handleSessionStart -> handleClaudeCodeSessionStart"
+    )
+    assert clean_body("Entire-Checkpoint: 84324d6610f2") == ""
+    # Inside the text, a hyphenated word before a colon is prose.
+    prose = "Follow-up: the retry loop still holds the lock.\nIt is released on exit."
+    assert clean_body(prose) == prose
