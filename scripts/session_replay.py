@@ -6,10 +6,14 @@ in one clone of the repository they were recorded in, against ONE kgraph databas
 whole replay, so each session meets what the earlier ones left. For each session:
 
 1. the clone is checked out (detached, forced) at the newest commit made before the
-   session started;
+   session started; as a new user would, ``kgraph install`` runs before the first session
+   (it reads the git history so far) and ``kgraph graph parse .`` before each
+   (``--no-install``, ``--no-graph`` leave them out);
 2. the hooks run as Claude Code runs them, as ``kgraph hook ...`` processes fed the JSON
    Claude Code sends, in the clone, with a temp HOME, ``KGRAPH_DB`` set to the replay's
-   database and ``KGRAPH_HOOK_NO_SPAWN=1``: SessionStart (``startup``), then in transcript
+   database and ``KGRAPH_HOOK_NO_SPAWN=1``: SessionStart (``startup``; the catch-up it
+   queues, run by the worker in the foreground, learns the history's new commits), then in
+   transcript
    order a UserPromptSubmit per prompt the user typed and a PostToolUse per successful
    Read/Edit/Write/MultiEdit (paths moved into the clone; a Read/Edit of a file the checkout
    lacks, or a path outside the session's cwd, is skipped), then SessionEnd;
@@ -25,6 +29,7 @@ item is shown with its stored text, type, source and files, keyed for
 Run from the repository root with the venv active::
 
     python scripts/session_replay.py                      # all capture-dev sessions
+    python scripts/session_replay.py --set dev2-entireio  # capture-dev2's entireio/cli ones
     python scripts/session_replay.py --write-template     # + add unjudged verdict entries
     python scripts/session_replay.py --limit 3 --keep /tmp/replay --show-captured
     python scripts/session_replay.py --only 847ff7d2 --json
@@ -38,7 +43,7 @@ import shutil
 import sys
 import tempfile
 import time
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from capture_eval_summary import item_key
@@ -58,6 +63,7 @@ from session_replay_lib import (
     read_plan,
     run_hook,
     run_worker,
+    setup_step,
     split_items,
     tool_payload,
 )
@@ -77,17 +83,84 @@ from session_replay_report import (
 TRANSCRIPTS = Path("/work/shared/transcripts/capture-dev")
 BUNDLE = Path("/work/shared/repos/entireio-cli.bundle")
 VERDICTS_FILE = Path(__file__).resolve().parent / "session_replay_verdicts.json"
+DEV2 = Path("/work/shared/transcripts/capture-dev2")
+DEV2_VERDICTS = VERDICTS_FILE.with_name("session_replay_verdicts_dev2.json")
 
 
-def load_plans(folder: Path, only: str | None, limit: int | None) -> list[SessionPlan]:
-    plans = [p for f in sorted(folder.glob("*.jsonl")) if (p := read_plan(f)) is not None]
+@dataclass(frozen=True)
+class ReplaySet:
+    """A named replay: sessions of one repository (by id prefix) with its bundle."""
+
+    transcripts: Path
+    bundle: Path
+    verdicts: Path
+    prefixes: tuple[str, ...] = ()  # all sessions of the folder when empty
+
+
+# The capture-dev2 sessions of the repositories there are bundles for (its SOURCES.md).
+SETS = {
+    "capture-dev": ReplaySet(TRANSCRIPTS, BUNDLE, VERDICTS_FILE),
+    "dev2-napoli": ReplaySet(
+        DEV2,
+        Path("/work/shared/repos/napoli-matcha.bundle"),
+        DEV2_VERDICTS,
+        tuple(
+            [
+                "e606ceed",
+                "b597dabb",
+                "74b8b136",
+                "ecbb2992",
+                "24abcc82",
+                "665369bc",
+                "d0224bdb",
+                "ca52a4d1",
+                "22a878b9",
+                "731264f9",
+            ]
+        ),
+    ),
+    "dev2-entireio": ReplaySet(
+        DEV2,
+        BUNDLE,
+        DEV2_VERDICTS,
+        tuple(
+            [
+                "0bb9a2d9",
+                "d88bceb6",
+                "b25a8b6e",
+                "559081d6",
+                "0822e04b",
+                "0276a600",
+                "0bdbfa06",
+                "fdd24234",
+                "3cd520f7",
+                "15f99783",
+                "70c88cff",
+                "4ded0de6",
+                "15a48867",
+                "1a289c77",
+                "07d86da7",
+                "53ea1606",
+            ]
+        ),
+    ),
+}
+
+
+def load_plans(
+    folder: Path, only: str | None, limit: int | None, prefixes: tuple[str, ...] = ()
+) -> list[SessionPlan]:
+    files = sorted(folder.glob("*.jsonl"))
+    if prefixes:
+        files = [f for f in files if f.name.startswith(prefixes)]
+    plans = [p for f in files if (p := read_plan(f)) is not None]
     plans.sort(key=lambda p: p.started)
     if only:
         plans = [p for p in plans if p.session_id.startswith(only)]
     return plans[:limit] if limit else plans
 
 
-def _record(result: SessionResult, call: HookCall, found: list[tuple[str, str]]) -> None:
+def _record(result: SessionResult, call: HookCall, found: list[tuple[str, str, str]]) -> None:
     """Note one hook call's characters, problems and the item ids it named."""
     if call.hook in result.chars:
         result.chars[call.hook] += len(call.context)
@@ -99,14 +172,16 @@ def _record(result: SessionResult, call: HookCall, found: list[tuple[str, str]])
         result.notices.append(call.notice)
     items = split_items(call.context)
     result.unparsed.extend(items.unparsed)
-    found.extend((call.hook, item_id) for item_id in items.ids)
+    found.extend(zip([call.hook] * len(items.ids), items.ids, items.lines, strict=True))
 
 
-def _injected(workspace: Workspace, result: SessionResult, found: list[tuple[str, str]]) -> None:
+def _injected(
+    workspace: Workspace, result: SessionResult, found: list[tuple[str, str, str]]
+) -> None:
     """Resolve the named ids to stored items, one entry per item per session."""
-    stored = lookup_items(workspace, list(dict.fromkeys(i for _, i in found)))
+    stored = lookup_items(workspace, list(dict.fromkeys(i for _, i, _ in found)))
     keys: set[str] = set()
-    for hook, item_id in found:
+    for hook, item_id, line in found:
         item = stored.get(item_id)
         if item is None:
             if item_id not in result.unknown_ids:
@@ -118,11 +193,13 @@ def _injected(workspace: Workspace, result: SessionResult, found: list[tuple[str
             continue
         keys.add(key)
         result.items.append(
-            Injected(key, hook, item.id, item.type, item.source, item.files, item.content)
+            Injected(key, hook, item.id, item.type, item.source, item.files, item.content, line)
         )
 
 
-def replay_session(workspace: Workspace, plan: SessionPlan) -> SessionResult:
+def replay_session(
+    workspace: Workspace, plan: SessionPlan, *, install: bool, graph: bool
+) -> SessionResult:
     sha = checkout_before(workspace, plan.started)
     result = SessionResult(
         plan.session_id,
@@ -132,14 +209,28 @@ def replay_session(workspace: Workspace, plan: SessionPlan) -> SessionResult:
         skipped_outside=plan.outside,
         skipped_failed=plan.failed,
     )
+    # As a new user: `kgraph install` (which reads the git history so far) before the
+    # first session, and the code graph brought up to date with each session's checkout.
+    steps = [["install"]] if install else []
+    steps += [["graph", "parse", "."]] if graph else []
+    for args in steps:
+        if problem := setup_step(workspace, *args):
+            result.problems.append(problem)
     log = LogTail(workspace.log_path)
     base = {"session_id": plan.session_id, "transcript_path": str(plan.transcript)}
-    found: list[tuple[str, str]] = []
+    found: list[tuple[str, str, str]] = []
 
     def hook(name: str, **fields: object) -> None:
         _record(result, run_hook(workspace, name, {**base, **fields}, log), found)
 
+    # Sessions days apart: each start is due a catch-up (session-start queues one at most
+    # every catchup_interval_s), and the worker it starts, detached, is done before the
+    # first prompt (it learns the history's commits made since the last session).
+    (workspace.clone / ".claude" / "kgraph" / "catchup.stamp").unlink(missing_ok=True)
     hook("session-start", source="startup")
+    started = run_worker(workspace, plan.session_id, log)
+    if started.problem:
+        result.problems.append(f"worker after session-start: {started.problem}")
     for step in plan.steps:
         if isinstance(step, Prompt):
             result.prompts += 1
@@ -169,22 +260,42 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("transcripts", nargs="?", type=Path, default=TRANSCRIPTS)
-    parser.add_argument("--bundle", type=Path, default=BUNDLE, help="the repository (bundle)")
+    parser.add_argument("transcripts", nargs="?", type=Path, help="a folder of transcripts")
+    parser.add_argument(
+        "--set",
+        choices=sorted(SETS),
+        default="capture-dev",
+        help="a named replay: its transcripts, bundle and verdicts (overridden by the others)",
+    )
+    parser.add_argument("--bundle", type=Path, help="the repository (bundle)")
     parser.add_argument("--only", help="only the sessions whose id starts with this")
     parser.add_argument("--limit", type=int, help="only the first N sessions (in time order)")
     parser.add_argument("--keep", type=Path, help="work in DIR and keep the clone and database")
     parser.add_argument("--kgraph", help="the kgraph executable (default: beside this Python)")
-    parser.add_argument("--verdicts", type=Path, default=VERDICTS_FILE)
+    parser.add_argument("--verdicts", type=Path)
     parser.add_argument("--write-template", action="store_true", help="add unjudged entries")
     parser.add_argument("--show-captured", action="store_true", help="print captured items")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parser.add_argument(
+        "--no-install",
+        action="store_true",
+        help="do not run `kgraph install` (and its history read) before the first session",
+    )
+    parser.add_argument(
+        "--no-graph", action="store_true", help="do not parse the code graph at each checkout"
+    )
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    plans = load_plans(args.transcripts, args.only, args.limit)
+    chosen = SETS[args.set]
+    if args.transcripts is not None:  # a folder of one's own: all its sessions
+        chosen = ReplaySet(args.transcripts, chosen.bundle, chosen.verdicts)
+    args.transcripts = chosen.transcripts
+    args.bundle = args.bundle or chosen.bundle
+    args.verdicts = args.verdicts or chosen.verdicts
+    plans = load_plans(args.transcripts, args.only, args.limit, chosen.prefixes)
     if not plans:
         raise SystemExit(f"no sessions to replay in {args.transcripts}")
     base = args.keep or Path(tempfile.mkdtemp(prefix="session-replay-"))
@@ -196,7 +307,10 @@ def main(argv: list[str] | None = None) -> int:
         prepare(workspace, args.bundle)
         for index, plan in enumerate(plans, 1):
             print(f"[{index}/{len(plans)}] {plan.prefix} ...", file=sys.stderr, flush=True)
-            results.append(replay_session(workspace, plan))
+            install = not args.no_install and index == 1
+            results.append(
+                replay_session(workspace, plan, install=install, graph=not args.no_graph)
+            )
             if not args.json:
                 print(session_text(index, results[-1], verdicts, args.show_captured) + "\n")
     finally:

@@ -173,6 +173,22 @@ def prepare(workspace: Workspace, bundle: Path) -> None:
     open_database(workspace.db_url).close()
 
 
+def setup_step(workspace: Workspace, *args: str) -> str | None:
+    """Run ``kgraph ARGS`` in the clone as a user would (``install``, ``graph parse .``);
+    what went wrong, or None."""
+    proc = subprocess.run(
+        [workspace.kgraph, *args],
+        cwd=workspace.clone,
+        env=workspace.env(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if proc.returncode == 0:
+        return None
+    return f"kgraph {' '.join(args)}: exit {proc.returncode}: {proc.stderr.strip()[-300:]}"
+
+
 def checkout_before(workspace: Workspace, when: datetime) -> str:
     """Check out (detached, forced) the newest commit made before ``when``; its sha."""
     clone = workspace.clone
@@ -344,22 +360,23 @@ class ContextItems:
 
     ids: tuple[str, ...]
     unparsed: tuple[str, ...] = field(default=())
+    lines: tuple[str, ...] = field(default=())  # each id's line as printed (its reason too)
 
 
 def split_items(context: str) -> ContextItems:
     """Item lines are ``- Type [id] (why): text``; everything else (the title, latest
     commits, area headers, the checkpoint) is frame."""
-    ids: dict[str, None] = {}
+    ids: dict[str, str] = {}
     unparsed: list[str] = []
     for line in context.splitlines():
         if not line.lstrip().startswith("- "):
             continue
         found = _BRACKETED.findall(line)
         if found:
-            ids.setdefault(found[0], None)
+            ids.setdefault(found[0], line.strip())
         else:
             unparsed.append(line.strip()[:160])
-    return ContextItems(tuple(ids), tuple(unparsed))
+    return ContextItems(tuple(ids), tuple(unparsed), tuple(ids.values()))
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ class Injected:
     source: str
     files: tuple[str, ...]
     text: str
+    line: str = ""  # the line the hook printed, with its reason
 
 
 @dataclass(frozen=True)
@@ -241,6 +242,8 @@ def session_text(
             f"   [{item.key}] {item.hook}  {item.item_id}  {item.type}  "
             f"source={item.source}  files={files or '-'}  verdict={verdict}"
         )
+        if item.line:
+            lines.append(_indent(f"printed: {item.line[:240]}"))
         lines.append(_indent(item.text))
         if entry.get("verdict") and entry.get("note"):
             lines.append(_indent(f"note: {entry['note']}"))
