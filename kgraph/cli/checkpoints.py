@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from kgraph import checkpoint
 from kgraph.cli.plain import echo, print_json, table
+from kgraph.redact import redact
 
 if TYPE_CHECKING:  # a workflow command loads no milestone code, and the reverse
     from kgraph.checkpoint import MilestoneRecord, WorkflowRecord
@@ -131,14 +132,20 @@ def workflow_log_action(
     as_json: bool,
 ) -> None:
     record = checkpoint.log_action(db, workflow_id, action, result, metadata)
-    print_json(record.to_dict()) if as_json else echo(f"{record.id}: logged {action} ({result})")
+    if as_json:
+        print_json(record.to_dict())
+    else:  # what was stored: the agent's transcript keeps this line
+        echo(f"{record.id}: logged {redact(action, thorough=True)} ({result})")
 
 
 def workflow_log_commit(
     db: Transactions, workflow_id: str, sha: str, message: str, as_json: bool
 ) -> None:
     record = checkpoint.log_commit(db, workflow_id, sha, message)
-    print_json(record.to_dict()) if as_json else echo(f"{record.id}: logged commit {sha}")
+    if as_json:
+        print_json(record.to_dict())
+    else:
+        echo(f"{record.id}: logged commit {redact(sha, thorough=True)}")
 
 
 def show_milestone(record: MilestoneRecord, as_json: bool) -> None:

@@ -95,6 +95,21 @@ def test_invalid_metadata_json_is_a_clear_error(run_kgraph: Callable[..., CliRes
     assert array.returncode == 2 and "JSON object" in array.stderr
 
 
+def test_what_a_log_command_prints_is_what_it_stored(
+    run_kgraph: Callable[..., CliResult],
+) -> None:
+    # The agent's transcript keeps the line a command prints: a secret it typed is not
+    # echoed back in full.
+    wf = run_kgraph("workflow", "create", "1", "b", "--json").json()
+    assert isinstance(wf, dict)
+    token = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789"
+    logged = run_kgraph("workflow", "log-action", wf["id"], f"push with {token}", "success")
+    assert logged.returncode == 0 and token not in logged.stdout
+    assert "[REDACTED:github-token]" in logged.stdout
+    commit = run_kgraph("workflow", "log-commit", wf["id"], token, "feat: x")
+    assert commit.returncode == 0 and token not in commit.stdout
+
+
 def test_database_that_is_not_sqlite_is_one_line(
     run_kgraph: Callable[..., CliResult], tmp_path: Path
 ) -> None:
