@@ -32,7 +32,12 @@ from sqlalchemy import create_engine
 from sqlalchemy.engine import Connection, Engine
 
 from kgraph.db import migrate, postgres, sqlite
-from kgraph.db.failures import describe_failure, first_line, read_only_message
+from kgraph.db.failures import (
+    describe_failure,
+    first_line,
+    read_only_message,
+    run_translated,
+)
 from kgraph.db.location import (
     DEFAULT_FOLDER,
     DEFAULT_NAME,
@@ -129,15 +134,7 @@ class Database:
         return self.write(lambda conn: operation(raw_connection(conn)))
 
     def _translated(self, attempt: Callable[[], T]) -> T:
-        try:
-            return with_retry(attempt)
-        except KgraphError:
-            raise
-        except Exception as exc:
-            failure = describe_failure(exc, self.where)
-            if failure is None:
-                raise
-            raise failure from exc
+        return run_translated(attempt, lambda: self.where)
 
     @contextlib.contextmanager
     def exclusive(

@@ -25,13 +25,11 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
-from kgraph.db.failures import describe_failure
+from kgraph.db.failures import run_translated
 from kgraph.db.location import is_server_url, project_root, sqlite_file
 from kgraph.db.reader import ReadConnection, _uri_path
-from kgraph.db.retry import with_retry
 from kgraph.db.schema_version import HEAD_REVISION
 from kgraph.db.sqlite import BUSY_TIMEOUT_MS, prepare_connection
-from kgraph.errors import KgraphError
 
 __all__ = ["DirectDatabase", "Transactions", "open_direct"]
 
@@ -95,15 +93,7 @@ class DirectDatabase:
                 raise
             return result
 
-        try:
-            return with_retry(attempt)
-        except KgraphError:
-            raise
-        except Exception as exc:
-            failure = describe_failure(exc, self.where)
-            if failure is None:
-                raise
-            raise failure from exc
+        return run_translated(attempt, lambda: self.where)
 
     def _rollback(self) -> None:
         # No transaction may have begun (BEGIN met a lock), or the server may be gone.

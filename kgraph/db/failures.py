@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import sqlite3
 import sys
+from collections.abc import Callable
+from typing import TypeVar
 
 from kgraph.errors import ConnectionLostError, DatabaseError, InvalidValueError, KgraphError
+
+T = TypeVar("T")
 
 _CORRUPT = (
     "database disk image is malformed",
@@ -109,3 +113,20 @@ def describe_failure(exc: BaseException, where: str) -> KgraphError | None:
     if "disk is full" in low:
         return DatabaseError(f"cannot write database {where}: the disk is full")
     return DatabaseError(f"database {where}: {message}")
+
+
+def run_translated(attempt: Callable[[], T], where: Callable[[], str]) -> T:
+    """``attempt()`` retried on a lock (:func:`kgraph.db.retry.with_retry`); an error the
+    database raised becomes its one-line :class:`KgraphError` naming ``where()`` (both
+    database paths, SQLAlchemy's and the direct one, fail the same way)."""
+    from kgraph.db.retry import with_retry
+
+    try:
+        return with_retry(attempt)
+    except KgraphError:
+        raise
+    except Exception as exc:
+        failure = describe_failure(exc, where())
+        if failure is None:
+            raise
+        raise failure from exc
