@@ -41,6 +41,7 @@ from typing import Any, NamedTuple
 
 from kgraph.checkpoint import ACTION_RESULTS, PHASES, STATUSES
 from kgraph.cli import checkpoints as commands
+from kgraph.cli.entry import split_db, valid_text
 from kgraph.jsontext import json_problem
 from kgraph.limits import JSON_CHARS
 
@@ -202,14 +203,9 @@ class CheckpointCall(NamedTuple):
 def parse_checkpoint_call(argv: Sequence[str]) -> CheckpointCall | None:
     """The call ``argv`` (without the program name) spells, or None when it is anything
     else or anything Click would refuse or read otherwise (then Click parses it)."""
-    args = list(argv)
-    db_url: str | None = None
-    if args[:1] == ["--db"] and len(args) >= 2:
-        db_url, args = args[1], args[2:]
-    elif args and args[0].startswith("--db="):
-        db_url, args = args[0][len("--db=") :], args[1:]
+    db_url, args = split_db(argv)
     shape = SHAPES.get((args[0], args[1])) if len(args) >= 2 else None
-    if shape is None or not all(_valid_text(a) for a in argv):
+    if shape is None or not all(valid_text(a) for a in argv):
         return None
     body, params = shape
     values = _values(params, args[2:])
@@ -253,15 +249,6 @@ def _values(params: Sequence[Param], tokens: list[str]) -> dict[str, Any] | None
     if any(p.required and p.option not in given for p in options.values()):
         return None
     return values
-
-
-def _valid_text(arg: str) -> bool:
-    """Text Click takes (kgraph.cli.main refuses an argument that is not valid UTF-8)."""
-    try:
-        arg.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def run_checkpoint_call(argv: Sequence[str]) -> int | None:

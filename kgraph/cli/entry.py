@@ -26,15 +26,30 @@ class HookCall(NamedTuple):
     dry_run: bool
 
 
+def split_db(argv: Sequence[str]) -> tuple[str | None, list[str]]:
+    """The leading ``--db URL`` (or ``--db=URL``) of a command line, and the rest: every
+    fast path reads the global option the same way Click does."""
+    args = list(argv)
+    if args[:1] == ["--db"] and len(args) >= 2:
+        return args[1], args[2:]
+    if args and args[0].startswith("--db="):
+        return args[0][len("--db=") :], args[1:]
+    return None, args
+
+
+def valid_text(arg: str) -> bool:
+    """Text Click takes (kgraph.cli.main refuses an argument that is not valid UTF-8)."""
+    try:
+        arg.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def parse_hook_call(argv: Sequence[str]) -> HookCall | None:
     """The hook call ``argv`` (without the program name) spells, or None when it is
     anything else (then Click parses it)."""
-    args = list(argv)
-    db_url: str | None = None
-    if args[:1] == ["--db"] and len(args) >= 2:
-        db_url, args = args[1], args[2:]
-    elif args and args[0].startswith("--db="):
-        db_url, args = args[0][len("--db=") :], args[1:]
+    db_url, args = split_db(argv)
     if len(args) < 2 or args[0] != "hook":
         return None
     from kgraph.hooks import EVENTS  # the hook runner's module: only for a hook's call
@@ -70,11 +85,7 @@ FAST_COMMANDS: dict[str, str] = {
 def run_fast_command(argv: Sequence[str]) -> int | None:
     """The exit code of ``argv`` run by its family of :data:`FAST_COMMANDS`, or None when
     Click must run it."""
-    args = list(argv)
-    if args[:1] == ["--db"]:
-        args = args[2:]
-    elif args and args[0].startswith("--db="):
-        args = args[1:]
+    _db_url, args = split_db(argv)
     target = FAST_COMMANDS.get(args[0]) if args else None
     if target is None:
         return None

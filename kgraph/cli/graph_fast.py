@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from kgraph.cli.entry import split_db, valid_text
 from kgraph.limits import JOBS, NAME_CHARS
 
 if TYPE_CHECKING:
@@ -82,15 +83,10 @@ class GraphCall(NamedTuple):
 def parse_graph_call(argv: Sequence[str]) -> GraphCall | None:
     """The call ``argv`` (without the program name) spells, or None when it is anything
     else or anything Click would refuse (then Click parses it and says so)."""
-    args = list(argv)
-    db_url: str | None = None
-    if args[:1] == ["--db"] and len(args) >= 2:
-        db_url, args = args[1], args[2:]
-    elif args and args[0].startswith("--db="):
-        db_url, args = args[0][len("--db=") :], args[1:]
+    db_url, args = split_db(argv)
     if len(args) < 2 or args[0] != "graph" or args[1] not in SHAPES:
         return None
-    if not all(_valid_text(a) for a in argv):
+    if not all(valid_text(a) for a in argv):
         return None
     command, shape, rest = args[1], SHAPES[args[1]], args[2:]
     flags: set[str] = set()
@@ -119,15 +115,6 @@ def parse_graph_call(argv: Sequence[str]) -> GraphCall | None:
     if argument is not None and len(argument) > NAME_CHARS:
         return None
     return GraphCall(command, argument, db_url or None, frozenset(flags), values)
-
-
-def _valid_text(arg: str) -> bool:
-    """Text Click takes (kgraph.cli.main refuses an argument that is not valid UTF-8)."""
-    try:
-        arg.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _in_range(value: str, bounds: tuple[int, int] | None) -> bool:
