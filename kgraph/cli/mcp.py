@@ -34,8 +34,13 @@ def mcp_command(ctx: click.Context, max_chars: int, no_warm: bool) -> None:
       kgraph mcp
       claude mcp add kgraph -- kgraph mcp
     """
+    import sys
+
+    from kgraph.mcp import answer_initialize
     from kgraph.setup import MCP_MISSING
 
+    # Before the SDK and SQLAlchemy are imported: the client waits for this answer.
+    prelude = answer_initialize(sys.stdin.buffer, sys.stdout.buffer)
     try:
         from kgraph.mcp import ServerOptions, serve
     except ImportError as exc:  # a broken install: the SDK is a dependency
@@ -44,4 +49,4 @@ def mcp_command(ctx: click.Context, max_chars: int, no_warm: bool) -> None:
         ) from exc
     obj = ctx.find_root().obj
     db_url = obj.get("db_url") if isinstance(obj, dict) else None
-    serve(db_url, options=ServerOptions(max_chars=max_chars, warm=not no_warm))
+    serve(db_url, options=ServerOptions(max_chars=max_chars, warm=not no_warm), prelude=prelude)

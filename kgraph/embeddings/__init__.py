@@ -100,13 +100,17 @@ def unpack(blob: bytes, dim: int) -> NDArray[np.float32]:
     return np.frombuffer(blob, dtype="<f4", count=dim)
 
 
+from kgraph.embeddings.process import ProcessEmbedder, load_out_of_process  # noqa: E402
+
 __all__ = [
     "DEFAULT_EMBEDDER",
     "EMBEDDER_ENV_VAR",
     "Embedder",
+    "ProcessEmbedder",
     "embedder_name",
     "get_embedder",
     "is_cheap",
+    "load_out_of_process",
     "model_name_for",
     "pack",
     "unpack",

@@ -2,6 +2,7 @@
 
 - :mod:`kgraph.mcp.tools` — the tool table and :func:`call` (no SDK import), its
   arguments checked by :mod:`kgraph.mcp.args` (every string and list has a limit);
+- :mod:`kgraph.mcp.handshake` — answers ``initialize`` before the SDK is imported;
 - :mod:`kgraph.mcp.server` — the stdio server on the official ``mcp`` SDK
   (a dependency); imported only by ``kgraph mcp``. Its transport,
   :mod:`kgraph.mcp.stdio`, answers malformed JSON-RPC (:mod:`kgraph.mcp.jsonrpc`).
@@ -12,6 +13,7 @@ table) never imports the SDK.
 
 from typing import TYPE_CHECKING, Any
 
+from kgraph.mcp.handshake import Prelude, answer_initialize
 from kgraph.mcp.render import DEFAULT_MAX_CHARS
 from kgraph.mcp.tools import TOOL_NAMES, TOOLS, ToolSpec, call
 
@@ -24,8 +26,10 @@ __all__ = [
     "DEFAULT_MAX_CHARS",
     "TOOLS",
     "TOOL_NAMES",
+    "Prelude",
     "ServerOptions",
     "ToolSpec",
+    "answer_initialize",
     "build_server",
     "call",
     "serve",

@@ -5,10 +5,10 @@ else; logs go to stderr. The server:
 
 - opens the project once, then before every call lets it notice other processes' writes
   and a replaced or upgraded database file (``Project.refresh``);
-- starts loading the embedding model in a background thread once the client is talking
-  (its first request, or after ``WARM_DELAY_S``), so starting and the first answers are
-  not slowed by the ~9 s import; until the model is ready, search is lexical + graph and
-  says so;
+- answers ``initialize`` before this module is even imported (kgraph.mcp.handshake);
+- starts the embedding model, in a child process, on the first call of a tool that
+  matches by meaning, and ends it after ``[mcp] model_idle_s`` without use
+  (kgraph.mcp.model); until the model is ready, search is lexical + graph and says so;
 - runs each tool in a worker thread, one at a time (the event loop keeps reading), and
   caps every result (``--max-chars``, default 8,000 characters);
 - checks a call's arguments, sizes first, before any work (kgraph.mcp.args), and answers
@@ -33,20 +33,14 @@ import mcp.types as types
 from mcp.server.lowlevel import Server
 
 from kgraph import __version__
-from kgraph.api import Project
+from kgraph.api import Project, WarmEmbedder
+from kgraph.embeddings import load_out_of_process
+from kgraph.mcp.handshake import INSTRUCTIONS, SERVER_NAME, Prelude
+from kgraph.mcp.model import DEFAULT_IDLE_S, SEMANTIC_TOOLS, model_idle_s, release_idle_model
 from kgraph.mcp.render import DEFAULT_MAX_CHARS, MIN_MAX_CHARS
 from kgraph.mcp.tools import TOOLS, ToolSpec, call
 
-SERVER_NAME = "kgraph"
-WARM_DELAY_S = 2.0
 VERSION_CHECK_S = 60.0
-INSTRUCTIONS = (
-    "kgraph is this project's memory and code graph. Use recall or context_for at the start "
-    "of a task and before editing unfamiliar files; search + get to look things up; "
-    "what_calls / blast_radius before changing a signature; learn to record a cause, fix or "
-    "decision worth knowing next time; workflow to checkpoint long work. Results list ids and "
-    "one-line summaries; get returns full text."
-)
 
 log = logging.getLogger("kgraph.mcp")
 
@@ -54,7 +48,8 @@ log = logging.getLogger("kgraph.mcp")
 @dataclass(frozen=True)
 class ServerOptions:
     max_chars: int = DEFAULT_MAX_CHARS
-    warm: bool = True  # load the embedding model in the background
+    warm: bool = True  # load the embedding model in the background on a semantic call
+    model_idle_s: float | None = DEFAULT_IDLE_S  # None: keep the model once loaded
 
 
 class _InstalledVersion:
@@ -103,14 +98,9 @@ def build_server(project: Project, options: ServerOptions | None = None) -> Serv
     installed = _InstalledVersion()
     definitions = [tool_definition(t) for t in TOOLS]
 
-    def warm() -> None:
-        if options.warm:
+    def warm(name: str) -> None:
+        if options.warm and name in SEMANTIC_TOOLS:
             project.embedder.start()
-
-    if options.warm:
-        timer = threading.Timer(WARM_DELAY_S, warm)
-        timer.daemon = True
-        timer.start()
 
     def run(name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
         note = installed.check()
@@ -124,25 +114,32 @@ def build_server(project: Project, options: ServerOptions | None = None) -> Serv
 
     @server.list_tools()  # type: ignore[untyped-decorator,no-untyped-call]
     async def list_tools() -> list[types.Tool]:
-        warm()
         return definitions
 
     # The SDK's jsonschema check is off: Args checks the same schema, sizes first, with
     # one-line messages that name the argument (kgraph.mcp.args says why).
     @server.call_tool(validate_input=False)  # type: ignore[untyped-decorator]
     async def call_tool(name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
-        warm()
+        warm(name)
         return await anyio.to_thread.run_sync(run, name, arguments)
 
     return server
 
 
-async def run_stdio(server: Server[Any, Any]) -> None:
-    """Serve over stdin/stdout, malformed requests answered (kgraph.mcp.stdio)."""
+async def run_stdio(
+    server: Server[Any, Any], project: Project | None = None, prelude: Prelude | None = None
+) -> None:
+    """Serve over stdin/stdout, malformed requests answered (kgraph.mcp.stdio); with
+    ``project``, its idle model is dropped meanwhile (kgraph.mcp.model)."""
     from kgraph.mcp.stdio import screened_stdio
 
-    async with screened_stdio() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+    async with anyio.create_task_group() as tg:
+        if project is not None:
+            tg.start_soon(release_idle_model, project.embedder)
+        async with screened_stdio(prelude=prelude) as (read_stream, write_stream):
+            options = server.create_initialization_options()
+            await server.run(read_stream, write_stream, options)
+        tg.cancel_scope.cancel()
 
 
 def serve(
@@ -150,15 +147,25 @@ def serve(
     *,
     options: ServerOptions | None = None,
     embedder: str | None = None,
+    prelude: Prelude | None = None,
 ) -> None:
-    """Serve the project ``target`` (see ``kgraph.open``) over stdio until stdin closes."""
+    """Serve the project ``target`` (see ``kgraph.open``) over stdio until stdin closes.
+
+    ``prelude``: what kgraph.mcp.handshake read and answered before this was imported.
+    The model is loaded out of process and dropped after ``[mcp] model_idle_s``
+    (``options.model_idle_s`` when the project sets none)."""
     import kgraph
 
     logging.basicConfig(
         stream=sys.stderr, level=logging.WARNING, format="kgraph mcp: %(levelname)s %(message)s"
     )
+    options = options or ServerOptions()
     project = kgraph.open(target, embedder=embedder)
+    idle_s = model_idle_s(project.root, options.model_idle_s)
+    # The same model, loaded in a child process and dropped when idle.
+    project.embedder = WarmEmbedder(embedder, loader=load_out_of_process, idle_s=idle_s)
     try:
-        anyio.run(run_stdio, build_server(project, options))
+        anyio.run(run_stdio, build_server(project, options), project, prelude)
     finally:
+        project.embedder.release_idle(float("inf"))
         project.close()

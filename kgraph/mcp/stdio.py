@@ -26,6 +26,7 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
+from kgraph.mcp.handshake import Prelude
 from kgraph.mcp.jsonrpc import INVALID_REQUEST, Answer, dumps, error_reply, readable_id, screen
 
 log = logging.getLogger("kgraph.mcp")
@@ -64,10 +65,16 @@ def to_session(line: str) -> SessionMessage | Answer:
 async def screened_stdio(
     stdin: anyio.AsyncFile[str] | None = None,
     stdout: anyio.AsyncFile[str] | None = None,
+    prelude: Prelude | None = None,
 ) -> AsyncIterator[
     tuple[MemoryObjectReceiveStream[SessionMessage | Exception], MemoryObjectSendStream[Outgoing]]
 ]:
-    """(read stream, write stream) for ``Server.run``, over this process's stdin/stdout."""
+    """(read stream, write stream) for ``Server.run``, over this process's stdin/stdout.
+
+    ``prelude``: lines read before the SDK started, handled first; the session's answer
+    to the ``initialize`` already answered there is dropped (kgraph.mcp.handshake)."""
+    prelude = prelude or Prelude()
+    answered = [prelude.answered_id] if prelude.answered_id is not None else []
     if stdin is None:
         stdin = anyio.wrap_file(TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
     if stdout is None:
@@ -76,17 +83,30 @@ async def screened_stdio(
     outgoing, outgoing_receive = anyio.create_memory_object_stream[Outgoing](0)
     replies = outgoing.clone()
 
+    async def handle(line: str) -> None:
+        verdict = to_session(line)
+        if isinstance(verdict, SessionMessage):
+            await incoming_send.send(verdict)
+            return
+        if verdict.reply is not None:
+            await replies.send(verdict.reply)
+        log.warning("malformed message: %s", verdict.reason)
+
+    def already_answered(item: SessionMessage) -> bool:
+        root = item.message.root
+        response = isinstance(root, types.JSONRPCResponse | types.JSONRPCError)
+        if answered and response and getattr(root, "id", None) == answered[0]:
+            answered.clear()
+            return True
+        return False
+
     async def read() -> None:
         try:
             async with incoming_send, replies:
+                for line in prelude.lines:
+                    await handle(line)
                 async for line in stdin:
-                    verdict = to_session(line)
-                    if isinstance(verdict, SessionMessage):
-                        await incoming_send.send(verdict)
-                        continue
-                    if verdict.reply is not None:
-                        await replies.send(verdict.reply)
-                    log.warning("malformed message: %s", verdict.reason)
+                    await handle(line)
         except anyio.ClosedResourceError:
             await anyio.lowlevel.checkpoint()
 
@@ -95,6 +115,8 @@ async def screened_stdio(
             async with outgoing_receive:
                 async for item in outgoing_receive:
                     if isinstance(item, SessionMessage):
+                        if already_answered(item):
+                            continue
                         item = item.message.model_dump_json(by_alias=True, exclude_none=True)
                     await stdout.write(item + "\n")
                     await stdout.flush()
