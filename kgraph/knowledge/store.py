@@ -26,7 +26,7 @@ from kgraph.db import Database
 from kgraph.db.models import utcnow
 from kgraph.errors import InvalidValueError
 from kgraph.knowledge.areas import AreaRules, infer_code_area, relative_path
-from kgraph.knowledge.candidates import ACCEPTED, CANDIDATE, PENDING, corroboration
+from kgraph.knowledge.candidates import ACCEPTED, CANDIDATE
 from kgraph.knowledge.model import (
     KNOWLEDGE_TYPES,
     MAX_CONTENT_CHARS,
@@ -35,17 +35,22 @@ from kgraph.knowledge.model import (
     check_source,
     clean_content,
     content_hash,
-    entity_id,
     parse_type,
 )
 from kgraph.knowledge.query import ENTITIES, RELATIONSHIPS, resolve_id
+from kgraph.knowledge.rows import (
+    MAX_VARIANTS,
+    attach_plan,
+    bumped_confidence,
+    duplicate_changes,
+    item_row,
+    target_row,
+    unique_id,
+)
 from kgraph.redact import redact, redact_data
 
 if TYPE_CHECKING:
     from kgraph.embeddings import Embedder
-
-CONFIDENCE_BUMP = 0.05
-MAX_VARIANTS = 5
 
 
 @dataclass(frozen=True)
@@ -62,10 +67,6 @@ class AddResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.entity_id, "created": self.created, "duplicate": self.duplicate_of}
-
-
-def bumped_confidence(old: float, new: float) -> float:
-    return min(1.0, max(old, new) + CONFIDENCE_BUMP)
 
 
 # Columns write paths read back (never the embedding blob).
@@ -101,13 +102,7 @@ def update_entity(conn: Connection, entity_id: str, **values: Any) -> None:
 
 def _unique_id(conn: Connection, type_: str, text: str) -> str:
     """The deterministic id, lengthened in the (rare) case another text already holds it."""
-    for length in (10, 16, 24, 64):
-        candidate = entity_id(type_, text, length)
-        if not id_exists(conn, candidate):
-            return candidate
-        if type_ == "CodeArea":
-            break
-    return f"{entity_id(type_, text)}-{content_hash(text, type_)[:12]}"
+    return unique_id(type_, text, lambda candidate: id_exists(conn, candidate))
 
 
 def ensure_entity(conn: Connection, type_: str, name: str, source: str = "manual") -> str:
@@ -118,22 +113,8 @@ def ensure_entity(conn: Connection, type_: str, name: str, source: str = "manual
     )
     if existing is not None:
         return str(existing)
-    now = utcnow()
     new_id = _unique_id(conn, type_, name)
-    conn.execute(
-        insert(ENTITIES).values(
-            id=new_id,
-            type=type_,
-            content=name,
-            content_hash=digest,
-            data={},
-            confidence=1.0,
-            source=source,
-            seen_count=1,
-            created_at=now,
-            updated_at=now,
-        )
-    )
+    conn.execute(insert(ENTITIES).values(**target_row(type_, name, new_id, source, utcnow())))
     return new_id
 
 
@@ -174,14 +155,9 @@ def attach(
     source: str,
 ) -> None:
     """Create the CodeArea/File entities and the item's ABOUT/APPLIES_TO/IN_FILE edges."""
-    area_edge = "APPLIES_TO" if item_type == "Pattern" else "ABOUT"
-    for area in areas:
-        ensure_edge(conn, item_id, ensure_entity(conn, "CodeArea", area, source), area_edge)
-    for path in files:
-        file_id = ensure_entity(conn, "File", path, source)
-        ensure_edge(conn, item_id, file_id, "IN_FILE")
-        file_area = ensure_entity(conn, "CodeArea", infer_code_area(path, area_rules), source)
-        ensure_edge(conn, file_id, file_area, "ABOUT")
+    for edge in attach_plan(item_type, areas, files, area_rules):
+        source_id = item_id if edge.source is None else ensure_entity(conn, *edge.source, source)
+        ensure_edge(conn, source_id, ensure_entity(conn, *edge.target, source), edge.type)
 
 
 def prepare_targets(
@@ -288,40 +264,18 @@ def prepare_item(
 def write_item(
     conn: Connection, item: PreparedItem, *, bump: bool = True, area_rules: AreaRules | None = None
 ) -> AddResult:
-    """Insert ``item`` or bump its duplicate, and link it; runs inside a write transaction."""
-    from kgraph.knowledge.vectors import vector_values
+    """Insert ``item`` or bump its duplicate, and link it; runs inside a write transaction.
 
+    :func:`kgraph.knowledge.batch.write_items` stores the same rows for many items at once.
+    """
     now = utcnow()
     row = fetch_row(conn, ENTITIES.c.type == item.type, ENTITIES.c.content_hash == item.digest)
     how = "exact" if row is not None else None
     if row is None and item.near_duplicate is not None:
         row = fetch_row(conn, ENTITIES.c.id == item.near_duplicate)
         how = "near" if row is not None else None
-    if row is not None:
-        changes: dict[str, Any] = {}
-        # Seen again means by another session or source: a long session captured in several
-        # batches says its causes more than once, and that is not a second sighting.
-        same_session = item.session_id is not None and row["session_id"] == item.session_id
-        if bump and not same_session:
-            changes["seen_count"] = row["seen_count"] + 1
-            changes["confidence"] = bumped_confidence(row["confidence"], item.confidence)
-            changes["updated_at"] = now
-            if item.source == "manual" and row["hidden_at"] is not None:
-                changes["hidden_at"] = None  # a person stating it again means it
-            variants = list((row["data"] or {}).get("variants", []))
-            if how == "near" and item.text not in variants and len(variants) < MAX_VARIANTS:
-                changes["data"] = {**(row["data"] or {}), "variants": [*variants, item.text]}
-        changes.update(corroboration(dict(row), item, changes.get("data")))
-        if row["issue_number"] is None and item.issue_number is not None:
-            changes["issue_number"] = item.issue_number
-        if row["session_id"] is None and item.session_id is not None:
-            changes["session_id"] = item.session_id
-        stale_vector = (
-            row["embedding_hash"] != row["content_hash"] or row["embedding_model"] != item.model
-        )
-        if how == "exact" and item.vector is not None and item.model and stale_vector:
-            changes.update(vector_values(item.vector, item.model, row["content_hash"]))
-        update_entity(conn, row["id"], **changes)
+    if row is not None and how is not None:
+        update_entity(conn, row["id"], **duplicate_changes(row, item, how, bump, now))
         attach(
             conn,
             row["id"],
@@ -332,28 +286,8 @@ def write_item(
             source=item.source,
         )
         return AddResult(row["id"], False, how)
-    stamp = item.created_at or now
     new_id = _unique_id(conn, item.type, item.text)
-    values: dict[str, Any] = {
-        "id": new_id,
-        "type": item.type,
-        "content": item.text,
-        "content_hash": item.digest,
-        "data": item.data,
-        "confidence": item.confidence,
-        "source": item.source,
-        "source_ref": item.source_ref,
-        "issue_number": item.issue_number,
-        "session_id": item.session_id,
-        "seen_count": 1,
-        "created_at": stamp,
-        "updated_at": stamp,
-    }
-    if item.vector is not None and item.model:
-        values.update(vector_values(item.vector, item.model, item.digest))
-    if item.candidate:
-        values.update(data={**item.data, CANDIDATE: PENDING}, hidden_at=stamp)
-    conn.execute(insert(ENTITIES).values(**values))
+    conn.execute(insert(ENTITIES).values(**item_row(item, new_id, now)))
     attach(
         conn,
         new_id,

@@ -44,6 +44,7 @@ from kgraph.db.models import isoformat, utcnow
 from kgraph.errors import InvalidValueError, KgraphError
 from kgraph.jsontext import may_hold_surrogates, without_surrogates
 from kgraph.knowledge.areas import AreaRules
+from kgraph.knowledge.batch import write_items
 from kgraph.knowledge.model import (
     ENTITY_TYPES,
     check_confidence,
@@ -60,7 +61,6 @@ from kgraph.knowledge.store import (
     id_exists,
     prepare_item,
     update_entity,
-    write_item,
 )
 from kgraph.redact import redact, redact_data
 
@@ -466,7 +466,8 @@ def import_knowledge(
         items = simple[start : start + BATCH]
 
         def write_simple(conn: Connection, items: list[PreparedItem] = items) -> list[bool]:
-            return [write_item(conn, i, bump=False, area_rules=area_rules).created for i in items]
+            written = write_items(conn, items, bump=False, area_rules=area_rules)
+            return [result.created for result in written]
 
         for created in db.write(write_simple):
             counts["created" if created else "unchanged"] += 1
