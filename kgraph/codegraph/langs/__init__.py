@@ -28,8 +28,9 @@ not Python's; the shared resolver asks these modules at a few points:
   graph is read (:mod:`.rust_dispatch`).
 
 Each summariser is a class over a base that turns the language's expressions into refs
-(``*_refs``), as the Python summariser's are (:mod:`kgraph.codegraph.python_refs`). The
-summarisers load on first use (a Python project never imports a Go grammar).
+(``*_refs``), as the Python summariser's are (:mod:`kgraph.codegraph.python_refs`), and
+what they do alike lives once in :mod:`.common`. The summarisers load on first use (a
+Python project never imports a Go grammar).
 """
 
 from __future__ import annotations

@@ -37,8 +37,9 @@ import re
 from functools import lru_cache
 from typing import Final
 
-from tree_sitter import Language, Node, Parser, Query, QueryCursor
+from tree_sitter import Node, Parser, Query, QueryCursor
 
+from kgraph.codegraph.langs.common import grammar, in_source_order
 from kgraph.codegraph.langs.go_packages import MODULE_NAME, PACKAGE_NAME, default_package_name
 from kgraph.codegraph.langs.go_refs import GoExpressions
 from kgraph.codegraph.spans import document_order
@@ -82,8 +83,7 @@ _QUERY: Final = """
 def _language() -> tuple[Parser, Query, Query]:
     import tree_sitter_go
 
-    language = Language(tree_sitter_go.language())
-    return Parser(language), Query(language, _QUERY), Query(language, "(ERROR) @e")
+    return grammar(tree_sitter_go.language(), _QUERY)
 
 
 class GoSummariser(GoExpressions):
@@ -99,10 +99,7 @@ class GoSummariser(GoExpressions):
             add_binding(module, PACKAGE_NAME, ImportedModule("mod", self.text(node), 1))
         for node in sorted(captures.get("import", ()), key=lambda n: n.start_byte):
             self.on_import(node)
-        definitions = sorted(
-            ((n.start_byte, name, n) for name in _DEFINITIONS for n in captures.get(name, ())),
-            key=lambda item: item[0],
-        )
+        definitions = in_source_order(captures, _DEFINITIONS)
         handlers = {
             "func": self.on_func,
             "method": self.on_method,

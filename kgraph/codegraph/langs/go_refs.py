@@ -13,6 +13,7 @@ from typing import Final
 
 from tree_sitter import Node
 
+from kgraph.codegraph.langs.common import names_function
 from kgraph.codegraph.spans import Spans
 from kgraph.codegraph.summary import (
     UNKNOWN,
@@ -20,8 +21,6 @@ from kgraph.codegraph.summary import (
     Arguments,
     Assigned,
     Binding,
-    Defined,
-    Parameter,
     Scope,
     annotated,
     assigned,
@@ -231,7 +230,7 @@ class GoExpressions:
             key = (scope, name)
             found = self._function_like.get(key)
             if found is None:
-                found = self._function_like[key] = self._names_function(scope, name)
+                found = self._function_like[key] = names_function(self.scopes, scope, name)
             return found
         if kind != "selector_expression":
             return False
@@ -246,20 +245,6 @@ class GoExpressions:
             defs = self.summary["defs"]
             self.methods = {q.rpartition(".")[2] for q, d in defs.items() if d["kind"] == "method"}
         return self.text(node.child_by_field_name("field")) in self.methods
-
-    def _names_function(self, scope: str, name: str) -> bool:
-        current: str | None = scope
-        while current is not None:
-            data = self.scopes[current]
-            bindings = data["names"].get(name)
-            if bindings:
-                return any(
-                    isinstance(b, (Defined, Parameter))
-                    or (isinstance(b, Assigned) and "(" not in b.ref and "<" not in b.ref)
-                    for b in bindings
-                )
-            current = data["parent"] if current else None
-        return True  # another file's package-level name
 
     # -- imports --------------------------------------------------------------------------
     def _import_names(self) -> None:

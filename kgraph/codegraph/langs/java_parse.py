@@ -31,8 +31,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final
 
-from tree_sitter import Language, Node, Parser, Query, QueryCursor
+from tree_sitter import Node, Parser, Query, QueryCursor
 
+from kgraph.codegraph.langs.common import grammar, in_source_order
 from kgraph.codegraph.langs.java_packages import PACKAGE_NAME
 from kgraph.codegraph.langs.java_refs import TYPE_NODES, JavaExpressions
 from kgraph.codegraph.spans import document_order
@@ -85,8 +86,7 @@ _DECLARATIONS: Final = ("type", "method", "field", "local", "for", "catch", "res
 def _language() -> tuple[Parser, Query, Query]:
     import tree_sitter_java
 
-    language = Language(tree_sitter_java.language())
-    return Parser(language), Query(language, _QUERY), Query(language, "(ERROR) @e")
+    return grammar(tree_sitter_java.language(), _QUERY)
 
 
 class JavaSummariser(JavaExpressions):
@@ -101,10 +101,7 @@ class JavaSummariser(JavaExpressions):
             add_binding(module, PACKAGE_NAME, ImportedModule("mod", self.text(node), 1))
         for node in sorted(captures.get("import", ()), key=lambda n: n.start_byte):
             self.on_import(node)
-        declarations = sorted(
-            ((n.start_byte, name, n) for name in _DECLARATIONS for n in captures.get(name, ())),
-            key=lambda item: item[0],
-        )
+        declarations = in_source_order(captures, _DECLARATIONS)
         for _start, name, node in declarations:
             getattr(self, f"on_{name}")(node, self.spans.enclosing(node))
         for name, handler in (

@@ -29,8 +29,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final
 
-from tree_sitter import Language, Node, Parser, Query, QueryCursor
+from tree_sitter import Node, Parser, Query, QueryCursor
 
+from kgraph.codegraph.langs.common import grammar, in_source_order
 from kgraph.codegraph.langs.rust_modules import REQUIRED
 from kgraph.codegraph.langs.rust_uses import RustModuleItems
 from kgraph.codegraph.spans import document_order
@@ -89,8 +90,7 @@ _UNWRAPPING: Final = frozenset({"Some", "Ok"})  # a pattern whose one name is th
 def _language() -> tuple[Parser, Query, Query]:
     import tree_sitter_rust
 
-    language = Language(tree_sitter_rust.language())
-    return Parser(language), Query(language, _QUERY), Query(language, "(ERROR) @e")
+    return grammar(tree_sitter_rust.language(), _QUERY)
 
 
 class RustSummariser(RustModuleItems):
@@ -100,10 +100,7 @@ class RustSummariser(RustModuleItems):
         parser, query, error_query = _language()
         tree = parser.parse(self.source)
         captures = QueryCursor(query).captures(tree.root_node)
-        items = sorted(
-            ((n.start_byte, name, n) for name in _ITEMS for n in captures.get(name, ())),
-            key=lambda item: item[0],
-        )
+        items = in_source_order(captures, _ITEMS)
         for _start, name, node in items:
             getattr(self, f"on_{name}")(node, self.spans.enclosing(node))
         for name, handler in (("closure", self.on_closure), ("callee", self.on_callee)):

@@ -14,15 +14,13 @@ from typing import Final
 
 from tree_sitter import Node
 
+from kgraph.codegraph.langs.common import names_function
 from kgraph.codegraph.spans import Spans
 from kgraph.codegraph.summary import (
     UNKNOWN,
     Arguments,
-    Assigned,
     Binding,
     Container,
-    Defined,
-    Parameter,
     Scope,
     add_call,
     annotated,
@@ -298,7 +296,7 @@ class RustExpressions:
             if kind in ("line_comment", "block_comment"):
                 continue
             function_like = kind == "scoped_identifier" or (
-                kind == "identifier" and self._names_function(scope, self.text(argument))
+                kind == "identifier" and names_function(self.scopes, scope, self.text(argument))
             )
             ref = self.ref(argument, scope) if function_like else UNKNOWN
             positional.append(ref)
@@ -308,17 +306,3 @@ class RustExpressions:
         target = self.scopes[scope].setdefault("args", [])
         target.append(Arguments(positional, {}, False))
         return f"(#{len(target) - 1})"
-
-    def _names_function(self, scope: str, name: str) -> bool:
-        current: str | None = scope
-        while current is not None:
-            data = self.scopes[current]
-            bindings = data["names"].get(name)
-            if bindings:
-                return any(
-                    isinstance(b, (Defined, Parameter))
-                    or (isinstance(b, Assigned) and "(" not in b.ref and "<" not in b.ref)
-                    for b in bindings
-                )
-            current = data["parent"] if current else None
-        return True  # an item of another module (a `use` would bind it)
