@@ -24,14 +24,12 @@ for i in range(count):
 """
 
 
-def test_ten_processes_two_hundred_writes_each_lose_none(db: Database) -> None:
-    """Ten machines' worth of writers on one database (a PostgreSQL server, or the SQLite
-    file): every one of the 2,000 checkpoint writes is there afterwards."""
-    writers, count = (10 if db.dialect == "postgresql" else 8), 200
-    wf = checkpoint.create_workflow(db, 1, "b")
+def run_writers(code: str, db_url: str, workflow_id: str, writers: int, count: int) -> None:
+    """``writers`` processes running ``code`` (DB URL, workflow, writer number, count) at
+    once; each must exit 0."""
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", WRITER, db.url, wf.id, str(n), str(count)],
+            [sys.executable, "-c", code, db_url, workflow_id, str(n), str(count)],
             stderr=subprocess.PIPE,
             text=True,
         )
@@ -39,6 +37,14 @@ def test_ten_processes_two_hundred_writes_each_lose_none(db: Database) -> None:
     ]
     errors = [p.communicate(timeout=300)[1] for p in procs]
     assert [p.returncode for p in procs] == [0] * writers, errors
+
+
+def test_ten_processes_two_hundred_writes_each_lose_none(db: Database) -> None:
+    """Ten machines' worth of writers on one database (a PostgreSQL server, or the SQLite
+    file): every one of the 2,000 checkpoint writes is there afterwards."""
+    writers, count = (10 if db.dialect == "postgresql" else 8), 200
+    wf = checkpoint.create_workflow(db, 1, "b")
+    run_writers(WRITER, db.url, wf.id, writers, count)
     got = checkpoint.get_workflow(db, wf.id)
     assert len(got.actions) + len(got.commits) == writers * count
     assert len({c.sha for c in got.commits}) == writers * count // 2
@@ -64,16 +70,7 @@ def test_eight_writers_on_the_driver_alone_lose_none(db: Database) -> None:
     moved by each."""
     writers, count = 8, 50
     wf = checkpoint.create_workflow(db, 2, "b")
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-c", DIRECT_WRITER, db.url, wf.id, str(n), str(count)],
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for n in range(writers)
-    ]
-    errors = [p.communicate(timeout=300)[1] for p in procs]
-    assert [p.returncode for p in procs] == [0] * writers, errors
+    run_writers(DIRECT_WRITER, db.url, wf.id, writers, count)
     got = checkpoint.get_workflow(db, wf.id)
     assert len({a.action for a in got.actions}) == len(got.actions) == writers * count
     assert got.updated_at > wf.updated_at
