@@ -22,9 +22,14 @@ The injecting hooks read the database with the standard library (no SQLAlchemy i
 Targets (2-core reference machine): post-tool-use <= 0.12 s, session-start <= 0.35 s,
 user-prompt <= 0.5 s, capture hooks <= 0.3 s.
 
+Several sizes (``--learnings 10000 100000``) build a project each and interleave their
+runs (one round of every hook in each, then the next round), then print each hook's
+median in the bigger stores as a ratio of the first's.
+
 Usage:
     python scripts/bench_hooks.py                      # 10000 learnings, 50000 edges, 15 runs
     python scripts/bench_hooks.py --learnings 2000 --edges 10000 --runs 7
+    python scripts/bench_hooks.py --learnings 10000 100000 --runs 9   # growth, interleaved
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +59,8 @@ TARGETS = {
     "stop": 0.3,
 }
 BASELINES = ("python -c pass", "python -c 'import sqlalchemy'")
+# Most a hook may grow from the first store size to a bigger one (10,000 -> 100,000 items).
+GROWTH_LIMIT = 1.3
 
 
 def git(repo: Path, *args: str) -> str:
@@ -217,125 +225,117 @@ def timed(
     return elapsed, proc.stdout.decode()
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--learnings", type=int, default=10_000)
-    parser.add_argument("--edges", type=int, default=50_000)
-    parser.add_argument("--files", type=int, default=2_000)
-    parser.add_argument("--runs", type=int, default=15)
-    parser.add_argument("--seed", type=int, default=7)
-    args = parser.parse_args()
+NAMES = [
+    *BASELINES,
+    "post-tool-use (file with items)",
+    "post-tool-use (nothing about it)",
+    "session-start (3 changed files)",
+    "session-start (clean tree)",
+    "user-prompt",
+    *HOSTILE,
+    "session-end",
+    "pre-compact",
+    "stop",
+]
 
-    kgraph = shutil.which("kgraph") or str(Path(sys.executable).parent / "kgraph")
-    base = Path(tempfile.mkdtemp(prefix="kgraph-bench-hooks-"))
-    try:
-        files = [f"src/{AREAS[i % len(AREAS)]}/mod_{i}.py" for i in range(args.files)]
-        repo = make_repo(base, files)
-        db_path = repo / ".claude" / "execution-state.db"
-        env = {
+
+class Project:
+    """One benchmark project: a git repository whose database holds ``learnings`` items,
+    and the measurements of its hooks (name -> seconds; name -> characters injected)."""
+
+    def __init__(self, kgraph: str, base: Path, files: list[str], learnings: int, args: Any):
+        self.kgraph, self.files, self.learnings = kgraph, files, learnings
+        self.repo = make_repo(base, files)
+        db_path = self.repo / ".claude" / "execution-state.db"
+        self.env = {
             **os.environ,
             "HOME": str(base / "home"),
             "CLAUDE_CONFIG_DIR": str(base / "home" / ".claude"),
             "KGRAPH_EMBEDDER": "fake",
         }
-        env.pop("KGRAPH_DB", None)
-        env.pop("KGRAPH_HOOK_NO_SPAWN", None)
+        self.env.pop("KGRAPH_DB", None)
+        self.env.pop("KGRAPH_HOOK_NO_SPAWN", None)
+        self.no_spawn = {**self.env, "KGRAPH_HOOK_NO_SPAWN": "1"}
         (base / "home" / ".claude").mkdir(parents=True)
         t0 = time.perf_counter()
-        fill_database(f"sqlite:///{db_path}", files, args.learnings, args.edges, args.seed)
+        fill_database(f"sqlite:///{db_path}", files, learnings, args.edges, args.seed)
         print(
-            f"setup: {args.learnings} learnings, {args.edges} graph edges, {args.files} files "
+            f"setup: {learnings} learnings, {args.edges} graph edges, {len(files)} files "
             f"in {time.perf_counter() - t0:.1f} s ({db_path.stat().st_size / 1e6:.1f} MB)"
         )
-        transcript = base / "t.jsonl"
-        transcript.write_text('{"type":"user","message":{"role":"user","content":"hi"}}\n' * 200)
-        no_spawn = {**env, "KGRAPH_HOOK_NO_SPAWN": "1"}
-        cwd = str(repo)
-        names = [
-            *BASELINES,
-            "post-tool-use (file with items)",
-            "post-tool-use (nothing about it)",
-            "session-start (3 changed files)",
-            "session-start (clean tree)",
-            "user-prompt",
-            *HOSTILE,
-            "session-end",
-            "pre-compact",
-            "stop",
-        ]
-        results: dict[str, list[float]] = {name: [] for name in names}
-        sizes: dict[str, list[int]] = {}
+        self.transcript = base / "t.jsonl"
+        self.transcript.write_text(
+            '{"type":"user","message":{"role":"user","content":"hi"}}\n' * 200
+        )
+        self.results: dict[str, list[float]] = {name: [] for name in NAMES}
+        self.sizes: dict[str, list[int]] = {}
+        self.concurrent: dict[str, list[float]] = {}
 
-        def run(name: str, event: str, payload: dict[str, Any], environ: dict[str, str]) -> None:
-            elapsed, out = timed([kgraph, "hook", event], payload, repo, environ)
-            results[name].append(elapsed)
-            size = len(json.loads(out)["hookSpecificOutput"]["additionalContext"]) if out else 0
-            sizes.setdefault(name, []).append(size)
+    def run(self, name: str, event: str, payload: dict[str, Any], environ: dict[str, str]) -> None:
+        elapsed, out = timed([self.kgraph, "hook", event], payload, self.repo, environ)
+        self.results[name].append(elapsed)
+        size = len(json.loads(out)["hookSpecificOutput"]["additionalContext"]) if out else 0
+        self.sizes.setdefault(name, []).append(size)
 
-        def read(n: int, path: Path) -> dict[str, Any]:
-            return {
-                "session_id": f"read-{n}",
-                "cwd": cwd,
-                "hook_event_name": "PostToolUse",
-                "tool_name": "Read",
-                "tool_input": {"file_path": str(path)},
+    def read(self, n: int, path: Path) -> dict[str, Any]:
+        return {
+            "session_id": f"read-{n}",
+            "cwd": str(self.repo),
+            "hook_event_name": "PostToolUse",
+            "tool_name": "Read",
+            "tool_input": {"file_path": str(path)},
+        }
+
+    def round(self, n: int) -> None:
+        """Run n of every hook (and the two baselines) once."""
+        repo, files, env = self.repo, self.files, self.env
+        self.results[BASELINES[0]].append(timed([sys.executable, "-c", "pass"], None, repo, env)[0])
+        self.results[BASELINES[1]].append(
+            timed([sys.executable, "-c", "import sqlalchemy"], None, repo, env)[0]
+        )
+        name = "post-tool-use (file with items)"
+        self.run(name, "post-tool-use", self.read(n, repo / files[n]), self.no_spawn)
+        name = "post-tool-use (nothing about it)"
+        self.run(name, "post-tool-use", self.read(n, repo / "NOTES"), self.no_spawn)
+        start = {"session_id": f"start-{n}", "cwd": str(repo), "source": "startup"}
+        self.run("session-start (3 changed files)", "session-start", start, env)
+        wait_for_workers(repo)
+        git(repo, "stash", "-q")
+        clean = {**start, "session_id": f"clean-{n}"}
+        self.run("session-start (clean tree)", "session-start", clean, env)
+        wait_for_workers(repo)
+        git(repo, "stash", "pop", "-q")
+        prompt = (
+            f"why does {function_name(files[n + 5] + '::f3')} retry requests in the billing module?"
+        )
+        self.run("user-prompt", "user-prompt", {**start, "prompt": prompt}, self.no_spawn)
+        for name, text in hostile_prompts(files, n).items():
+            self.run(name, "user-prompt", {**start, "prompt": text}, self.no_spawn)
+        for event in ("session-end", "pre-compact", "stop"):
+            payload = {
+                "session_id": f"{event}-{n}",
+                "cwd": str(repo),
+                "transcript_path": str(self.transcript),
+                "reason": "other",
+                "trigger": "auto",
             }
+            self.results[event].append(timed([self.kgraph, "hook", event], payload, repo, env)[0])
+            wait_for_workers(repo)
 
-        for n in range(args.runs):
-            results[BASELINES[0]].append(timed([sys.executable, "-c", "pass"], None, repo, env)[0])
-            results[BASELINES[1]].append(
-                timed([sys.executable, "-c", "import sqlalchemy"], None, repo, env)[0]
-            )
-            run(
-                "post-tool-use (file with items)",
-                "post-tool-use",
-                read(n, repo / files[n]),
-                no_spawn,
-            )
-            run(
-                "post-tool-use (nothing about it)",
-                "post-tool-use",
-                read(n, repo / "NOTES"),
-                no_spawn,
-            )
-            start = {"session_id": f"start-{n}", "cwd": cwd, "source": "startup"}
-            run("session-start (3 changed files)", "session-start", start, env)
-            wait_for_workers(repo)
-            git(repo, "stash", "-q")
-            clean = {**start, "session_id": f"clean-{n}"}
-            run("session-start (clean tree)", "session-start", clean, env)
-            wait_for_workers(repo)
-            git(repo, "stash", "pop", "-q")
-            prompt = (
-                f"why does {function_name(files[n + 5] + '::f3')} retry requests in the "
-                "billing module?"
-            )
-            run("user-prompt", "user-prompt", {**start, "prompt": prompt}, no_spawn)
-            for name, text in hostile_prompts(files, n).items():
-                run(name, "user-prompt", {**start, "prompt": text}, no_spawn)
-            for event in ("session-end", "pre-compact", "stop"):
-                payload = {
-                    "session_id": f"{event}-{n}",
-                    "cwd": cwd,
-                    "transcript_path": str(transcript),
-                    "reason": "other",
-                    "trigger": "auto",
-                }
-                results[event].append(timed([kgraph, "hook", event], payload, repo, env)[0])
-                wait_for_workers(repo)
-        concurrent: dict[str, list[float]] = {}
+    def bursts(self) -> None:
         for _ in range(3):
-            for event, values in run_concurrently(kgraph, repo, env, transcript).items():
-                concurrent.setdefault(event, []).extend(values)
-            wait_for_workers(repo)
+            burst = run_concurrently(self.kgraph, self.repo, self.env, self.transcript)
+            for event, values in burst.items():
+                self.concurrent.setdefault(event, []).extend(values)
+            wait_for_workers(self.repo)
 
+    def report(self) -> None:
+        results = self.results
         floor = statistics.median(results[BASELINES[0]])
         heavy = statistics.median(results[BASELINES[1]])
         print(
-            f"\n{'process':34} {'min':>7} {'median':>7} {'max':>7} {'x pass':>7} "
-            f"{'x sqlalchemy':>13} {'target':>9} {'chars':>11}"
+            f"\n{self.learnings} learnings\n{'process':34} {'min':>7} {'median':>7} {'max':>7} "
+            f"{'x pass':>7} {'x sqlalchemy':>13} {'target':>9} {'chars':>11}"
         )
         for name, values in results.items():
             target = TARGETS.get(name.split(" ")[0])
@@ -343,17 +343,59 @@ def main() -> None:
             verdict = (
                 "" if target is None else f"{target:.2f} {'ok' if median <= target else 'OVER'}"
             )
-            chars = sizes.get(name)
+            chars = self.sizes.get(name)
             shown = f"{min(chars)}-{max(chars)}" if chars else ""
             print(
                 f"{name:34} {min(values):7.3f} {median:7.3f} {max(values):7.3f} "
                 f"{median / floor:7.1f} {median / heavy:13.2f} {verdict:>9} {shown:>11}"
             )
-        for event, values in sorted(concurrent.items()):
+        for event, values in sorted(self.concurrent.items()):
             print(
                 f"{'10 at once: ' + event:34} {min(values):7.3f} "
                 f"{statistics.median(values):7.3f} {max(values):7.3f}"
             )
+
+
+def growth(reference: Project, projects: Sequence[Project]) -> None:
+    """Each hook's median in the bigger stores as a ratio of the first's (the runs were
+    interleaved, so a change in the machine's load reaches every size alike)."""
+    print(f"\nmedian as a ratio of {reference.learnings} learnings' (limit {GROWTH_LIMIT})")
+    print(f"{'process':34} " + " ".join(f"{p.learnings:>9}" for p in projects))
+    for name in NAMES[len(BASELINES) :]:
+        base = statistics.median(reference.results[name])
+        ratios = [statistics.median(p.results[name]) / base for p in projects]
+        marks = [f"{r:8.2f}{'!' if r > GROWTH_LIMIT else ' '}" for r in ratios]
+        print(f"{name:34} " + " ".join(marks))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--learnings", type=int, nargs="+", default=[10_000])
+    parser.add_argument("--edges", type=int, default=50_000)
+    parser.add_argument("--files", type=int, default=2_000)
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--kgraph", help="kgraph executable (default: the venv's)")
+    args = parser.parse_args()
+
+    kgraph = args.kgraph or shutil.which("kgraph") or str(Path(sys.executable).parent / "kgraph")
+    base = Path(tempfile.mkdtemp(prefix="kgraph-bench-hooks-"))
+    try:
+        files = [f"src/{AREAS[i % len(AREAS)]}/mod_{i}.py" for i in range(args.files)]
+        projects = []
+        for learnings in args.learnings:
+            (base / str(learnings)).mkdir()
+            projects.append(Project(kgraph, base / str(learnings), files, learnings, args))
+        for n in range(args.runs):
+            for project in projects:
+                project.round(n)
+        for project in projects:
+            project.bursts()
+            project.report()
+        if len(projects) > 1:
+            growth(projects[0], projects[1:])
         print(f"\nruns per process: {args.runs}; seconds, whole process; chars: additionalContext")
     finally:
         shutil.rmtree(base, ignore_errors=True)

@@ -16,6 +16,7 @@ Pure functions over counts (stdlib only): the read model supplies the counts.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -84,7 +85,11 @@ def load_evidence_settings(root: Path) -> EvidenceSettings:
     return EvidenceSettings(weak_files=(*extra, *defaults), weak_file_weight=float(weight))
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def is_weak_file(path: str, settings: EvidenceSettings) -> bool:
+    """Whether ``path`` matches a weak-file pattern. Cached: ranking asks it for every file
+    of every candidate item, a few thousand times per briefing in a big store, and each
+    answer tries every pattern."""
     lowered = path.lower()
     return any(glob_match(p.lower(), lowered) for p in settings.weak_files)
 

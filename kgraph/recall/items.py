@@ -12,10 +12,11 @@ Only visible items are returned: knowledge types, not forgotten, not superseded.
 
 from __future__ import annotations
 
+import heapq
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from kgraph.db.fts import (
     PG_COUNT,
@@ -29,6 +30,7 @@ from kgraph.db.fts import (
 from kgraph.db.reader import ReadConnection, chunked, is_postgres, marks, parse_time
 from kgraph.knowledge.areas import normalise_path
 from kgraph.knowledge.model import KNOWLEDGE_TYPES, content_hash
+from kgraph.recall.relevance import standing
 
 __all__ = [
     "RecallItem",
@@ -104,6 +106,43 @@ def _linked(
         ):
             out.setdefault(from_id, set()).add(to_id)
     return out
+
+
+def _select(
+    conn: ReadConnection,
+    linked: Mapping[str, set[str]],
+    most: int | None,
+    types: frozenset[str] | None,
+) -> set[str]:
+    """Of the items in ``linked`` (id -> the files it is linked to), those of ``types``
+    (any when None), at most ``most`` per file: those ranking puts first among the items of
+    one file (:func:`kgraph.recall.relevance.standing`: Mistakes, then Patterns, then the
+    rest; then confidence and recency).
+
+    A file a store holds hundreds of items about (a core module, at 100,000 items) made
+    every briefing load and rank them all, to keep a few per file. Reading four columns of
+    each first costs a fraction of loading it whole."""
+    if most is None and types is None:
+        return set(linked)
+    now = datetime.now(UTC)
+    order: dict[str, float] = {}
+    for part in chunked(list(linked)):
+        rows = _visible_by_id(conn, "id, type, confidence, updated_at", part)
+        for item_id, type_, confidence, updated in rows:
+            if types is None or type_ in types:
+                when = parse_time(updated)
+                value = standing(str(type_), confidence, when, now)  # type: ignore[arg-type]
+                order[str(item_id)] = -value
+    if most is None:
+        return set(order)
+    per_target: dict[str, list[tuple[float, str]]] = {}
+    for item_id, targets in linked.items():
+        if item_id in order:
+            for target in targets:
+                per_target.setdefault(target, []).append((order[item_id], item_id))
+    return {
+        item_id for entries in per_target.values() for _, item_id in heapq.nsmallest(most, entries)
+    }
 
 
 def _visible_by_id(
@@ -185,20 +224,33 @@ def item_texts(conn: ReadConnection, ids: Iterable[str]) -> dict[str, str]:
 
 
 def items_about(
-    conn: ReadConnection, files: Iterable[str] = (), areas: Iterable[str] = ()
+    conn: ReadConnection,
+    files: Iterable[str] = (),
+    areas: Iterable[str] = (),
+    *,
+    types: frozenset[str] | None = None,
+    most_per_file: int | None = None,
 ) -> list[RecallItem]:
     """Visible items linked to any of ``files`` (IN_FILE/APPLIES_TO) or ``areas``
-    (ABOUT/APPLIES_TO), in id order."""
+    (ABOUT/APPLIES_TO), in id order. Of the files' items, only those of ``types`` when
+    given, and only ``most_per_file`` of each file, those ranking puts first among equals
+    (see :func:`_select`)."""
     file_ids = _structural(conn, "File", (normalise_path(f) for f in files))
     area_ids = _structural(conn, "CodeArea", (a.strip() for a in areas))
-    ids: set[str] = set(_linked(conn, list(file_ids), FILE_EDGES))
+    ids = _select(conn, _linked(conn, list(file_ids), FILE_EDGES), most_per_file, types)
     ids.update(_linked(conn, list(area_ids), AREA_EDGES))
     found = load_items(conn, sorted(ids))
     return [found[i] for i in sorted(found)]
 
 
-def items_of_issue(conn: ReadConnection, issue: int) -> list[RecallItem]:
-    ids = [r[0] for r in conn.execute("SELECT id FROM entities WHERE issue_number = ?", (issue,))]
+def items_of_issue(conn: ReadConnection, issue: int, most: int | None = None) -> list[RecallItem]:
+    """The visible items of ``issue``; with ``most``, the first ``most`` as ranking orders
+    them among equals (Mistakes, then Patterns, then the rest; newest first)."""
+    linked = {
+        str(r[0]): {"issue"}
+        for r in conn.execute("SELECT id FROM entities WHERE issue_number = ?", (issue,))
+    }
+    ids = _select(conn, linked, most, None)
     found = load_items(conn, ids)
     return [found[i] for i in sorted(found)]
 
@@ -255,19 +307,20 @@ def lexical_ids(conn: ReadConnection, text: str, limit: int = LEXICAL_POOL) -> l
     return [str(r[0]) for r in rows]
 
 
-def term_frequencies(conn: ReadConnection, terms: Mapping[str, str]) -> dict[str, int]:
-    """Word -> how many stored texts contain it or a word starting with its stem
-    (``terms`` maps each word to its stem; both plain ``[A-Za-z0-9_]`` text)."""
+def term_frequencies(conn: ReadConnection, terms: Mapping[str, str], most: int) -> dict[str, int]:
+    """Word -> how many stored texts contain it or a word starting with its stem, counted
+    up to ``most`` (``terms`` maps each word to its stem; both plain ``[A-Za-z0-9_]``
+    text)."""
     counts: dict[str, int] = {}
     postgres = is_postgres(conn)
     for word, stem in terms.items():
         if postgres:
-            row = conn.execute(PG_COUNT, (prefix_tsquery(word, stem),)).fetchone()
+            row = conn.execute(PG_COUNT, (prefix_tsquery(word, stem), most)).fetchone()
             counts[word] = int(row[0]) if row else 0
             continue
         query = f'"{word}" OR "{stem}"*' if stem and stem != word else f'"{word}"'
         try:
-            row = conn.execute(SQLITE_COUNT, (query,)).fetchone()
+            row = conn.execute(SQLITE_COUNT, (query, most)).fetchone()
         except sqlite3.OperationalError:
             continue
         counts[word] = int(row[0]) if row else 0

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -36,7 +37,7 @@ from kgraph.codegraph.names import (
 from kgraph.db.reader import ReadConnection
 from kgraph.recall import items as recall
 from kgraph.recall.briefing import Block, fit
-from kgraph.recall.evidence import EvidenceSettings, rarity
+from kgraph.recall.evidence import MIN_BASE, EvidenceSettings, rarity
 from kgraph.recall.readmodel import focus_for, gather
 from kgraph.recall.relevance import Ranked, rank
 from kgraph.recall.stale import CodeCheck, current_only
@@ -73,6 +74,9 @@ WORD_ONLY_ITEMS = 1
 # The summed rarity of the shared words a lexical hit needs (two fairly rare words, or one
 # rare and one common; see term_weights).
 MIN_LEXICAL = 1.0
+# Below this rarity a word is common, and how common no longer matters: its count stops
+# there (a word in every text of a big store cost a few milliseconds to count).
+COMMON_RARITY = 0.1
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}")
 _SUFFIXES = ("ings", "ing", "ies", "ied", "es", "ed", "ly", "s")
 STOPWORDS = frozenset(
@@ -220,12 +224,14 @@ def required_overlap(term_count: int) -> int:
     return 1 if term_count <= 1 else 2
 
 
-def term_weights(conn: ReadConnection, terms: Sequence[str]) -> dict[str, float]:
-    """Stem -> how telling a shared word is: its rarity among the stored texts (a word in
-    most items, "support" or "bump", says little; :func:`kgraph.recall.evidence.rarity`)."""
+def term_weights(conn: ReadConnection, terms: Sequence[str], total: int) -> dict[str, float]:
+    """Stem -> how telling a shared word is: its rarity among the ``total`` stored texts (a
+    word in most items, "support" or "bump", says little;
+    :func:`kgraph.recall.evidence.rarity`). Counting stops where a word becomes common
+    (rarity COMMON_RARITY): such a word gets that rarity, an upper bound."""
     words = {t: stem(t) for t in terms[:MAX_QUERY_TERMS] if t.isascii()}
-    counts = recall.term_frequencies(conn, words)
-    total = recall.item_count(conn)
+    most = math.ceil(max(total, MIN_BASE) ** (1 - COMMON_RARITY))
+    counts = recall.term_frequencies(conn, words, most)
     weights: dict[str, float] = {}
     for word, count in counts.items():
         key = words[word]
@@ -241,8 +247,20 @@ def select_lexical(
 ) -> list[Ranked]:
     """FTS matches that share enough telling words with the prompt and were not injected:
     at least two words (one for a one-word prompt) whose rarities (``weights``, by stem)
-    sum to MIN_LEXICAL; the most telling overlap first (ties: BM25 order)."""
-    ids = recall.lexical_ids(conn, " ".join(terms[:MAX_QUERY_TERMS]))
+    sum to MIN_LEXICAL; the most telling overlap first (ties: BM25 order).
+
+    The FTS query leaves out the least telling words whose rarities sum to less than
+    MIN_LEXICAL: a hit sharing only those cannot pass, so none that can is lost, while a
+    word in most stored texts ("request") no longer makes FTS5 rank most of the store
+    before its LIMIT."""
+    query = list(terms[:MAX_QUERY_TERMS])
+    left_out = 0.0
+    for word in sorted({stem(t) for t in query}, key=lambda s: (weights.get(s, 0.0), s)):
+        left_out += weights.get(word, 0.0)
+        if left_out >= MIN_LEXICAL:
+            break
+        query = [t for t in query if stem(t) != word]
+    ids = recall.lexical_ids(conn, " ".join(query)) if query else []
     stems = set(weights)
     need = required_overlap(len(stems))
     # Words first, on the texts alone: only the items that pass are loaded whole.
@@ -288,6 +306,7 @@ def _code_ranked(
     settings: EvidenceSettings,
     exclude: set[str],
     now: datetime,
+    total: int | None = None,
 ) -> list[Ranked]:
     """Items about the files defining (and calling) the code the prompt names, and about
     the modules its plain words name ("multipart" -> ``httpx/_multipart.py``; ``words``:
@@ -324,7 +343,7 @@ def _code_ranked(
             strength[path], reasons[path] = CALLER_STRENGTH, "{} calls it"
     if not strength:
         return []
-    focus = focus_for(conn, settings, files=strength, reasons=reasons)
+    focus = focus_for(conn, settings, files=strength, reasons=reasons, total=total)
     return [r for r in rank(gather(conn, focus), focus, now) if r.item.id not in exclude]
 
 
@@ -366,11 +385,12 @@ def prompt_ranked(
     now = now or datetime.now(UTC)
     terms = significant_terms(prompt)
     names, paths = code_names(prompt)
-    weights = term_weights(conn, terms) if terms else {}
+    total = recall.item_count(conn)
+    weights = term_weights(conn, terms, total) if terms else {}
     # Plain words only: "setup" of "setup.cfg" is a path's, not a module's name.
     plain = significant_terms(without_code(prompt))
     telling = {t: weights.get(stem(t), 0.0) for t in plain}
-    code = _code_ranked(conn, names, paths, telling, settings, exclude, now)
+    code = _code_ranked(conn, names, paths, telling, settings, exclude, now, total)
     lexical = select_lexical(conn, terms, weights, exclude) if terms else []
     fused = fuse([(CODE_WEIGHT, code), (LEXICAL_WEIGHT, lexical)])
     about_code = {r.item.id for r in code}

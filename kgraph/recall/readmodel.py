@@ -24,7 +24,13 @@ from kgraph.knowledge.areas import relative_path
 from kgraph.recall import items as recall
 from kgraph.recall.evidence import EvidenceSettings, is_weak_file, name_weights, weigh
 from kgraph.recall.items import RecallItem
-from kgraph.recall.relevance import AREA_FACTOR, MIN_EVIDENCE, Focus
+from kgraph.recall.relevance import (
+    AREA_FACTOR,
+    DEPENDENT_FACTOR,
+    MIN_EVIDENCE,
+    NEIGHBOUR_TYPES,
+    Focus,
+)
 from kgraph.runtime.state import LOGGER_NAME
 
 __all__ = [
@@ -90,12 +96,14 @@ def focus_for(
     issue_number: int | None = None,
     inverse_frequency: bool = True,
     at_least: Mapping[str, float] | None = None,
+    total: int | None = None,
 ) -> Focus:
     """The session's focus with evidence weights: each file's rarity among the stored items
     (``inverse_frequency``; else 1) times the weak-file factor, and never below
-    ``at_least``'s value for a file it names (times the weak-file factor too)."""
+    ``at_least``'s value for a file it names (times the weak-file factor too). ``total``:
+    the number of stored items, when the caller has counted them already."""
     dependents = dict(dependents or {})
-    total = recall.item_count(conn)
+    total = recall.item_count(conn) if total is None else total
     paths = [*files, *dependents]
     if inverse_frequency:
         weights = weigh(recall.file_frequencies(conn, paths), total, settings)
@@ -116,21 +124,32 @@ def focus_for(
     )
 
 
-def gather(conn: ReadConnection, focus: Focus) -> list[RecallItem]:
+def gather(
+    conn: ReadConnection, focus: Focus, most_per_file: int | None = None
+) -> list[RecallItem]:
     """Candidate items for ``focus``: those about its files, dependents and areas whose
     evidence could reach MIN_EVIDENCE at all (a hub file's hundreds of items are never
-    loaded), and those of its issue."""
+    loaded), and those of its issue. Of a file only a dependent is, only the types ranking
+    credits a dependent for (NEIGHBOUR_TYPES); ``most_per_file`` bounds the items taken of
+    each file and of the issue, for a caller that keeps only a few per file."""
     files = [f for f, strength in focus.files.items() if strength * focus.weight(f) >= MIN_EVIDENCE]
-    files += [
+    neighbours = [
         f
         for f, depth in focus.dependents.items()
-        if f not in focus.files and 0.5 / max(1, depth) * focus.weight(f) >= MIN_EVIDENCE
+        if f not in focus.files
+        and DEPENDENT_FACTOR / max(1, depth) * focus.weight(f) >= MIN_EVIDENCE
     ]
     areas = tuple(a for a in focus.areas if AREA_FACTOR * focus.weight(a) >= MIN_EVIDENCE)
-    items = recall.items_about(conn, files, areas) if files or areas else []
+    items: list[RecallItem] = []
+    if files or areas:
+        items += recall.items_about(conn, files, areas, most_per_file=most_per_file)
+    if neighbours:
+        items += recall.items_about(
+            conn, neighbours, types=NEIGHBOUR_TYPES, most_per_file=most_per_file
+        )
     if focus.issue_number is not None:
-        items += recall.items_of_issue(conn, focus.issue_number)
-    return items
+        items += recall.items_of_issue(conn, focus.issue_number, most_per_file)
+    return list({item.id: item for item in items}.values())  # an item once
 
 
 def has_sessions(conn: ReadConnection, exclude_session: str | None = None) -> bool:

@@ -31,6 +31,8 @@ __all__ = [
     "Ranked",
     "rank",
     "score_item",
+    "standing",
+    "tie_break",
 ]
 
 MIN_EVIDENCE = 0.15
@@ -159,9 +161,21 @@ def score_item(item: Item, focus: Focus, now: datetime | None = None) -> Ranked 
     if evidence < MIN_EVIDENCE:
         return None
     score = evidence * TYPE_FACTOR.get(item.type, 1.0)
-    score += 0.05 * max(0.0, min(1.0, float(item.confidence or 0)))
-    score += 0.05 * max(0.0, 1 - _age_days(item.updated_at, now) / 90)
+    score += tie_break(item.confidence, item.updated_at, now)
     return Ranked(item, score, "; ".join(why), via)
+
+
+def tie_break(confidence: float | None, updated_at: Any, now: datetime) -> float:
+    """What orders items of equal evidence and type: confidence, then recency (a little
+    each, never enough to outweigh evidence)."""
+    value = 0.05 * max(0.0, min(1.0, float(confidence or 0)))
+    return value + 0.05 * max(0.0, 1 - _age_days(updated_at, now) / 90)
+
+
+def standing(type_: str, confidence: float | None, updated_at: Any, now: datetime) -> float:
+    """How an item ranks among items of one file, before its evidence is known: its type's
+    weight, then :func:`tie_break`."""
+    return TYPE_FACTOR.get(type_, 1.0) + tie_break(confidence, updated_at, now)
 
 
 def rank(items: Iterable[Item], focus: Focus, now: datetime | None = None) -> list[Ranked]:

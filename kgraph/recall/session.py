@@ -53,6 +53,9 @@ RULES = 3
 DAY_ONE_ITEMS = 3
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 ITEMS_PER_FILE = 8
+# Candidates loaded per file before ranking keeps ITEMS_PER_FILE: room for items that
+# rank higher through other files, or are left out as stale or unused.
+GATHERED_PER_FILE = 3 * ITEMS_PER_FILE
 # Strength of each kind of evidence about what the session works on (changed now = 1).
 OWN_COMMIT = 0.9
 WORKFLOW_COMMIT = 0.9
@@ -286,7 +289,8 @@ def session_briefing(
     )
     ranked: list[Ranked] = []
     if limit:
-        ranked = [r for r in rank(gather(conn, focus), focus, now) if r.item.id not in exclude]
+        candidates = gather(conn, focus, GATHERED_PER_FILE)
+        ranked = [r for r in rank(candidates, focus, now) if r.item.id not in exclude]
         ranked = current_only(per_file(ranked, ITEMS_PER_FILE), check, limit)[:limit]
     elif not work.current and not has_sessions(conn, signals.session_id):
         ranked = current_only(

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 from kgraph.db import Database
 from kgraph.db.reader import ReadConnection, raw_connection
 from kgraph.knowledge.store import add_item, set_hidden, supersede
 from kgraph.recall import items as recall
+
+HOUR = timedelta(hours=1)
+YEAR_AGO = datetime(2025, 1, 1, tzinfo=UTC)
 
 
 def test_items_about_files_and_areas_leave_out_hidden_and_superseded(
@@ -62,3 +67,54 @@ def test_the_same_queries_run_under_a_sqlalchemy_transaction(
     direct = recall.items_about(conn, ["mako/lookup.py"])
     through = db.read(lambda c: recall.items_about(raw_connection(c), ["mako/lookup.py"]))
     assert direct == through and len(direct) == 1
+
+
+def test_a_bounded_file_gives_its_mistakes_then_patterns_then_its_newest(
+    db: Database, conn: ReadConnection
+) -> None:
+    day = datetime.now(UTC) - timedelta(days=10)  # recent: recency orders equals
+    learnings = [
+        add_item(
+            db, f"Lexer learning {n} about tags", files=["lexer.py"], created_at=day + n * HOUR
+        ).entity_id
+        for n in range(5)
+    ]
+    old_mistake = add_item(
+        db, "Lexer mistake: a stray brace", type="Mistake", files=["lexer.py"], created_at=day
+    ).entity_id
+    pattern = add_item(
+        db, "Lexer pattern: one regex a tag", type="Pattern", files=["lexer.py"], created_at=day
+    ).entity_id
+    other = add_item(db, "Parser learning", files=["parser.py"], created_at=day).entity_id
+    # Old items rank by confidence alone: the surer of two comes first.
+    sure = add_item(db, "Old sure note", files=["old.py"], confidence=0.9, created_at=YEAR_AGO)
+    add_item(db, "Old unsure note", files=["old.py"], confidence=0.5, created_at=YEAR_AGO)
+    assert [i.id for i in recall.items_about(conn, ["old.py"], most_per_file=1)] == [sure.entity_id]
+    found = {i.id for i in recall.items_about(conn, ["lexer.py", "parser.py"], most_per_file=4)}
+    assert found == {old_mistake, pattern, learnings[4], learnings[3], other}
+    assert len(recall.items_about(conn, ["lexer.py"])) == 7  # unbounded: every item
+
+
+def test_items_of_types_only(db: Database, conn: ReadConnection) -> None:
+    add_item(db, "A learning about the cache", files=["cache.py"])
+    mistake = add_item(db, "A mistake in the cache", type="Mistake", files=["cache.py"])
+    found = recall.items_about(conn, ["cache.py"], types=frozenset({"Mistake", "Pattern"}))
+    assert [i.id for i in found] == [mistake.entity_id]
+
+
+def test_a_bounded_issue_gives_its_first_items(db: Database, conn: ReadConnection) -> None:
+    day = datetime.now(UTC) - timedelta(days=10)
+    ids = [
+        add_item(db, f"Issue note {n}", issue_number=7, created_at=day + n * HOUR).entity_id
+        for n in range(4)
+    ]
+    assert {i.id for i in recall.items_of_issue(conn, 7, most=2)} == set(ids[2:])
+    assert len(recall.items_of_issue(conn, 7)) == 4
+
+
+def test_term_counts_stop_at_the_limit(db: Database, conn: ReadConnection) -> None:
+    for n in range(6):
+        add_item(db, f"The retry loop number {n} backs off")
+    add_item(db, "A rare zebra appears")
+    counts = recall.term_frequencies(conn, {"retry": "retry", "zebra": "zebra"}, 4)
+    assert counts == {"retry": 4, "zebra": 1}

@@ -23,7 +23,8 @@ from kgraph.knowledge.store import add_item, set_hidden, supersede
 from kgraph.recall.evidence import EvidenceSettings
 from kgraph.recall.file import file_recall
 from kgraph.recall.gitinfo import CommitFiles, RecentWork
-from kgraph.recall.readmodel import open_store, recent_session_files, unused_items
+from kgraph.recall.readmodel import gather, open_store, recent_session_files, unused_items
+from kgraph.recall.relevance import Focus
 from kgraph.recall.session import SessionSignals, session_briefing
 from kgraph.runtime.settings import HookSettings
 from tests.hooks.graph_rows import add_graph
@@ -298,3 +299,14 @@ def test_an_item_shown_to_sessions_that_never_opened_its_files_is_unused(
     assert unused_items(conn, tmp_path, exclude_session="s4") == {broad.entity_id}
     assert unused_items(conn, tmp_path, exclude_session="s3") == {broad.entity_id}
     conn.close()
+
+
+def test_a_file_only_depending_on_the_work_gives_its_mistakes_and_patterns(
+    db: Database, conn: ReadConnection
+) -> None:
+    # Ranking credits a dependent's Mistakes and Patterns only, so nothing else of it loads.
+    own = add_item(db, "The parser keeps a stack", files=["parser.py"]).entity_id
+    add_item(db, "The lexer caches tokens", files=["lexer.py"])
+    rule = add_item(db, "Never reset the lexer mid-tag", type="Pattern", files=["lexer.py"])
+    focus = Focus(files={"parser.py": 1.0}, dependents={"lexer.py": 1})
+    assert sorted(i.id for i in gather(conn, focus)) == sorted([own, rule.entity_id])

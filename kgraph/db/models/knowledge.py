@@ -55,6 +55,8 @@ class Entity(Base):
     __table_args__ = (
         UniqueConstraint("type", "content_hash"),
         Index(None, "type", "hidden_at"),
+        # The project rules: items of a type seen more than once (migration 0006).
+        Index(None, "type", "seen_count"),
         Index(None, "issue_number"),
         Index(None, "session_id"),
         Index(None, "embedding_model"),
