@@ -91,7 +91,8 @@ def fill_database(db_url: str, files: list[str], learnings: int, edges: int, see
 
     from kgraph.db import open_database
     from kgraph.db.models.codegraph import GraphEntity, GraphFile, GraphRelationship
-    from kgraph.knowledge.store import prepare_item, write_item
+    from kgraph.knowledge.prepare import prepare_item
+    from kgraph.knowledge.store import write_item
 
     rng = random.Random(seed)
     db = open_database(db_url)

@@ -66,7 +66,8 @@ def fill(db_url: str, files: list[str], learnings: int, edges: int, model: str, 
 
     from kgraph.db import open_database
     from kgraph.db.models.codegraph import GraphEntity, GraphFile, GraphRelationship
-    from kgraph.knowledge.store import prepare_item, write_item
+    from kgraph.knowledge.prepare import prepare_item
+    from kgraph.knowledge.store import write_item
 
     rng = random.Random(seed)
     words = vocabulary(rng)

@@ -80,10 +80,12 @@ from session_replay_report import (
     write_template,
 )
 
-TRANSCRIPTS = Path("/work/shared/transcripts/capture-dev")
-BUNDLE = Path("/work/shared/repos/entireio-cli.bundle")
+# The shared data sit beside the checkout (../shared), as in CI.
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+TRANSCRIPTS = SHARED / "transcripts" / "capture-dev"
+BUNDLE = SHARED / "repos" / "entireio-cli.bundle"
 VERDICTS_FILE = Path(__file__).resolve().parent / "session_replay_verdicts.json"
-DEV2 = Path("/work/shared/transcripts/capture-dev2")
+DEV2 = SHARED / "transcripts" / "capture-dev2"
 DEV2_VERDICTS = VERDICTS_FILE.with_name("session_replay_verdicts_dev2.json")
 
 
@@ -102,7 +104,7 @@ SETS = {
     "capture-dev": ReplaySet(TRANSCRIPTS, BUNDLE, VERDICTS_FILE),
     "dev2-napoli": ReplaySet(
         DEV2,
-        Path("/work/shared/repos/napoli-matcha.bundle"),
+        SHARED / "repos" / "napoli-matcha.bundle",
         DEV2_VERDICTS,
         tuple(
             [

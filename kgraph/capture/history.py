@@ -24,7 +24,7 @@ from kgraph.db import Database
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
-    from kgraph.knowledge.store import PreparedItem
+    from kgraph.knowledge.prepare import PreparedItem
 
 __all__ = ["DEFAULT_LIMIT", "HistoryReport", "history_commits", "learn_from_history"]
 
@@ -75,7 +75,8 @@ def learn_from_history(
     from kgraph.capture.gate.junk import JunkGate
     from kgraph.errors import KgraphError
     from kgraph.knowledge.areas import DEFAULT_AREA_RULES, load_area_rules
-    from kgraph.knowledge.store import prepare_item, write_item
+    from kgraph.knowledge.prepare import prepare_item
+    from kgraph.knowledge.store import write_item
 
     try:
         rules = load_area_rules(root)

@@ -158,7 +158,7 @@ class _Plan:
 def _prepare(
     candidates: list[Candidate], session_id: str, issue: int | None, refs: set[str], rules: Any
 ) -> _Plan:
-    from kgraph.knowledge.store import prepare_item
+    from kgraph.knowledge.prepare import prepare_item
 
     plan = _Plan()
     for candidate in candidates:

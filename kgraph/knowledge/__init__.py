@@ -1,10 +1,12 @@
 """The knowledge graph: learnings, patterns, mistakes and topics tied to code areas and files.
 
-Modules: ``model`` (types, ids, hashing), ``areas`` (code-area rules), ``store`` (add,
-link, supersede, forget), ``candidates`` (captured items waiting for corroboration),
-``query`` (items, structured queries), ``search`` (hybrid search), ``vectors`` (embeddings
-backfill, near-duplicates), ``graph`` (N-hop traversal), ``transfer`` (JSONL
-export/import), ``maintenance`` (stats, prune, area/file listings).
+Modules: ``model`` (types, ids, hashing), ``areas`` (code-area rules), ``prepare``
+(validating and redacting an item before it is written), ``store`` (adding an item),
+``edit`` (link, supersede, forget, merge), ``candidates`` (captured items waiting for
+corroboration), ``query`` (items, structured queries), ``search`` (hybrid search),
+``vectors`` (embeddings backfill, near-duplicates), ``graph`` (N-hop traversal),
+``transfer`` (the JSONL format), ``export`` and ``importer`` (its two directions),
+``maintenance`` (stats, prune, area/file listings).
 Callers outside the package use the names in ``__all__``.
 Importing this package is cheap: numpy, networkx and torch load only where used.
 """
@@ -30,7 +32,10 @@ from kgraph.lazy import lazy
 if TYPE_CHECKING:
     from kgraph.knowledge.candidates import list_candidates
     from kgraph.knowledge.candidates import review as review_candidate
+    from kgraph.knowledge.edit import link, set_hidden, supersede, unsupersede
+    from kgraph.knowledge.export import ExportReport, export_knowledge
     from kgraph.knowledge.graph import PathStep, RelatedItem, related
+    from kgraph.knowledge.importer import ImportReport, import_knowledge
     from kgraph.knowledge.maintenance import (
         NamedCount,
         PruneCandidate,
@@ -51,20 +56,7 @@ if TYPE_CHECKING:
     )
     from kgraph.knowledge.search import SearchHit
     from kgraph.knowledge.search import search as search_items
-    from kgraph.knowledge.store import (
-        AddResult,
-        add_item,
-        link,
-        set_hidden,
-        supersede,
-        unsupersede,
-    )
-    from kgraph.knowledge.transfer import (
-        ExportReport,
-        ImportReport,
-        export_knowledge,
-        import_knowledge,
-    )
+    from kgraph.knowledge.store import AddResult, add_item
     from kgraph.knowledge.vectors import (
         EmbedReport,
         count_missing,
@@ -104,14 +96,14 @@ _LAZY = {
     "search_items": "search:search",
     "AddResult": "store",
     "add_item": "store",
-    "link": "store",
-    "set_hidden": "store",
-    "supersede": "store",
-    "unsupersede": "store",
-    "ExportReport": "transfer",
-    "ImportReport": "transfer",
-    "export_knowledge": "transfer",
-    "import_knowledge": "transfer",
+    "link": "edit",
+    "set_hidden": "edit",
+    "supersede": "edit",
+    "unsupersede": "edit",
+    "ExportReport": "export",
+    "ImportReport": "importer",
+    "export_knowledge": "export",
+    "import_knowledge": "importer",
     "EmbedReport": "vectors",
     "count_missing": "vectors",
     "embed_missing": "vectors",

@@ -28,6 +28,7 @@ from sqlalchemy.engine import Connection
 from kgraph.db.models import utcnow
 from kgraph.knowledge.areas import AreaRules
 from kgraph.knowledge.model import content_hash, entity_id
+from kgraph.knowledge.prepare import PreparedItem
 from kgraph.knowledge.query import ENTITIES, RELATIONSHIPS
 from kgraph.knowledge.rows import (
     PlannedEdge,
@@ -37,7 +38,7 @@ from kgraph.knowledge.rows import (
     target_row,
     unique_id,
 )
-from kgraph.knowledge.store import _ROW_COLUMNS, AddResult, PreparedItem, write_item
+from kgraph.knowledge.store import ROW_COLUMNS, AddResult, write_item
 
 # Bound values per IN (...) list: well under SQLite's 32,766 and PostgreSQL's 65,535.
 _CHUNK = 900
@@ -54,7 +55,7 @@ def _load_rows(conn: Connection, digests: Iterable[str]) -> dict[tuple[str, str]
     """Stored entities by (type, content hash), as ``write_item``'s ``fetch_row`` reads them."""
     rows: dict[tuple[str, str], dict[str, Any]] = {}
     for chunk in _chunks(digests):
-        query = select(*_ROW_COLUMNS).where(ENTITIES.c.content_hash.in_(chunk))
+        query = select(*ROW_COLUMNS).where(ENTITIES.c.content_hash.in_(chunk))
         for row in conn.execute(query).mappings():
             rows[(row["type"], row["content_hash"])] = dict(row)
     return rows

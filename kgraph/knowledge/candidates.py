@@ -28,8 +28,8 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
     from kgraph.db import Database
+    from kgraph.knowledge.prepare import PreparedItem
     from kgraph.knowledge.query import KnowledgeItem
-    from kgraph.knowledge.store import PreparedItem
 
 CANDIDATE = "candidate"  # the key in an item's data
 PENDING = "pending"

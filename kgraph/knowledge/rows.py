@@ -19,7 +19,7 @@ from kgraph.knowledge.candidates import CANDIDATE, PENDING, corroboration
 from kgraph.knowledge.model import content_hash, entity_id
 
 if TYPE_CHECKING:
-    from kgraph.knowledge.store import PreparedItem
+    from kgraph.knowledge.prepare import PreparedItem
 
 CONFIDENCE_BUMP = 0.05
 MAX_VARIANTS = 5

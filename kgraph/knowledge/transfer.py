@@ -1,4 +1,4 @@
-"""JSONL export and import: how a team shares knowledge through git.
+"""The JSONL transfer format: how a team shares knowledge through git.
 
 Export format (one JSON object per line, sorted so diffs between exports are small)::
 
@@ -23,161 +23,41 @@ same file twice changes nothing. It also accepts simple lines from other tools::
 
 (``created_at``, optional, is when the knowledge was learned: recall breaks ties by it.)
 
-The whole file is parsed and validated before anything is written (an error names the
-line); writes then go in batches of short transactions.
+This module holds the format and reads it: :func:`parse_lines` validates and redacts every
+line into typed records before anything is written (an error names the line).
+:mod:`kgraph.knowledge.export` writes the format; :mod:`kgraph.knowledge.importer` stores
+parsed lines, in batches of short transactions.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
-from sqlalchemy import insert, select
-from sqlalchemy.engine import Connection
-
-from kgraph.db import Database
-from kgraph.db.models import isoformat, utcnow
 from kgraph.errors import InvalidValueError, KgraphError
 from kgraph.jsontext import may_hold_surrogates, without_surrogates
 from kgraph.knowledge.areas import AreaRules
-from kgraph.knowledge.batch import write_items
 from kgraph.knowledge.model import (
-    ENTITY_TYPES,
     check_confidence,
     check_relationship_type,
     check_source,
-    content_hash,
     parse_type,
 )
-from kgraph.knowledge.query import ENTITIES, RELATIONSHIPS
-from kgraph.knowledge.store import (
-    PreparedItem,
-    _unique_id,
-    ensure_edge,
-    id_exists,
-    prepare_item,
-    update_entity,
-)
+from kgraph.knowledge.prepare import PreparedItem, prepare_item
 from kgraph.redact import redact, redact_data
 
 FORMAT = "kgraph-knowledge"
 VERSION = 1
-BATCH = 500
-_TYPE_ORDER = {t: n for n, t in enumerate(ENTITY_TYPES)}
 
 
 @dataclass(frozen=True)
-class ExportReport:
-    entities: int
-    relationships: int
+class EntityLine:
+    """An exported entity, checked and redacted."""
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass(frozen=True)
-class ImportReport:
-    created: int
-    merged: int
-    unchanged: int
-    relationships_added: int
-    relationships_skipped: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-def _dump(record: dict[str, Any]) -> str:
-    return json.dumps(record, ensure_ascii=False, sort_keys=False, separators=(", ", ": "))
-
-
-def export_lines(db: Database) -> Iterator[str]:
-    """The export, line by line (without newlines), read in one transaction."""
-
-    def read(conn: Connection) -> tuple[list[Any], list[Any]]:
-        entities = conn.execute(
-            select(
-                ENTITIES.c.id,
-                ENTITIES.c.type,
-                ENTITIES.c.content,
-                ENTITIES.c.confidence,
-                ENTITIES.c.source,
-                ENTITIES.c.source_ref,
-                ENTITIES.c.issue_number,
-                ENTITIES.c.session_id,
-                ENTITIES.c.seen_count,
-                ENTITIES.c.hidden_at,
-                ENTITIES.c.data,
-                ENTITIES.c.created_at,
-                ENTITIES.c.updated_at,
-            )
-        ).all()
-        edges = conn.execute(
-            select(
-                RELATIONSHIPS.c.from_id,
-                RELATIONSHIPS.c.type,
-                RELATIONSHIPS.c.to_id,
-                RELATIONSHIPS.c.data,
-                RELATIONSHIPS.c.created_at,
-            ).order_by(RELATIONSHIPS.c.from_id, RELATIONSHIPS.c.type, RELATIONSHIPS.c.to_id)
-        ).all()
-        return list(entities), list(edges)
-
-    entities, edges = db.read(read)
-    yield _dump({"kind": FORMAT, "version": VERSION})
-    for e in sorted(entities, key=lambda r: (_TYPE_ORDER.get(r.type, 99), r.id)):
-        yield _dump(
-            {
-                "kind": "entity",
-                "id": e.id,
-                "type": e.type,
-                "content": redact(e.content),
-                "confidence": e.confidence,
-                "source": e.source,
-                "source_ref": redact(e.source_ref) if e.source_ref else e.source_ref,
-                "issue_number": e.issue_number,
-                "session_id": e.session_id,
-                "seen_count": e.seen_count,
-                "hidden_at": isoformat(e.hidden_at),
-                "data": redact_data(e.data or {}),
-                "created_at": isoformat(e.created_at),
-                "updated_at": isoformat(e.updated_at),
-            }
-        )
-    for r in edges:
-        yield _dump(
-            {
-                "kind": "relationship",
-                "from": r.from_id,
-                "type": r.type,
-                "to": r.to_id,
-                "data": redact_data(r.data) if r.data is not None else None,
-                "created_at": isoformat(r.created_at),
-            }
-        )
-
-
-def export_knowledge(db: Database, out: TextIO) -> ExportReport:
-    """Write the JSONL export to ``out``."""
-    entities = relationships = 0
-    for line in export_lines(db):
-        out.write(line + "\n")
-        if line.startswith('{"kind": "entity"'):
-            entities += 1
-        elif line.startswith('{"kind": "relationship"'):
-            relationships += 1
-    return ExportReport(entities, relationships)
-
-
-# --- import -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _EntityLine:
     id: str
     type: str
     content: str
@@ -194,7 +74,9 @@ class _EntityLine:
 
 
 @dataclass(frozen=True)
-class _EdgeLine:
+class EdgeLine:
+    """An exported relationship, checked and redacted (ids as in the file)."""
+
     from_id: str
     type: str
     to_id: str
@@ -240,7 +122,7 @@ def _number(value: Any, field: str, default: float) -> float:
     return float(value)
 
 
-def _parse_entity(record: dict[str, Any]) -> _EntityLine:
+def _parse_entity(record: dict[str, Any]) -> EntityLine:
     entity_id = _opt_str(record.get("id"), "id")
     content = _opt_str(record.get("content"), "content")
     if not entity_id or not content:
@@ -249,7 +131,7 @@ def _parse_entity(record: dict[str, Any]) -> _EntityLine:
     if not isinstance(data, dict):
         raise InvalidValueError("data must be an object")
     seen = _opt_int(record.get("seen_count"), "seen_count") or 1
-    return _EntityLine(
+    return EntityLine(
         id=redact(entity_id, thorough=True),
         type=parse_type(str(record.get("type", ""))),
         content=redact(content, thorough=True),
@@ -270,7 +152,7 @@ def _parse_entity(record: dict[str, Any]) -> _EntityLine:
     )
 
 
-def _parse_edge(record: dict[str, Any]) -> _EdgeLine:
+def _parse_edge(record: dict[str, Any]) -> EdgeLine:
     from_id = _opt_str(record.get("from"), "from")
     to_id = _opt_str(record.get("to"), "to")
     if not from_id or not to_id:
@@ -278,7 +160,7 @@ def _parse_edge(record: dict[str, Any]) -> _EdgeLine:
     data = record.get("data")
     if data is not None and not isinstance(data, dict):
         raise InvalidValueError("data must be an object or null")
-    return _EdgeLine(
+    return EdgeLine(
         from_id=redact(from_id, thorough=True),
         type=check_relationship_type(str(record.get("type", ""))),
         to_id=redact(to_id, thorough=True),
@@ -318,7 +200,7 @@ def _parse_simple(
     )
 
 
-Parsed = _EntityLine | _EdgeLine | PreparedItem
+Parsed = EntityLine | EdgeLine | PreparedItem
 
 
 def parse_lines(
@@ -359,136 +241,3 @@ def parse_lines(
         except KgraphError as exc:
             raise InvalidValueError(f"{name} line {number}: {exc}") from exc
     return parsed
-
-
-_MERGE_COLUMNS = (
-    ENTITIES.c.id,
-    ENTITIES.c.type,
-    ENTITIES.c.content_hash,
-    ENTITIES.c.seen_count,
-    ENTITIES.c.confidence,
-    ENTITIES.c.issue_number,
-    ENTITIES.c.session_id,
-    ENTITIES.c.source_ref,
-    ENTITIES.c.data,
-    ENTITIES.c.hidden_at,
-    ENTITIES.c.updated_at,
-)
-
-
-def _merge_entity(conn: Connection, line: _EntityLine, ids: dict[str, str]) -> str:
-    """Insert or merge one exported entity; returns "created", "merged" or "unchanged"."""
-    digest = content_hash(line.content, line.type)
-    row = conn.execute(select(*_MERGE_COLUMNS).where(ENTITIES.c.id == line.id)).mappings().first()
-    if row is not None and (row["type"] != line.type or row["content_hash"] != digest):
-        row = None  # the id is taken by something else: match by content instead
-    if row is None:
-        row = (
-            conn.execute(
-                select(*_MERGE_COLUMNS).where(
-                    ENTITIES.c.type == line.type, ENTITIES.c.content_hash == digest
-                )
-            )
-            .mappings()
-            .first()
-        )
-    if row is None:
-        new_id = (
-            line.id if not id_exists(conn, line.id) else _unique_id(conn, line.type, line.content)
-        )
-        created = line.created_at or line.updated_at or utcnow()
-        conn.execute(
-            insert(ENTITIES).values(
-                id=new_id,
-                type=line.type,
-                content=line.content,
-                content_hash=digest,
-                data=line.data,
-                confidence=line.confidence,
-                source=line.source,
-                source_ref=line.source_ref,
-                issue_number=line.issue_number,
-                session_id=line.session_id,
-                seen_count=line.seen_count,
-                hidden_at=line.hidden_at,
-                created_at=created,
-                updated_at=line.updated_at or created,
-            )
-        )
-        ids[line.id] = new_id
-        return "created"
-    ids[line.id] = row["id"]
-    updates: dict[str, Any] = {
-        "seen_count": max(row["seen_count"], line.seen_count),
-        "confidence": max(row["confidence"], line.confidence),
-        "issue_number": row["issue_number"]
-        if row["issue_number"] is not None
-        else line.issue_number,
-        "session_id": row["session_id"] or line.session_id,
-        "source_ref": row["source_ref"] or line.source_ref,
-        "data": {**line.data, **(row["data"] or {})},
-    }
-    if line.hidden_at is not None and row["hidden_at"] is None:
-        updates["hidden_at"] = line.hidden_at
-    if line.updated_at is not None and line.updated_at > row["updated_at"]:
-        updates["updated_at"] = line.updated_at
-    changes = {key: value for key, value in updates.items() if row[key] != value}
-    update_entity(conn, row["id"], **changes)
-    return "merged" if changes else "unchanged"
-
-
-def import_knowledge(
-    db: Database,
-    lines: Iterable[str],
-    *,
-    name: str = "<input>",
-    project_root: Path | None = None,
-    area_rules: AreaRules | None = None,
-) -> ImportReport:
-    """Import an export (or simple lines) idempotently; see the module docstring."""
-    parsed = parse_lines(lines, name, project_root, area_rules)
-    counts = {"created": 0, "merged": 0, "unchanged": 0, "added": 0, "skipped": 0}
-    ids: dict[str, str] = {}
-    entities = [p for p in parsed if isinstance(p, _EntityLine)]
-    simple = [p for p in parsed if isinstance(p, PreparedItem)]
-    edges = [p for p in parsed if isinstance(p, _EdgeLine)]
-
-    for start in range(0, len(entities), BATCH):
-        batch = entities[start : start + BATCH]
-
-        def write_entities(conn: Connection, batch: list[_EntityLine] = batch) -> list[str]:
-            return [_merge_entity(conn, line, ids) for line in batch]
-
-        for outcome in db.write(write_entities):
-            counts[outcome] += 1
-
-    for start in range(0, len(simple), BATCH):
-        items = simple[start : start + BATCH]
-
-        def write_simple(conn: Connection, items: list[PreparedItem] = items) -> list[bool]:
-            written = write_items(conn, items, bump=False, area_rules=area_rules)
-            return [result.created for result in written]
-
-        for created in db.write(write_simple):
-            counts["created" if created else "unchanged"] += 1
-
-    for start in range(0, len(edges), BATCH):
-        edge_batch = edges[start : start + BATCH]
-
-        def write_edges(conn: Connection, batch: list[_EdgeLine] = edge_batch) -> list[str]:
-            outcomes = []
-            for edge in batch:
-                from_id = ids.get(edge.from_id, edge.from_id)
-                to_id = ids.get(edge.to_id, edge.to_id)
-                if not (id_exists(conn, from_id) and id_exists(conn, to_id)):
-                    outcomes.append("skipped")
-                elif ensure_edge(conn, from_id, to_id, edge.type, edge.data, edge.created_at):
-                    outcomes.append("added")
-            return outcomes
-
-        for outcome in db.write(write_edges):
-            counts[outcome] += 1
-
-    return ImportReport(
-        counts["created"], counts["merged"], counts["unchanged"], counts["added"], counts["skipped"]
-    )

@@ -429,7 +429,7 @@ def merge_near_duplicates(conn: Connection, model: str, dim: int, ids: Sequence[
     """
     import numpy as np
 
-    from kgraph.knowledge.store import merge_rows
+    from kgraph.knowledge.edit import merge_rows
 
     if not ids:
         return 0

@@ -4,18 +4,19 @@
 modified, staged and untracked path at once (:func:`start_status`, :func:`finish_status`).
 A clean tree says nothing, so :func:`recent_work` adds the work the session most likely
 continues: the branch's own commits since it left the default branch, or on the default
-branch its latest commits, each with its files. ``GIT_OPTIONAL_LOCKS=0`` keeps git from
-taking the index lock the user's own git commands need.
+branch its latest commits, each with its files. Git runs as :mod:`kgraph.runtime.git` runs
+it (``GIT_OPTIONAL_LOCKS=0`` keeps git from taking the index lock the user's own git commands
+need; a failure is an empty answer).
 """
 
 from __future__ import annotations
 
-import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from kgraph.capture.sources.commits import issue_from_branch
+from kgraph.runtime.git import git_env, run_git
 
 __all__ = [
     "CommitFiles",
@@ -49,8 +50,6 @@ class GitState:
 
 def start_status(root: Path) -> subprocess.Popen[bytes] | None:
     """Start ``git status`` in ``root``; None when git cannot be run."""
-    env = dict(os.environ)
-    env["GIT_OPTIONAL_LOCKS"] = "0"
     try:
         return subprocess.Popen(
             ["git", "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"],
@@ -58,7 +57,7 @@ def start_status(root: Path) -> subprocess.Popen[bytes] | None:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            env=env,
+            env=git_env(),
         )
     except OSError:
         return None
@@ -147,28 +146,9 @@ class RecentWork:
     commits: tuple[CommitFiles, ...] = ()
 
 
-def _git(root: Path, args: list[str], timeout: float) -> str | None:
-    env = dict(os.environ)
-    env["GIT_OPTIONAL_LOCKS"] = "0"
-    try:
-        proc = subprocess.run(
-            ["git", *args],
-            cwd=str(root),
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=max(0.05, timeout),
-            env=env,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if proc.returncode != 0:
-        return None
-    return proc.stdout.decode("utf-8", errors="replace")
-
-
 def is_tracked(root: Path, name: str, timeout: float = 5.0) -> bool:
     """True when git tracks ``root/name`` (False outside a repository)."""
-    return _git(root, ["ls-files", "--error-unmatch", "--", name], timeout) is not None
+    return run_git(root, "ls-files", "--error-unmatch", "--", name, timeout=timeout) is not None
 
 
 def parse_log(output: str) -> tuple[CommitFiles, ...]:
@@ -190,18 +170,16 @@ def parse_log(output: str) -> tuple[CommitFiles, ...]:
 
 
 def _log(root: Path, revisions: list[str], limit: int, timeout: float) -> tuple[CommitFiles, ...]:
-    out = _git(
+    out = run_git(
         root,
-        [
-            "log",
-            "--no-merges",
-            f"-n{limit}",
-            f"--format={_RS}%H{_US}%s",
-            "--name-only",
-            *revisions,
-            "--",
-        ],
-        timeout,
+        "log",
+        "--no-merges",
+        f"-n{limit}",
+        f"--format={_RS}%H{_US}%s",
+        "--name-only",
+        *revisions,
+        "--",
+        timeout=timeout,
     )
     return parse_log(out) if out else ()
 
@@ -211,7 +189,7 @@ def default_branch(root: Path, timeout: float = 1.0) -> str | None:
     main/master/trunk/develop that exists locally, else on origin."""
     refs = [f"refs/heads/{b}" for b in DEFAULT_BRANCHES]
     refs += ["refs/remotes/origin/HEAD"] + [f"refs/remotes/origin/{b}" for b in DEFAULT_BRANCHES]
-    out = _git(root, ["for-each-ref", "--format=%(refname)%00%(symref)", *refs], timeout)
+    out = run_git(root, "for-each-ref", "--format=%(refname)%00%(symref)", *refs, timeout=timeout)
     if not out:
         return None
     found: dict[str, str] = {}
@@ -243,9 +221,7 @@ def commit_files(root: Path, shas: list[str], timeout: float = 1.0) -> tuple[Com
     wanted = [s for s in shas if s and all(c in "0123456789abcdefABCDEF" for c in s)]
     if not wanted:
         return ()
-    out = _git(
-        root,
-        ["show", "--name-only", f"--format={_RS}%H{_US}%s", *wanted, "--"],
-        timeout,
+    out = run_git(
+        root, "show", "--name-only", f"--format={_RS}%H{_US}%s", *wanted, "--", timeout=timeout
     )
     return parse_log(out) if out else ()

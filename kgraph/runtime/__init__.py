@@ -4,7 +4,8 @@ What every short-lived kgraph process shares without the database: the state fol
 log (``state``), the hook budgets and capture switches of ``.claude/kgraph.toml``
 (``settings``), the capture queue the hooks fill and the worker drains (``queue``), starting
 that worker detached (``spawn``), per-session and per-worker locks (``lock``), the notices
-shown to the user once (``notice``) and each session's set of injected item ids (``seen``).
+shown to the user once (``notice``), each session's set of injected item ids (``seen``) and
+the one way to run git against the user's repository (``git``).
 Standard library only, below every package that reads or writes knowledge, so a hook can use
 it without importing SQLAlchemy. Callers outside the package use the names in ``__all__``;
 they load on first use (PEP 562), so importing this package imports nothing.

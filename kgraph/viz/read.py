@@ -18,7 +18,7 @@ from kgraph.codegraph.filedeps import has_graph
 from kgraph.codegraph.neighbours import FileGraph, file_graph
 from kgraph.db import Database
 from kgraph.knowledge.areas import AreaRules
-from kgraph.knowledge.transfer import export_lines
+from kgraph.knowledge.export import export_lines
 
 
 @dataclass(frozen=True)

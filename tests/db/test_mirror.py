@@ -32,7 +32,8 @@ from kgraph.db.mirror import (
 from kgraph.db.mirror_sync import refresh_mirror
 from kgraph.db.pgreader import open_pg_reader
 from kgraph.db.reader import ReadConnection
-from kgraph.knowledge.store import add_item, set_hidden
+from kgraph.knowledge.edit import set_hidden
+from kgraph.knowledge.store import add_item
 from kgraph.recall import items as recall
 from kgraph.recall.readmodel import recent_session_files
 from tests.pgserver import PgServer

@@ -11,7 +11,8 @@ from kgraph import checkpoint
 from kgraph.capture.worker import run_worker
 from kgraph.db import Database
 from kgraph.hooks.runner import HookOptions, HookResult
-from kgraph.knowledge.store import add_item, supersede
+from kgraph.knowledge.edit import supersede
+from kgraph.knowledge.store import add_item
 from kgraph.runtime import queue
 from tests.hooks.conftest import context_of
 from tests.hooks.graph_rows import add_graph

@@ -23,10 +23,12 @@ from kgraph.knowledge import add_item
 from kgraph.knowledge import batch as batch_module
 from kgraph.knowledge import store as store_module
 from kgraph.knowledge.batch import write_items
+from kgraph.knowledge.importer import import_knowledge
 from kgraph.knowledge.model import content_hash, entity_id
+from kgraph.knowledge.prepare import PreparedItem
 from kgraph.knowledge.query import ENTITIES
-from kgraph.knowledge.store import PreparedItem, update_entity, write_item
-from kgraph.knowledge.transfer import import_knowledge, parse_lines
+from kgraph.knowledge.store import update_entity, write_item
+from kgraph.knowledge.transfer import parse_lines
 from tests.conftest import backend_url
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)

@@ -10,8 +10,9 @@ from kgraph.db import Database
 from kgraph.errors import InvalidValueError
 from kgraph.knowledge import add_item, list_items
 from kgraph.knowledge.candidates import list_candidates, review, state
+from kgraph.knowledge.prepare import prepare_item
 from kgraph.knowledge.search import search
-from kgraph.knowledge.store import AddResult, prepare_item, write_item
+from kgraph.knowledge.store import AddResult, write_item
 
 CAUSE = "`parse_header` splits on every colon, so a header value holding a URL was cut short."
 OTHER = "The retry loop in `send_batch` slept with the lock held, so every writer waited on it."

@@ -1,4 +1,4 @@
-"""Storing knowledge: entities, links, de-duplication, redaction, supersession, forget."""
+"""Storing knowledge: entities, links, de-duplication, redaction, relearning a forgotten item."""
 
 from __future__ import annotations
 
@@ -9,10 +9,9 @@ from sqlalchemy import select
 
 from kgraph.db import Database
 from kgraph.embeddings import Embedder
-from kgraph.errors import InvalidValueError, NotFoundError
-from kgraph.knowledge import add_item, get_item, link, query_items, set_hidden, supersede
+from kgraph.errors import InvalidValueError
+from kgraph.knowledge import add_item, get_item, link, set_hidden
 from kgraph.knowledge.query import ENTITIES, RELATIONSHIPS, item_edges
-from kgraph.knowledge.store import merge_into, unsupersede
 
 
 def _edges(db: Database) -> set[tuple[str, str, str]]:
@@ -124,20 +123,6 @@ def test_pattern_applies_to_its_area_and_mistake_leads_to_learning(db: Database)
     ]
 
 
-def test_link_errors(db: Database) -> None:
-    a = add_item(db, "fact a").entity_id
-    b = add_item(db, "fact b").entity_id
-    with pytest.raises(InvalidValueError, match="relationship type"):
-        link(db, a, b, "LIKES")
-    with pytest.raises(NotFoundError, match="no knowledge item lrn-nope"):
-        link(db, a, "lrn-nope", "LED_TO")
-    with pytest.raises(InvalidValueError, match="itself"):
-        link(db, a, a, "LED_TO")
-    supersede(db, a, b)
-    with pytest.raises(InvalidValueError, match="already supersedes"):
-        supersede(db, b, a)
-
-
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
@@ -180,23 +165,6 @@ def test_absolute_files_become_repo_relative(db: Database, tmp_path: Path) -> No
     assert get_item(db, result.entity_id).files == ("src/api/x.py",)
 
 
-def test_supersede_and_forget_hide_without_deleting(db: Database) -> None:
-    old = add_item(db, "Use print for logging", files=["src/app.py"]).entity_id
-    new = add_item(db, "Use structlog for logging", files=["src/app.py"]).entity_id
-    assert supersede(db, old[:8], new) == (old, new)  # prefixes resolve
-    visible = [i.id for i in query_items(db, files=["src/app.py"])]
-    assert visible == [new]
-    everything = {i.id for i in query_items(db, files=["src/app.py"], include_superseded=True)}
-    assert everything == {old, new}
-    assert get_item(db, old).superseded_by == (new,) and not get_item(db, old).active
-    assert unsupersede(db, old) == 1
-    set_hidden(db, new, True, reason="wrong")
-    assert [i.id for i in query_items(db, files=["src/app.py"])] == [old]
-    assert get_item(db, new).data["hidden_reason"] == "wrong"
-    set_hidden(db, new, False)
-    assert {i.id for i in query_items(db, files=["src/app.py"])} == {old, new}
-
-
 def test_manual_relearn_restores_a_forgotten_item(db: Database) -> None:
     item = add_item(db, "keep migrations reversible").entity_id
     set_hidden(db, item, True)
@@ -204,13 +172,3 @@ def test_manual_relearn_restores_a_forgotten_item(db: Database) -> None:
     assert get_item(db, item).hidden_at is not None  # automatic capture does not resurrect
     add_item(db, "keep migrations reversible")
     assert get_item(db, item).hidden_at is None
-
-
-def test_merge_into_moves_counts_links_and_supersedes(db: Database) -> None:
-    keep = add_item(db, "close sessions", files=["a.py"]).entity_id
-    drop = add_item(db, "close your sessions", files=["b.py"], issue_number=7).entity_id
-    merge_into(db, keep, drop)
-    kept = get_item(db, keep)
-    assert kept.seen_count == 2 and set(kept.files) == {"a.py", "b.py"}
-    assert kept.issue_number == 7 and kept.data["variants"] == ["close your sessions"]
-    assert get_item(db, drop).superseded_by == (keep,)

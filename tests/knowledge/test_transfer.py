@@ -11,7 +11,8 @@ import pytest
 from kgraph.db import Database, open_database
 from kgraph.errors import InvalidValueError
 from kgraph.knowledge import add_item, get_item, link, query_items, set_hidden, supersede
-from kgraph.knowledge.transfer import export_knowledge, export_lines, import_knowledge
+from kgraph.knowledge.export import export_knowledge, export_lines
+from kgraph.knowledge.importer import import_knowledge
 
 
 def _populate(db: Database) -> None:

@@ -6,7 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 from kgraph.db import Database
 from kgraph.db.reader import ReadConnection, raw_connection
-from kgraph.knowledge.store import add_item, set_hidden, supersede
+from kgraph.knowledge.edit import set_hidden, supersede
+from kgraph.knowledge.store import add_item
 from kgraph.recall import items as recall
 
 HOUR = timedelta(hours=1)

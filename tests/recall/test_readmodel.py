@@ -19,7 +19,8 @@ from kgraph import checkpoint
 from kgraph.capture.sessions import update_session
 from kgraph.db import Database, open_database
 from kgraph.db.reader import ReadConnection, open_reader, raw_connection
-from kgraph.knowledge.store import add_item, set_hidden, supersede
+from kgraph.knowledge.edit import set_hidden, supersede
+from kgraph.knowledge.store import add_item
 from kgraph.recall.evidence import EvidenceSettings
 from kgraph.recall.file import file_recall
 from kgraph.recall.gitinfo import CommitFiles, RecentWork

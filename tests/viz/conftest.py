@@ -16,7 +16,8 @@ import pytest
 
 from kgraph.codegraph.indexer import parse_repository
 from kgraph.db import Database
-from kgraph.knowledge.store import add_item, link, set_hidden, supersede
+from kgraph.knowledge.edit import link, set_hidden, supersede
+from kgraph.knowledge.store import add_item
 from kgraph.viz.browser import find_chromium
 
 FILES = {

@@ -146,8 +146,9 @@ def sync_claude_md(db: Database, project_root: Path) -> SyncResult:
     the knowledge store (which redacts).
     """
     from kgraph.errors import InvalidValueError
+    from kgraph.knowledge.edit import replace_content, set_hidden
     from kgraph.knowledge.query import list_items
-    from kgraph.knowledge.store import add_item, replace_content, set_hidden
+    from kgraph.knowledge.store import add_item
 
     sections, files, errors = read_sections(project_root)
     result = SyncResult(files=files, sections=len(sections), errors=errors)

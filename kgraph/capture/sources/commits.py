@@ -10,11 +10,12 @@ Learning; the rest are recorded as session facts.
 from __future__ import annotations
 
 import re
-import subprocess
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+
+from kgraph.runtime.git import run_git
 
 MAX_COMMITS = 200
 _RS, _US = "\x1e", "\x1f"
@@ -218,24 +219,8 @@ def issue_reference(commit: CommitInfo) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def _git(root: Path, *args: str, timeout: float = 30) -> str | None:
-    try:
-        proc = subprocess.run(
-            ["git", *args],
-            cwd=str(root),
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=timeout,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if proc.returncode != 0:
-        return None
-    return proc.stdout.decode("utf-8", errors="replace")
-
-
 def current_head(root: Path) -> str | None:
-    out = _git(root, "rev-parse", "--verify", "-q", "HEAD")
+    out = run_git(root, "rev-parse", "--verify", "-q", "HEAD")
     return out.strip() or None if out else None
 
 
@@ -268,7 +253,7 @@ def parse_log(output: str) -> list[CommitInfo]:
 def read_log(root: Path, *args: str, timeout: float = 30) -> list[CommitInfo]:
     """``git log --no-merges --name-only ARGS`` in ``root``, parsed (with commit times);
     empty outside a git work tree or when git fails."""
-    out = _git(root, "log", "--no-merges", "--name-only", _LOG_FORMAT, *args, timeout=timeout)
+    out = run_git(root, "log", "--no-merges", "--name-only", _LOG_FORMAT, *args, timeout=timeout)
     return parse_log(out) if out else []
 
 
@@ -289,7 +274,7 @@ def session_commits(
     """
     args = [f"--max-count={MAX_COMMITS}", "--reverse"]
     if start:
-        if _git(root, "cat-file", "-e", f"{start}^{{commit}}") is None:
+        if run_git(root, "cat-file", "-e", f"{start}^{{commit}}") is None:
             return []
         if until is not None:
             args.append(f"--until={until.isoformat()}")

@@ -1,0 +1,141 @@
+"""Preparing an item for storage: validated, redacted and normalised, before any database.
+
+Everything a write needs that does not depend on what is stored already happens here, once
+and outside the transaction: the type, confidence and source are checked, the text and every
+other field are redacted (``kgraph.redact``) and cleaned, and the files the item is about
+become repo-relative paths with their code areas. What comes out, a :class:`PreparedItem`, is
+what both write paths take — :func:`kgraph.knowledge.store.write_item` (one item) and
+:func:`kgraph.knowledge.batch.write_items` (many per transaction) — and what capture builds
+up front so a slow step (an embedder) can run between preparing and writing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from kgraph.errors import InvalidValueError
+from kgraph.knowledge.areas import AreaRules, infer_code_area, relative_path
+from kgraph.knowledge.model import (
+    KNOWLEDGE_TYPES,
+    MAX_CONTENT_CHARS,
+    check_confidence,
+    check_source,
+    clean_content,
+    content_hash,
+    parse_type,
+)
+from kgraph.redact import redact, redact_data
+
+
+@dataclass(frozen=True)
+class PreparedItem:
+    """A validated, redacted item ready to be written (see :func:`prepare_item`)."""
+
+    type: str
+    text: str
+    digest: str
+    confidence: float
+    source: str
+    source_ref: str | None
+    issue_number: int | None
+    session_id: str | None
+    data: dict[str, Any]
+    files: tuple[str, ...]
+    areas: tuple[str, ...]
+    created_at: datetime | None = None
+    vector: Any = None  # numpy row, when embedded before the transaction
+    model: str | None = None
+    near_duplicate: str | None = None
+    # Stored hidden until corroborated (kgraph.knowledge.candidates); a capture's untrusted
+    # origins set it.
+    candidate: bool = False
+
+
+def prepared_text(content: str, thorough_redaction: bool = True) -> str:
+    """An item's text as stored: redacted and cleaned. InvalidValueError when nothing is
+    left or it is longer than ``MAX_CONTENT_CHARS``. New items and a replaced text
+    (:func:`kgraph.knowledge.edit.replace_content`) go through this one check."""
+    text = clean_content(redact(content, thorough=thorough_redaction))
+    if not text:
+        raise InvalidValueError("content is empty")
+    if len(text) > MAX_CONTENT_CHARS:
+        raise InvalidValueError(f"content is {len(text)} characters (max {MAX_CONTENT_CHARS})")
+    return text
+
+
+def prepare_targets(
+    code_area: str | None,
+    files: Sequence[str],
+    project_root: Path | None,
+    area_rules: AreaRules | None,
+    thorough_redaction: bool = True,
+) -> tuple[list[str], list[str]]:
+    """Repo-relative file paths and the area names an item is about, redacted: they become
+    File/CodeArea entities, their ids and FTS rows, and the context snapshot."""
+    # Redacted before the path is normalised too: that folds "://" into ":/", which hides
+    # a URL's password from the pattern that finds it.
+    paths = list(
+        dict.fromkeys(
+            redact(
+                relative_path(redact(f, thorough=thorough_redaction), project_root),
+                thorough=thorough_redaction,
+            )
+            for f in files
+            if f.strip()
+        )
+    )
+    paths = [p for p in paths if p and p != "."]
+    if code_area is not None and code_area.strip():
+        areas = [redact(code_area.strip(), thorough=thorough_redaction)]
+    else:
+        areas = list(dict.fromkeys(infer_code_area(p, area_rules) for p in paths))
+    return paths, areas
+
+
+def prepare_item(
+    content: str,
+    *,
+    type: str = "Learning",
+    code_area: str | None = None,
+    files: Sequence[str] = (),
+    confidence: float = 0.7,
+    source: str = "manual",
+    source_ref: str | None = None,
+    issue_number: int | None = None,
+    session_id: str | None = None,
+    data: dict[str, Any] | None = None,
+    project_root: Path | None = None,
+    area_rules: AreaRules | None = None,
+    thorough_redaction: bool = True,
+    created_at: datetime | None = None,
+) -> PreparedItem:
+    """Validate, redact and normalise an item (no database access). See
+    :func:`kgraph.knowledge.store.add_item`."""
+    type_ = parse_type(type, KNOWLEDGE_TYPES)
+    confidence = check_confidence(confidence)
+    check_source(source)
+    text = prepared_text(content, thorough_redaction)
+    ref = redact(source_ref, thorough=thorough_redaction) if source_ref else source_ref
+    sid = redact(session_id, thorough=thorough_redaction) if session_id else session_id
+    extra = redact_data(data or {}, thorough=thorough_redaction)
+    if not isinstance(extra, dict):
+        raise InvalidValueError("data must be a JSON object")
+    paths, areas = prepare_targets(code_area, files, project_root, area_rules, thorough_redaction)
+    return PreparedItem(
+        type=type_,
+        text=text,
+        digest=content_hash(text),
+        confidence=confidence,
+        source=source,
+        source_ref=ref,
+        issue_number=issue_number,
+        session_id=sid,
+        data=extra,
+        files=tuple(paths),
+        areas=tuple(areas),
+        created_at=created_at,
+    )
