@@ -31,6 +31,8 @@ COMPILED = [
         "python_refs",
         "python_bindings",
         "python_nodes",
+        "python_elements",
+        "pytest_fixtures",
         "spans",
         "memo",
         "resolve",

@@ -7,11 +7,12 @@ Parses every case of a corpus (one folder each: ``main.py`` and the modules it i
 exports each case's call graph and compares it edge by edge with the expectation.
 Categories come from the corpus's ``categories.json``. The corpora are one per language:
 ``tests/codegraph/cases/`` (Python) and ``tests/codegraph/cases_<language>/`` (``cases_go``:
-``main.go``...); all are scored, a table each, unless ``--cases`` names some. ``--code``
-scores another checkout of kgraph on the same cases (a before/after table for a change:
-``git worktree add /tmp/before <commit>``); ``--misses`` lists every wrong and missing
-edge. ``--json`` prints the first corpus's ``categories`` and ``misses`` at the top level
-(as before there were others), and every corpus's under ``corpora``.
+``main.go``...; ``cases_js``, ``cases_ts``: ``main.js``, ``main.ts``); all are scored, a
+table each, unless ``--cases`` names some. ``--code`` scores another checkout of kgraph on
+the same cases (a before/after table for a change: ``git worktree add /tmp/before
+<commit>``); ``--misses`` lists every wrong and missing edge. ``--json`` prints the first
+corpus's ``categories`` and ``misses`` at the top level (as before there were others), and
+every corpus's under ``corpora``.
 """
 
 from __future__ import annotations
@@ -127,12 +128,14 @@ def main() -> None:
         if len(args.cases) > 1:
             shown = cases.relative_to(ROOT) if cases.is_relative_to(ROOT) else cases
             print(f"{language(cases)} ({shown})")
+        width = max(14, *(len(r.category) for r in rows))
         print(
-            f"{'category':14} {'cases':>5} {'exact':>5} {'tp':>4} {'fp':>4} {'fn':>4} prec.  recall"
+            f"{'category':{width}} {'cases':>5} {'exact':>5} {'tp':>4} {'fp':>4} {'fn':>4} "
+            "prec.  recall"
         )
         for r in rows:
             print(
-                f"{r.category:14} {r.cases:5} {r.exact:5} {r.tp:4} {r.fp:4} {r.fn:4} "
+                f"{r.category:{width}} {r.cases:5} {r.exact:5} {r.tp:4} {r.fp:4} {r.fn:4} "
                 f"{r.precision:6.3f} {r.recall:6.3f}"
             )
         if args.misses:

@@ -27,7 +27,13 @@ def _name_parts(summary: Summary) -> dict[str, list[Any]]:
     """What other files can observe, split by top-level name."""
     parts: dict[str, list[Any]] = {}
     for qname, info in summary["defs"].items():
-        parts.setdefault(qname.split(".", 1)[0], []).append(["d", qname, info])
+        top = qname.split(".", 1)[0]
+        parts.setdefault(top, []).append(["d", qname, info])
+        fixture = info.get("fixture")
+        if fixture is not None and fixture != top and top == qname:
+            # A fixture named apart from its function (`@fixture(name=...)`) is read by its
+            # name: a test that found none of that name here must see it come.
+            parts.setdefault(fixture, []).append(["f", qname])
     for qname, scope in summary["scopes"].items():
         if qname:
             parts.setdefault(qname.split(".", 1)[0], []).append(["s", qname, scope])

@@ -23,6 +23,7 @@ from kgraph.codegraph.changes import DECORATOR_SITES
 from kgraph.codegraph.hierarchy import class_member
 from kgraph.codegraph.langs import GO_SUFFIX, RUST_SUFFIX
 from kgraph.codegraph.refs import call_args, split_call, split_ref
+from kgraph.codegraph.script_resolve import is_script
 from kgraph.codegraph.summary import Arguments, ParamSpec, param_specs, scope_kind
 from kgraph.codegraph.values import (
     CONF_EXTERNAL,
@@ -284,8 +285,8 @@ def _shift(resolver: Resolver, path: str, qname: str, bound: bool) -> int:
     ):
         return 0
     method = scope.get("method")
-    if method == "static":
-        return 0
+    if method == "static" or (not scope.get("self_name") and is_script(path)):
+        return 0  # a TS/JS method binds no parameter of its own
     return 1 if method == "class" or bound else 0
 
 
@@ -338,7 +339,9 @@ def _call_sites(resolver: Resolver, path: str, qname: str) -> list[Site]:
     parent_kind = scope_kind(summary, parent)
     name = qname.rsplit(".", 1)[-1]
     keys = [name]
-    init = name == "__init__" and parent_kind == "class"
+    script = is_script(path)  # TS/JS: `new C()` runs `C.constructor`, which has no self
+    constructor = "constructor" if script else "__init__"
+    init = name == constructor and parent_kind == "class"
     if init:
         keys.append(parent.rsplit(".", 1)[-1])
     if parent_kind == "function":  # a decorator the enclosing function returns
@@ -358,9 +361,9 @@ def _call_sites(resolver: Resolver, path: str, qname: str) -> list[Site]:
                         sites.append(Site(where, _site_shift(resolver, where, callee, path, qname)))
                         break
                     if init and value[0] == "def" and resolver.def_kind(value) == "class":
-                        members = class_member(resolver, value[1], value[2], "__init__", False)
+                        members = class_member(resolver, value[1], value[2], constructor, False)
                         if any(m[0] == target for m in members):
-                            sites.append(Site(where, 1))
+                            sites.append(Site(where, 0 if script else 1))
                             break
     return sites
 

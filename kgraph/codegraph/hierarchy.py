@@ -2,7 +2,8 @@
 (resolved bases, the C3 MRO, member lookup along it), instances, external names.
 
 Attributes of classes and instances follow the C3 MRO over in-repository classes, instance
-attributes (``self.x = Cls()``) and annotations. A member no class of the repository
+attributes (``self.x = Cls()``) and annotations; an instance's property (``@property``,
+``functools.cached_property``) is what its getter returns. A member no class of the repository
 defines, in a class with an external base, is that base's (``ext.Base.method``), unless
 the base only marks the class (``Generic[T]``, ``Protocol``, ``ABC``) or is an abstract
 base class of ``collections.abc`` without that member (``Awaitable.__enter__``). These are
@@ -18,6 +19,8 @@ from typing import TYPE_CHECKING, Final
 from kgraph.codegraph.imports import module_attr
 from kgraph.codegraph.langs import GO_SUFFIX, JAVA_SUFFIX, RUST_SUFFIX, java_packages, rust_modules
 from kgraph.codegraph.langs.go_packages import go_member, package_attr
+from kgraph.codegraph.script_resolve import is_script
+from kgraph.codegraph.script_resolve import member as script_member
 from kgraph.codegraph.summary import Assigned
 from kgraph.codegraph.values import (
     CONF_BUILTIN,
@@ -27,6 +30,7 @@ from kgraph.codegraph.values import (
     Result,
     Value,
     unique,
+    weaken,
 )
 
 if TYPE_CHECKING:
@@ -97,6 +101,8 @@ _OWN_MEMBERS["contextlib.AbstractContextManager"] = _OWN_MEMBERS["typing.Context
 _OWN_MEMBERS["contextlib.AbstractAsyncContextManager"] = _OWN_MEMBERS["typing.AsyncContextManager"]
 _MARKERS: Final = ("typing.Generic", "typing.Protocol", "typing_extensions.Protocol", "abc.ABC")
 _OWN_MEMBERS.update(dict.fromkeys(_MARKERS, frozenset()))
+# Decorators that make a method a property: an instance's attribute is what it returns.
+_PROPERTIES: Final = frozenset({"property", "cached_property", "functools.cached_property"})
 # Methods of a literal followed through (what they return is made of its items).
 CONTAINER_METHODS: Final = frozenset(
     {"get", "pop", "setdefault", "values", "items", "keys", "copy"}
@@ -106,6 +112,10 @@ CONTAINER_METHODS: Final = frozenset(
 def attribute(resolver: Resolver, value: Value, name: str) -> list[Result]:
     """The values of attribute ``name`` of ``value``."""
     kind = value[0]
+    if kind in ("cont", "def") and is_script(value[1]):  # an object literal, a function
+        found = script_member(resolver, value, name)
+        if found is not None:
+            return found
     if kind == "file":
         return module_attr(resolver, value[1], name)
     if kind == "gopkg":
@@ -218,13 +228,16 @@ def _class_member(
             continue
         member = f"{class_name}.{name}"
         scope = summary["scopes"].get(class_name)
-        bindings = scope["names"].get(name) if scope is not None else None
+        # A TS/JS constructor function's locals are no members (its `this.x` are: attrs).
+        own = scope is not None and scope["kind"] == "class"
+        bindings = scope["names"].get(name) if scope is not None and own else None
         if member in summary["defs"] and not (  # a decorated method holds what was returned
             bindings and any(isinstance(b, Assigned) for b in bindings)
         ):
             if instance and not skip_first and class_path.endswith(JAVA_SUFFIX):
                 return java_packages.virtual(resolver, class_path, member)
-            return [(("def", class_path, member), CONF_LOCAL, "mro")]
+            found: list[Result] = [(("def", class_path, member), CONF_LOCAL, "mro")]
+            return _properties(resolver, found) if instance else found
         if scope is None:
             continue
         results: list[Result] = []
@@ -234,8 +247,26 @@ def _class_member(
         for scope_name, binding in attrs or ():
             results.extend(resolver.eval_binding(class_path, scope_name, binding))
         if bindings or attrs:
-            return unique(results)
+            return _properties(resolver, unique(results)) if instance else unique(results)
     return _external_member(resolver, order, name)
+
+
+def _properties(resolver: Resolver, results: list[Result]) -> list[Result]:
+    """An instance's members with its properties read: what their getters return (a
+    ``@property`` stays the def; a ``@functools.cached_property``, decorated, holds it)."""
+    if not any(value[0] == "def" for value, _c, _m in results):
+        return results
+    from kgraph.codegraph.flow import returns  # flow reads members: imported once needed
+
+    out: list[Result] = []
+    for value, conf, method in results:
+        summary = resolver.summary(value[1], value[2]) if value[0] == "def" else None
+        info = summary["defs"].get(value[2]) if summary is not None else None
+        if info is not None and not _PROPERTIES.isdisjoint(info.get("decorators", ())):
+            out.extend(weaken(returns(resolver, value[1], value[2]), conf, method))
+        else:
+            out.append((value, conf, method))
+    return unique(out)
 
 
 def _external_member(resolver: Resolver, order: list[tuple[str, str]], name: str) -> list[Result]:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from kgraph.codegraph.langs.go_packages import go_import
 from kgraph.codegraph.langs.java_packages import java_import
+from kgraph.codegraph.script_resolve import WHOLE_EXPORTS, required
 from kgraph.codegraph.summary import Assigned, StarImport
 from kgraph.codegraph.values import (
     CONF_EXTERNAL,
@@ -74,6 +75,8 @@ def import_module(resolver: Resolver, importer: str, spec: str, level: int = 0) 
 def from_import(
     resolver: Resolver, importer: str, module: str, level: int, name: str
 ) -> list[Result]:
+    if name == WHOLE_EXPORTS:  # `require(module)`
+        return weaken(required(resolver, importer, module), CONF_IMPORT, "import")
     results: list[Result] = []
     for value, _conf, _method in import_module(resolver, importer, module, level):
         if value[0] == "ext":

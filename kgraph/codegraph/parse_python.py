@@ -15,7 +15,9 @@ from typing import Final
 
 from tree_sitter import Node, Parser, Query, QueryCursor
 
+from kgraph.codegraph.pytest_fixtures import pytest_fixture
 from kgraph.codegraph.python_bindings import STORE_METHODS, BindingHandlers
+from kgraph.codegraph.python_elements import ElementTypes
 from kgraph.codegraph.python_nodes import (
     F_ARGUMENTS,
     F_BODY,
@@ -128,6 +130,8 @@ class _PythonSummariser(BindingHandlers):
         self.functions: list[tuple[Node, str]] = []  # (def or lambda node, qualified name)
         self.defaults: list[tuple[str, list[tuple[int, Node]]]] = []  # function -> defaults
         self.iterations: list[tuple[Node, str, str, int]] = []
+        self.elements = ElementTypes()
+        self.fixture_yields: list[tuple[str, list[str], int]] = []  # (def, class refs, line)
         self.called: set[str] = set()  # names the file calls (`name(...)`)
         self.lambda_counts: dict[str, int] = {}
         self.source = b""
@@ -172,6 +176,10 @@ class _PythonSummariser(BindingHandlers):
             for node, scope in zip(nodes, self.spans.scopes_at(starts), strict=True):
                 handler(node, scope)
         self.on_iterations()
+        for qname, refs, line in self.fixture_yields:
+            yields = self.scopes[qname].get("yields")
+            if yields is not None:
+                yields.extend(annotated(ref, line) for ref in refs)
         for node, qname in self.functions:
             if node.type == "lambda":
                 body = node.child_by_field_id(F_BODY)
@@ -230,6 +238,10 @@ class _PythonSummariser(BindingHandlers):
         }
         if decorators:
             self.defs[qname]["decorators"] = decorators
+            fixture = pytest_fixture(self.decorated.get(node), node, name, decorators)
+            if fixture is not None:  # its elements: added to its yields once all are read
+                self.defs[qname]["fixture"] = fixture.name
+                self.fixture_yields.append((qname, fixture.yields, line))
         scope = self.scopes[qname] = new_scope("function", parent)
         if is_method and ("staticmethod" in decorators or "classmethod" in decorators):
             scope["method"] = "static" if "staticmethod" in decorators else "class"
@@ -278,6 +290,8 @@ class _PythonSummariser(BindingHandlers):
                     add_binding(scope, name, annotated(ref, line))
             else:
                 add_binding(scope, name, parameter(index, line))
+                if annotation is not None:  # `xs: list[A]`: a loop over xs gives A's
+                    self.elements.note(qname, name, annotation, line)
                 if name != self_name:
                     self.refs.parameters.add(name)
                     if name in self.called:

@@ -13,6 +13,7 @@ from typing import Final
 
 from tree_sitter import Node
 
+from kgraph.codegraph.python_elements import ElementTypes
 from kgraph.codegraph.python_nodes import (
     F_ALIAS,
     F_ARGUMENTS,
@@ -92,6 +93,7 @@ class BindingHandlers:
     defs: dict[str, Definition]
     refs: RefBuilder
     iterations: list[tuple[Node, str, str, int]]  # (iterable, its ref, scope, line)
+    elements: ElementTypes  # names annotated as containers (`xs: list[A]`)
 
     # -- scopes ---------------------------------------------------------------------------
     def on_global(self, node: Node, scope: str) -> None:
@@ -180,6 +182,8 @@ class BindingHandlers:
                 self.summary["all"] = string_items(right)
             if annotation is not None or right is None:
                 declared: list[Binding] = [annotated(r, line) for r in annotation_refs(annotation)]
+                if annotation is not None and not declared:
+                    self.elements.note(scope, name, annotation, line)
                 for binding in declared or [unknown(line)]:
                     self._bind(scope, name, binding)
                 if right is None:
@@ -354,10 +358,15 @@ class BindingHandlers:
         """``for left in right`` (or a comprehension's clause): ``left`` holds elements of
         ``right`` when they may be functions (of a literal, a parameter, a call...) and the
         loop calls one (``body``: where to look; None for a comprehension: it is the
-        comprehension's own expression, and short); and iterating an object calls its
-        ``__iter__`` and the iterator's ``__next__``."""
+        comprehension's own expression, and short), or instances of ``A`` when ``right`` is
+        a name annotated as a container of them (``xs: list[A]``); and iterating an object
+        calls its ``__iter__`` and the iterator's ``__next__``."""
         ref = self.refs.ref(right, scope)
-        if left is not None:
+        typed = self.elements.of(right, scope, self.refs) if left is not None else []
+        if left is not None and typed and left.kind_id == K_IDENTIFIER:
+            for element_ref in typed:  # `for x in xs` with `xs: list[A]`
+                self._bind(scope, node_text(left), annotated(element_ref, line))
+        elif left is not None:
             element = UNKNOWN
             if ref != UNKNOWN and (body is None or _calls_a_name(body, identifiers(left))):
                 element = ref + ITERATE if self._worth_iterating(right, scope) else UNKNOWN
@@ -419,8 +428,13 @@ class BindingHandlers:
         line = node.start_point[0] + 1
         if any(c.type == "async" for c in node.children):  # __aiter__/__anext__: only bind
             left = node.child_by_field_id(F_LEFT)
+            typed = self.elements.of(node.child_by_field_id(F_RIGHT), scope, self.refs)
+            values: list[Binding] = [unknown(line)]
+            if typed and left is not None and left.kind_id == K_IDENTIFIER:
+                values = [annotated(r, line) for r in typed]  # `xs: AsyncIterator[A]`
             for name in identifiers(left) if left is not None else []:
-                self._bind(scope, name, unknown(line))
+                for value in values:
+                    self._bind(scope, name, value)
             return
         body = node.child_by_field_id(F_BODY)
         self._iterate(

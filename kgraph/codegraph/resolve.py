@@ -25,7 +25,9 @@ from kgraph.codegraph.langs.java_packages import java_lookup
 from kgraph.codegraph.langs.rust_modules import rust_lookup
 from kgraph.codegraph.memo import Memo
 from kgraph.codegraph.modules import ModuleIndex
+from kgraph.codegraph.pytest_fixtures import binds_fixtures, fixture_argument
 from kgraph.codegraph.refs import ITERATE, Part, call_args, op_key, split_ref
+from kgraph.codegraph.script_resolve import is_script, this_value
 from kgraph.codegraph.summary import (
     Annotated,
     Assigned,
@@ -238,6 +240,8 @@ class Resolver(Memo):
             return rust_lookup(self, path, name)
         elif name in JS_GLOBALS:
             return [(("builtin", name), CONF_BUILTIN, "builtin")]
+        elif name == "exports":  # CommonJS: the module's own exports
+            return [(("file", path), CONF_LOCAL, "local")]
         return []
 
     def eval_bindings(self, path: str, scope_name: str, bindings: list[Binding]) -> list[Result]:
@@ -278,8 +282,9 @@ class Resolver(Memo):
         return []
 
     def _parameter(self, path: str, scope_name: str, position: int) -> list[Result]:
-        """A method's self/cls: its class; any other parameter: what callers pass, as a
-        placeholder followed only where the value is called, subscripted or iterated."""
+        """A method's self/cls: its class; a parameter pytest binds, its fixture's value
+        (:mod:`.pytest_fixtures`); any other parameter: what callers pass, as a placeholder
+        followed only where the value is called, subscripted or iterated."""
         scope = self.scope(path, scope_name)
         if scope is None:
             return []
@@ -296,6 +301,10 @@ class Resolver(Memo):
         if not params or position >= len(params):
             return []
         kind = "pack" if params[position].startswith("*") else "param"
+        if kind == "param" and binds_fixtures(self, path, scope_name):  # pytest passes it
+            found = fixture_argument(self, path, scope_name, params[position].lstrip("/="))
+            if found is not None:
+                return found
         return [((kind, path, scope_name, position, ()), CONF_INFERRED, "argument")]
 
     def _instances(self, results: list[Result], path: str, scope_name: str) -> list[Result]:
@@ -384,8 +393,9 @@ class Resolver(Memo):
             return []
         values: list[Result]
         first = head[0]
-        if first == "@":
-            qname = f"{scope_name}.{head[1:]}" if scope_name else head[1:]
+        if first == "@":  # `:` stands for a dot: a TS/JS object's member `@api:load`
+            name = head[1:].replace(":", ".")
+            qname = f"{scope_name}.{name}" if scope_name else name
             values = [(("def", path, qname), CONF_LOCAL, "local")]
         elif first == "<" and head[1:2] == "#":
             self.scope(path, scope_name)
@@ -511,6 +521,10 @@ class Resolver(Memo):
         return None
 
     def _this(self, path: str, scope_name: str, is_super: bool) -> list[Result]:
+        if not is_super and is_script(path):  # an object's method, a bound function...
+            received = this_value(self, path, scope_name)
+            if received is not None:
+                return received
         found = self.enclosing_class(path, scope_name)
         if found is None:
             return []

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
+from kgraph.codegraph.script_resolve import WHOLE_EXPORTS
 from kgraph.codegraph.summary import (
     UNKNOWN,
     Assigned,
@@ -90,7 +91,9 @@ def on_export(summariser: ScriptSummariser, node: Node, scope: str) -> None:
 
 
 def commonjs_export(summariser: ScriptSummariser, target: str, right: Node, line: int) -> None:
-    """``module.exports = {a, b: c}`` / ``exports.a = f`` / ``module.exports = X``."""
+    """``module.exports = {a, b: c, d() {}}`` / ``exports.a = f`` / ``module.exports = X``:
+    the exports by name; what ``module.exports`` was set to is also the module's default
+    export and, under :data:`WHOLE_EXPORTS`, what ``require`` gives."""
     exports = summariser.summary["exports"]
     name = (
         target.rsplit(".", 1)[-1]
@@ -106,15 +109,17 @@ def commonjs_export(summariser: ScriptSummariser, target: str, right: Node, line
         for prop in right.named_children:
             if prop.type == "shorthand_property_identifier":
                 exports[summariser.text(prop)] = Assigned("val", summariser.text(prop), line)
-            elif prop.type == "pair":
-                key = summariser.text(prop.child_by_field_name("key")).strip("'\"")
-                ref = summariser.ref(prop.child_by_field_name("value"))
+            elif prop.type in ("pair", "method_definition"):
+                field = "key" if prop.type == "pair" else "name"
+                key = summariser.text(prop.child_by_field_name(field)).strip("'\"")
+                value = prop.child_by_field_name("value") if prop.type == "pair" else prop
+                ref = summariser.ref(value)
                 if ref != UNKNOWN:
                     exports[key] = Assigned("val", ref, line)
-    else:
-        ref = summariser.ref(right)
-        if ref != UNKNOWN:
-            exports["default"] = Assigned("val", ref, line)
+    ref = summariser.ref(right)
+    if ref != UNKNOWN:
+        exports["default"] = Assigned("val", ref, line)
+        exports[WHOLE_EXPORTS] = Assigned("val", ref, line)
 
 
 def require_source(summariser: ScriptSummariser, value: Node | None) -> str | None:

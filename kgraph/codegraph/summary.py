@@ -210,6 +210,7 @@ class Definition(TypedDict):
     bases: NotRequired[list[str]]  # refs of base classes (TS: and extended interfaces)
     implements: NotRequired[list[str]]  # TS
     decorators: NotRequired[list[str]]  # as written, `@a.b(x)` -> "a.b"
+    fixture: NotRequired[str]  # a pytest fixture's name (see pytest_fixtures)
 
 
 class Scope(TypedDict):
@@ -228,6 +229,9 @@ class Scope(TypedDict):
     stores: NotRequired[list[Store]]
     globals: NotRequired[list[str]]
     nonlocals: NotRequired[list[str]]
+    # TS/JS: what ``this`` is in a function where it is not its class's instance: a ref
+    # evaluated in the parent scope, ``?`` for unknown (see kgraph.codegraph.script_functions)
+    receiver: NotRequired[str]
 
 
 class Summary(TypedDict):

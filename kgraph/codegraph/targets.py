@@ -16,6 +16,7 @@ from kgraph.codegraph import flow
 from kgraph.codegraph.hierarchy import class_member
 from kgraph.codegraph.refs import PROTOCOL, RAISE, call_args, split_call, split_ref
 from kgraph.codegraph.resolve import Resolver
+from kgraph.codegraph.script_resolve import callbacks, is_script
 from kgraph.codegraph.values import Result, Value
 
 BUILTIN_PREFIX: Final = "<builtin>::"
@@ -66,7 +67,11 @@ def call_targets(
     for value, confidence, method in values:
         out.extend(_targets(resolver, value, confidence, method, op == RAISE))
     index = call_args(op)
-    if index is not None and callee.rsplit(".", 1)[-1] in _CALLING:
+    if index is not None and is_script(path):  # arr.map(f), setTimeout(f), p.then(f)
+        handed = callbacks(resolver, (path, scope, index, line), [t[0] for t in out])
+        for value, confidence in handed:
+            out.extend(_targets(resolver, value, confidence, "argument", False))
+    elif index is not None and callee.rsplit(".", 1)[-1] in _CALLING:
         out.extend(_callbacks(resolver, (path, scope, index, line), callee, out))
     if not out:
         name = split_ref(callee)[-1]

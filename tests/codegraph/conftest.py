@@ -13,6 +13,9 @@ from kgraph.db import Database, open_database
 from tests.conftest import backend_url
 
 HERE = Path(__file__).resolve().parent
+# The call-graph corpus holds pytest tests of its own (its pytest_fixture cases): they are
+# parsed and run by test_callgraph_cases.py, never collected with the project's tests.
+collect_ignore = ["cases"]
 CASES_DIR = HERE / "cases"
 FIXTURES_DIR = HERE / "fixtures"
 

@@ -287,6 +287,47 @@ def gen(things):
     assert [c.ref for c in iter_calls(protocol)] == ["Tree()", "Tree()(*)"]
 
 
+def test_loops_over_a_name_annotated_as_a_container_bind_its_element_type() -> None:
+    summary = parse_python(b"""\
+import typing
+
+
+def run(jobs: list[Job], steps: typing.Iterator[m.Step], maybe: Optional[Sequence[Task]],
+        pairs: dict[str, Job], mixed: tuple[A, B], rebound: list[Job]):
+    kept: tuple[Item, ...] = make()
+    rebound = other()
+    for job in jobs:
+        pass
+    for step in steps:
+        pass
+    for task in maybe:
+        pass
+    for item in kept:
+        pass
+    for key in pairs:
+        pass
+    for thing in mixed:
+        pass
+    for again in rebound:
+        pass
+    return [s for s in steps]
+
+
+async def stream(items: AsyncIterator[Item]):
+    async for item in items:
+        pass
+""")
+    names = summary["scopes"]["run"]["names"]
+    assert names["job"] == [Annotated("ann", "Job", 8)]
+    assert names["step"] == [Annotated("ann", "m.Step", 10)]
+    assert names["task"] == [Annotated("ann", "Task", 12)]
+    assert names["item"] == [Annotated("ann", "Item", 14)]
+    assert names["s"] == [Annotated("ann", "m.Step", 22)]  # a comprehension's too
+    for untyped in ("key", "thing", "again"):  # a mapping's keys; mixed; rebound first
+        assert not any(isinstance(b, Annotated) for b in names[untyped]), untyped
+    assert summary["scopes"]["stream"]["names"]["item"] == [Annotated("ann", "Item", 26)]
+
+
 def _named(root: Node) -> list[Node]:
     found, stack = [], [root]
     while stack:

@@ -9,6 +9,8 @@ module; a lambda is a node of its own, ``<lambdaN>`` numbered in source order wi
 function, class or module it is written in). Calls into other modules (the standard
 library) are not recorded: their names differ from the import paths the format uses. Used
 by the tests to check the hand-written expectations against what Python actually does.
+A case of pytest tests has a ``main.py`` running pytest on its folder: what pytest calls
+(tests, fixtures) has no caller of the case.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import json
 import os
 import runpy
 import sys
+from functools import cache
 from types import CodeType, FrameType
 from typing import Any
 
@@ -30,6 +33,7 @@ RAN: set[str] = set()  # functions and modules of the case that executed
 LAMBDAS: dict[str, list[tuple[tuple[int, int], tuple[int, int], str]]] = {}
 
 
+@cache  # every call of the run asks (pytest's own: thousands of files)
 def module_of(filename: str) -> str | None:
     if filename.startswith("<") or not filename.endswith(".py"):
         return None  # frozen/builtin modules
@@ -114,7 +118,16 @@ def lambda_name(code: CodeType) -> str | None:
     return max(holding)[2] if holding else None
 
 
+NODES: dict[CodeType, str | None] = {}
+
+
 def node_of(code: CodeType) -> str | None:
+    if code not in NODES:
+        NODES[code] = _node_of(code)
+    return NODES[code]
+
+
+def _node_of(code: CodeType) -> str | None:
     module = module_of(code.co_filename)
     if module is None:
         return None
@@ -137,32 +150,44 @@ def node_of(code: CodeType) -> str | None:
     return ".".join([module, *(name for name, _ in named)])
 
 
+def is_runner(filename: str) -> bool:
+    """Code of the test runner (pytest and its plugin manager): the test functions and
+    fixtures it calls are called by no code of the case."""
+    return any(f"{os.sep}{package}{os.sep}" in filename for package in ("_pytest", "pluggy"))
+
+
 def caller_of(frame: FrameType | None) -> str | None:
     while frame is not None:
         name = node_of(frame.f_code)
         if name is not None:
             return name
+        if is_runner(frame.f_code.co_filename):
+            return None
         frame = frame.f_back
     return None
 
 
 def profile(frame: FrameType, event: str, arg: Any) -> None:
+    # Most calls of a run are of code outside the case (the standard library, pytest):
+    # they are left at the first test.
     if event == "call":
         callee = node_of(frame.f_code)
-        if callee is not None:
-            RAN.add(callee)
+        if callee is None:
+            return
+        RAN.add(callee)
         if not is_function(frame.f_code):
             return
         caller = caller_of(frame.f_back)
-        if callee is not None and caller is not None:
+        if caller is not None:
             EDGES.add((caller, callee))
     elif event == "c_call":
+        caller = node_of(frame.f_code)
+        if caller is None:
+            return
         name = getattr(arg, "__name__", None)
         # class statements call __build_class__: an implementation detail, not a call.
         if name and not name.startswith("__") and getattr(builtins, name, None) is arg:
-            caller = node_of(frame.f_code)
-            if caller is not None:
-                EDGES.add((caller, f"<builtin>.{name}"))
+            EDGES.add((caller, f"<builtin>.{name}"))
 
 
 sys.path.insert(0, CASE)

@@ -1,0 +1,2 @@
+def test_balance(account):
+    account.balance()

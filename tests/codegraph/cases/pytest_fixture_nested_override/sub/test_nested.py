@@ -1,0 +1,2 @@
+def test_evict(cache):
+    cache.evict("k")

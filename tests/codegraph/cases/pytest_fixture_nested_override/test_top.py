@@ -1,0 +1,2 @@
+def test_get(cache):
+    cache.get("k")

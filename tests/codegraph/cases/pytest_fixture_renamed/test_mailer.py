@@ -1,0 +1,3 @@
+def test_send(mailer, outbox):
+    mailer.send("a@example")
+    outbox.flush()

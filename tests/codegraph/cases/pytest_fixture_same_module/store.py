@@ -1,0 +1,6 @@
+class Store:
+    def put(self, key):
+        return key
+
+    def get(self, key):
+        return key

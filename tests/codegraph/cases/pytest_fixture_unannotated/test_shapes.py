@@ -1,0 +1,6 @@
+def test_square(square):
+    square.area()
+
+
+def test_circle(circle):
+    circle.area()

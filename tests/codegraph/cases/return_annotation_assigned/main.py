@@ -1,0 +1,10 @@
+from factory import build
+
+
+def drive():
+    car = build()
+    engine = car.engine()
+    engine.start()
+
+
+drive()

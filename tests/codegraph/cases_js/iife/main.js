@@ -1,0 +1,14 @@
+function setup() {
+  console.log('setup');
+}
+
+(function () {
+  setup();
+  (function inner() {
+    done();
+  })();
+})();
+
+function done() {
+  console.log('done');
+}

@@ -1,0 +1,3 @@
+export function shout(s) {
+  return s.toUpperCase() + '!';
+}

@@ -1,0 +1,7 @@
+export function parse(s) {
+  return tokenize(s);
+}
+
+function tokenize(s) {
+  return s.split(' ');
+}

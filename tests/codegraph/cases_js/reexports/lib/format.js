@@ -1,0 +1,3 @@
+export function render(tokens) {
+  return tokens.join(',');
+}

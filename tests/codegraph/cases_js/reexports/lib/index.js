@@ -1,0 +1,2 @@
+export { parse } from './core.js';
+export * from './format.js';

@@ -1,0 +1,3 @@
+import { parse, render } from './lib/index.js';
+
+console.log(render(parse('a b')));

@@ -1,0 +1,3 @@
+export { UserStore } from './models';
+export type { User } from './models';
+export * as util from './util';

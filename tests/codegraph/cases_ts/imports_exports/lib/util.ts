@@ -1,0 +1,1 @@
+export const upper = (s: string): string => s.toUpperCase();
