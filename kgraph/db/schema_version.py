@@ -10,6 +10,10 @@ HEAD_REVISION = "0006"
 # a database at any other revision was written by a newer kgraph, which is refused before
 # anything is copied or changed.
 KNOWN_REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006")
+# The oldest revision the read paths (hooks, one-off graph queries) use as it is: every
+# later one only added an index, so after an upgrade the hooks keep reading the database
+# until the worker migrates it, instead of saying nothing for a session.
+READABLE_FROM = "0005"
 # Tables every revision has: a file holding one of them but no version is a kgraph database
 # of unknown layout (a pre-release, or a damaged version table), never adopted.
 CORE_TABLES = ("workflows", "entities", "relationships", "graph_entities")
@@ -25,10 +29,11 @@ def too_new_message(where: str, revision: str) -> str:
 
 
 def check_revision(where: str, revision: str | None) -> bool:
-    """True when a reader can use a database at ``revision`` (this kgraph's schema); False
-    for an older or missing one (the worker migrates it); SchemaTooNewError for a newer."""
+    """True when a reader can use a database at ``revision`` (this kgraph's schema, or one
+    from READABLE_FROM on); False for an older or missing one (the worker migrates it);
+    SchemaTooNewError for a newer."""
     if revision is not None and revision not in KNOWN_REVISIONS:
         from kgraph.errors import SchemaTooNewError
 
         raise SchemaTooNewError(too_new_message(where, revision))
-    return revision == HEAD_REVISION
+    return revision is not None and READABLE_FROM <= revision <= HEAD_REVISION

@@ -8,6 +8,7 @@ import pytest
 
 from kgraph.db import Database
 from kgraph.db.reader import open_reader, parse_time
+from kgraph.db.schema_version import HEAD_REVISION, KNOWN_REVISIONS, READABLE_FROM
 from kgraph.errors import SchemaTooNewError
 from kgraph.recall.readmodel import open_store
 
@@ -51,6 +52,17 @@ def _at_revision(path: Path, revision: str) -> Path:
 
 def test_an_older_schema_is_none_the_worker_upgrades_it(tmp_path: Path) -> None:
     assert open_reader(_at_revision(tmp_path / "old.db", "0001")) is None
+
+
+def test_a_schema_that_only_lacks_later_indexes_is_read_as_it_is(tmp_path: Path) -> None:
+    # After an upgrade that only adds an index, the hooks keep reading until the worker
+    # migrates: the first session does not go without its briefing.
+    older = [r for r in KNOWN_REVISIONS if READABLE_FROM <= r < HEAD_REVISION]
+    assert older  # this kgraph has such a revision
+    for revision in older:
+        conn = open_reader(_at_revision(tmp_path / f"{revision}.db", revision))
+        assert conn is not None
+        conn.close()
 
 
 def test_a_newer_schema_says_so_no_process_of_this_kgraph_will_read_it(
