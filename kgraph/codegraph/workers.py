@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from collections.abc import Set as AbstractSet
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ Progress = Callable[[str, int, int], None]
 PARSE_INLINE_LIMIT = 40  # fewer files than this are parsed in-process
 RESOLVE_INLINE_LIMIT = 150
 BATCH = 100  # files a batch (one write transaction) at most
+CRASH_GROUP = 32  # files parsed again per fresh pool after a worker died
 
 
 @dataclass(frozen=True)
@@ -70,9 +72,7 @@ def parse_one(item: tuple[str, str, str]) -> Parsed | None:
     try:
         summary = parse_source(language, data)
     except Exception as exc:  # a summariser bug must not stop a whole repository's parse
-        summary = new_summary(language)
-        summary["errors"] = 1
-        summary["failed"] = f"{type(exc).__name__}: {exc}"
+        return failed_parse(item, data, f"{type(exc).__name__}: {exc}")
     return Parsed(
         path,
         summary["lang"],
@@ -81,6 +81,21 @@ def parse_one(item: tuple[str, str, str]) -> Parsed | None:
         len(data),
         content_hash(data),
     )
+
+
+def failed_parse(item: tuple[str, str, str], data: bytes | None, reason: str) -> Parsed | None:
+    """The file of ``item`` recorded as failed with ``reason`` (its bytes read again when
+    ``data`` is None; None when it cannot be read)."""
+    path, absolute, language = item
+    if data is None:
+        try:
+            data = Path(absolute).read_bytes()
+        except OSError:
+            return None
+    summary = new_summary(language)
+    summary["errors"] = 1
+    summary["failed"] = reason
+    return Parsed(path, language, encode_summary(summary), 1, len(data), content_hash(data))
 
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
@@ -165,17 +180,58 @@ def parse_all(
     items = sorted(items, key=lambda item: -_size(item[1]))
     chunk = max(1, min(8, len(items) // (jobs * 16)))
     trim_heap()
-    with ProcessPoolExecutor(
+    for i, result in enumerate(_parse_pooled(items, jobs, chunk), 1):
+        if progress and (i % 10 == 0 or i == len(items)):
+            progress("parse", i, len(items))
+        if result is not None:
+            yield result
+
+
+def _pool(jobs: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(
         max_workers=jobs,
         mp_context=pool_context(),
         initializer=_worker_start,
         initargs=(os.getpid(),),
-    ) as pool:
-        for i, result in enumerate(pool.map(parse_one, items, chunksize=chunk), 1):
-            if progress and (i % 10 == 0 or i == len(items)):
-                progress("parse", i, len(items))
-            if result is not None:
+    )
+
+
+def _parse_pooled(
+    items: list[tuple[str, str, str]], jobs: int, chunk: int
+) -> Iterator[Parsed | None]:
+    """Every item's result, in order, parsed by ``jobs`` workers.
+
+    A worker that dies (a crash in a grammar's native code ends the process, it raises
+    nothing) breaks the whole pool. The files not returned yet are then parsed again,
+    CRASH_GROUP at a time in fresh pools; when a group's pool breaks too, each of its files
+    is parsed alone, and one that kills its worker alone is recorded as failed. One such
+    file costs its own graph, not the repository's parse."""
+    done = 0
+    try:
+        with _pool(jobs) as pool:
+            for result in pool.map(parse_one, items, chunksize=chunk):
+                done += 1
                 yield result
+        return
+    except BrokenProcessPool:
+        pass
+    rest = items[done:]
+    for start in range(0, len(rest), CRASH_GROUP):
+        group = rest[start : start + CRASH_GROUP]
+        try:
+            with _pool(jobs) as pool:
+                results = list(pool.map(parse_one, group))
+        except BrokenProcessPool:
+            results = [_parse_alone(item) for item in group]
+        yield from results
+
+
+def _parse_alone(item: tuple[str, str, str]) -> Parsed | None:
+    try:
+        with _pool(1) as pool:
+            return pool.submit(parse_one, item).result()
+    except BrokenProcessPool:
+        return failed_parse(item, None, "the parser's process crashed on this file")
 
 
 def _size(path: str) -> int:
@@ -355,12 +411,7 @@ def resolve_all(
     gc.freeze()  # forked workers never scan (nor copy-on-write touch) the parent's heap
     trim_heap()
     try:
-        with ProcessPoolExecutor(
-            max_workers=jobs,
-            mp_context=pool_context(),
-            initializer=_worker_start,
-            initargs=(os.getpid(),),
-        ) as pool:
+        with _pool(jobs) as pool:
             futures = [(len(batch), pool.submit(resolve_batch, batch)) for batch in batches]
             for size, future in futures:
                 for i, count in enumerate(future.result()):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import platform
+import signal
 import sys
 from pathlib import Path
 
@@ -125,3 +126,30 @@ def test_pool_workers_die_with_a_killed_parse_and_free_the_lock(tmp_path: Path) 
         for pid in set(workers_seen):
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+
+
+_PARSE_ONE = workers.parse_one
+
+
+def _crashing(item: tuple[str, str, str]) -> workers.Parsed | None:
+    """parse_one, but f7.py kills its process (as a crash in native code would)."""
+    if item[0] == "f7.py":
+        os.kill(os.getpid(), signal.SIGKILL)
+    return _PARSE_ONE(item)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked workers")
+def test_a_file_that_kills_its_worker_fails_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A grammar's native code can crash its process (no exception to catch): the pool
+    # breaks. The other files are parsed again; the one that kills a worker alone fails.
+    source = tmp_path / "m.py"
+    source.write_text("def f():\n    return g()\n")
+    monkeypatch.setattr(workers, "parse_one", _crashing)  # forked workers inherit it
+    items = [(f"f{i}.py", str(source), "python") for i in range(80)]
+    results = list(workers.parse_all(items, 2, None))
+    assert sorted(r.path for r in results) == sorted(f"f{i}.py" for i in range(80))
+    failed = [r for r in results if '"failed"' in r.summary_json]
+    assert [r.path for r in failed] == ["f7.py"] and failed[0].errors == 1
+    assert "crashed" in failed[0].summary_json
