@@ -9,24 +9,19 @@ lock). With ``jobs=1`` or little work everything runs in-process.
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
-import sys
-import threading
-import time
 from collections.abc import Callable, Iterator
 from collections.abc import Set as AbstractSet
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from kgraph.codegraph.build import FileRows, resolve_file
 from kgraph.codegraph.changes import site_entries
 from kgraph.codegraph.langs import LANGUAGES
 from kgraph.codegraph.langs import parse_source as parse_other
 from kgraph.codegraph.modules import ModuleIndex
+from kgraph.codegraph.pools import can_fork, new_pool, trim_heap
 from kgraph.codegraph.resolve import Resolver
 from kgraph.codegraph.summary import Summary, content_hash, encode_summary, new_summary
 
@@ -98,73 +93,6 @@ def failed_parse(item: tuple[str, str, str], data: bytes | None, reason: str) ->
     return Parsed(path, language, encode_summary(summary), 1, len(data), content_hash(data))
 
 
-PR_SET_PDEATHSIG = 1  # linux/prctl.h
-WATCHDOG_INTERVAL_S = 1.0
-
-
-def die_with_parent(parent: int) -> None:
-    """Make this worker process end when ``parent`` does, however it ends (``kill -9``
-    included): a pool worker that outlives its parse would keep working for nobody.
-
-    Linux: the kernel sends SIGKILL on the parent's death (``PR_SET_PDEATHSIG``). Elsewhere,
-    and as a second guard, a daemon thread checks every second whether the process was
-    re-parented. Either way the parse lock, which workers never hold (kgraph.db.locks),
-    is free as soon as the parent is gone.
-    """
-    if sys.platform.startswith("linux"):
-        import ctypes
-        import signal
-
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != parent:  # the parent died before the signal was armed
-        os._exit(1)
-
-    def watch() -> None:
-        while True:
-            time.sleep(WATCHDOG_INTERVAL_S)
-            if os.getppid() != parent:
-                os._exit(1)
-
-    threading.Thread(target=watch, name="kgraph-parent-watchdog", daemon=True).start()
-
-
-def _worker_start(parent: int) -> None:
-    """Pool initializer: end with the parent; worker processes are short-lived and
-    allocation-heavy (no garbage collector)."""
-    die_with_parent(parent)
-    gc.disable()
-
-
-def can_fork() -> bool:
-    return sys.platform.startswith("linux")
-
-
-def pool_context() -> Any:
-    # fork starts workers in milliseconds and shares memory copy-on-write (the resolve pool
-    # depends on it); it is only safe on Linux. Elsewhere: spawn, and resolution in-process.
-    return multiprocessing.get_context("fork" if can_fork() else "spawn")
-
-
-def trim_heap() -> None:
-    """Give the C heap's free memory back to the OS before forking (glibc; elsewhere a
-    no-op). Forked workers would otherwise reuse the parent's pages that held a previous
-    run's freed data, copying each on first write: in one process, a second cold parse of
-    sqlalchemy took ~20% more CPU than the first."""
-    if not can_fork():  # workers are spawned, not forked: nothing to share
-        return
-    import ctypes
-
-    try:
-        trim = ctypes.CDLL(None).malloc_trim  # the process's own C library
-    except (OSError, AttributeError):  # not glibc (musl has no malloc_trim)
-        return
-    trim(0)
-
-
 def parse_all(
     items: list[tuple[str, str, str]], jobs: int, progress: Progress | None
 ) -> Iterator[Parsed]:
@@ -187,15 +115,6 @@ def parse_all(
             yield result
 
 
-def _pool(jobs: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(
-        max_workers=jobs,
-        mp_context=pool_context(),
-        initializer=_worker_start,
-        initargs=(os.getpid(),),
-    )
-
-
 def _parse_pooled(
     items: list[tuple[str, str, str]], jobs: int, chunk: int
 ) -> Iterator[Parsed | None]:
@@ -208,7 +127,7 @@ def _parse_pooled(
     file costs its own graph, not the repository's parse."""
     done = 0
     try:
-        with _pool(jobs) as pool:
+        with new_pool(jobs) as pool:
             for result in pool.map(parse_one, items, chunksize=chunk):
                 done += 1
                 yield result
@@ -219,7 +138,7 @@ def _parse_pooled(
     for start in range(0, len(rest), CRASH_GROUP):
         group = rest[start : start + CRASH_GROUP]
         try:
-            with _pool(jobs) as pool:
+            with new_pool(jobs) as pool:
                 results = list(pool.map(parse_one, group))
         except BrokenProcessPool:
             results = [_parse_alone(item) for item in group]
@@ -228,7 +147,7 @@ def _parse_pooled(
 
 def _parse_alone(item: tuple[str, str, str]) -> Parsed | None:
     try:
-        with _pool(1) as pool:
+        with new_pool(1) as pool:
             return pool.submit(parse_one, item).result()
     except BrokenProcessPool:
         return failed_parse(item, None, "the parser's process crashed on this file")
@@ -411,7 +330,7 @@ def resolve_all(
     gc.freeze()  # forked workers never scan (nor copy-on-write touch) the parent's heap
     trim_heap()
     try:
-        with _pool(jobs) as pool:
+        with new_pool(jobs) as pool:
             futures = [(len(batch), pool.submit(resolve_batch, batch)) for batch in batches]
             for size, future in futures:
                 for i, count in enumerate(future.result()):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kgraph.codegraph import workers
+from kgraph.codegraph import pools, workers
 from kgraph.codegraph.summary import Summary, new_summary
 
 
@@ -63,7 +63,7 @@ def test_trim_heap_gives_freed_memory_back_before_a_fork() -> None:
         kept.append(bytearray(64))
     dropped.clear()
     before = _resident_bytes()
-    workers.trim_heap()
+    pools.trim_heap()
     assert before - _resident_bytes() > 40_000_000
     assert len(kept) == 20_000
 
@@ -71,7 +71,7 @@ def test_trim_heap_gives_freed_memory_back_before_a_fork() -> None:
 SLOW_PARSE = """
 import sys, time
 from pathlib import Path
-from kgraph.codegraph import workers
+from kgraph.codegraph import pools, workers
 from kgraph.db.locks import held_lock
 
 def slow(item):
