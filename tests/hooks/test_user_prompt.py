@@ -9,7 +9,8 @@ from kgraph.capture.worker import run_worker
 from kgraph.db import Database
 from kgraph.hooks.runner import HookOptions, HookResult
 from kgraph.knowledge.store import add_item
-from kgraph.recall.prompt import code_names, significant_terms, stem
+from kgraph.recall.prompt import code_names
+from kgraph.recall.words import significant_terms, stem
 from kgraph.runtime import queue, seen
 from tests.hooks.conftest import context_of
 from tests.hooks.graph_rows import add_entities, add_graph

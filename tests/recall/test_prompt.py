@@ -4,22 +4,12 @@ with or without a parsed code graph; a plain word that is only a file's base nam
 from __future__ import annotations
 
 import json
-import random
 
 from kgraph.db import Database
 from kgraph.db.reader import ReadConnection
 from kgraph.knowledge.store import add_item
 from kgraph.recall.evidence import EvidenceSettings
-from kgraph.recall.items import RecallItem, load_items
-from kgraph.recall.prompt import (
-    MIN_LEXICAL,
-    phrases,
-    prompt_ranked,
-    select_lexical,
-    stored_paths,
-    term_weights,
-    without_code,
-)
+from kgraph.recall.prompt import prompt_ranked, stored_paths, without_code
 
 
 def test_a_named_file_matches_stored_paths_by_suffix(db: Database, conn: ReadConnection) -> None:
@@ -91,43 +81,3 @@ def test_an_item_found_by_words_alone_needs_a_phrase_of_the_prompt(
     assert _ids(conn, "status of git: broken") == []  # the same words, not side by side
     prompt = "after merging main into a branch, resume finds no commits with trailers"
     assert scattered not in _ids(conn, prompt)
-
-
-def test_phrases_are_neighbouring_telling_words_in_either_order() -> None:
-    assert phrases("the post-commit hook") == {
-        frozenset({"post", "commit"}),
-        frozenset({"commit", "hook"}),
-    }
-    assert phrases("webhook payment") == phrases("payment webhook")
-    assert phrases("status of git") == set()  # a stopword between them breaks the pair
-
-
-def test_leaving_common_words_out_of_the_word_query_loses_no_hit(
-    db: Database, conn: ReadConnection
-) -> None:
-    # Words from very common to rare; the query leaves out the least telling ones, which a
-    # passing hit can never share alone: the same hits pass as by brute force.
-    words = ["alpha", "bravo", "delta", "kilo", "lima", "oscar", "tango", "zulu"]
-    rng = random.Random(3)
-    texts = []
-    for n in range(80):
-        chosen = [w for i, w in enumerate(words) if rng.random() < 0.9 / (i + 1)]
-        texts.append(" ".join(["note", *chosen, f"case{n}"]))
-        add_item(db, texts[-1])
-    ids = {t: i.id for t, i in zip(texts, recall_items(conn), strict=True)}
-    for prompt in (words[:3], words[:5], words[2:], words):
-        weights = term_weights(conn, prompt, len(texts))
-        found = {r.item.id for r in select_lexical(conn, prompt, weights, set())}
-        expected = {
-            ids[t]
-            for t in texts
-            if len(shared := weights.keys() & set(t.split())) >= 2
-            and sum(weights[w] for w in shared) >= MIN_LEXICAL
-        }
-        assert found == expected
-
-
-def recall_items(conn: ReadConnection) -> list[RecallItem]:
-    rows = conn.execute("SELECT id FROM entities WHERE type = 'Learning'").fetchall()
-    found = load_items(conn, [r[0] for r in rows])
-    return sorted(found.values(), key=lambda i: int(i.content.rsplit("case", 1)[1]))

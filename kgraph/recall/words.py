@@ -1,0 +1,153 @@
+"""The words of a prompt: stems, significant terms, phrases, and the stored items that
+share enough telling words with it (FTS5 BM25 over the words, then a rarity bar), for
+:mod:`kgraph.recall.prompt`. Standard library only."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import re
+from collections.abc import Mapping, Sequence
+
+from kgraph.db.reader import ReadConnection
+from kgraph.recall import items as recall
+from kgraph.recall.evidence import MIN_BASE, rarity
+from kgraph.recall.relevance import Ranked
+
+__all__ = [
+    "MIN_LEXICAL",
+    "phrases",
+    "required_overlap",
+    "select_lexical",
+    "significant_terms",
+    "stem",
+    "term_weights",
+]
+
+MAX_QUERY_TERMS = 12
+LEXICAL_CANDIDATES = 20
+# The summed rarity of the shared words a lexical hit needs (two fairly rare words, or one
+# rare and one common; see term_weights).
+MIN_LEXICAL = 1.0
+# Below this rarity a word is common, and how common no longer matters: its count stops
+# there (a word in every text of a big store cost a few milliseconds to count).
+COMMON_RARITY = 0.1
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}")
+_SUFFIXES = ("ings", "ing", "ies", "ied", "es", "ed", "ly", "s")
+STOPWORDS = frozenset(
+    """
+    the and for are but not you your yours with this that these those there their they them
+    what when where which while who whom why how can could should would will shall may might
+    must have has had having was were been being does did doing done its into onto from
+    about above below over under again further then once here all any both each few more most
+    other some such only own same than too very just also now please thanks thank let lets
+    make makes made want wants need needs like get got use used using try trying look looks
+    see show tell give know think help fix add change update run check work working file
+    files code thing things something anything way yes yeah okay sure our ours out off
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def stem(word: str) -> str:
+    """A crude stem, applied the same way to prompt and item words
+    ("retries" ~ "retry", "caching" ~ "caches" ~ "cache"). Cached: ranking stems every
+    word of a few hundred candidates per prompt, and a long-lived process sees the same
+    words again and again."""
+    word = word.lower()
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 4 else word
+
+
+def significant_terms(text: str) -> list[str]:
+    """Distinct non-stopword words of 3+ letters, in order of appearance."""
+    found: dict[str, None] = {}
+    for match in _WORD.finditer(text):
+        word = match.group(0).lower()
+        if word not in STOPWORDS:
+            found.setdefault(word, None)
+    return list(found)
+
+
+_ANY_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
+def phrases(text: str) -> set[frozenset[str]]:
+    """The pairs of significant words (stemmed) standing side by side in ``text``, in
+    either order: a stopword or a short word between two words breaks the pair,
+    punctuation does not ("post-commit", "post commit" and "commit (post" all give
+    {"post", "commit"})."""
+    stems: list[str | None] = []
+    for match in _ANY_WORD.finditer(text):
+        word = match.group(0).lower()
+        stems.append(None if len(word) < 3 or word in STOPWORDS else stem(word))
+    return {frozenset((a, b)) for a, b in itertools.pairwise(stems) if a and b and a != b}
+
+
+def required_overlap(term_count: int) -> int:
+    """Shared words a hit needs: two, or every word of a one-word prompt."""
+    return 1 if term_count <= 1 else 2
+
+
+def term_weights(conn: ReadConnection, terms: Sequence[str], total: int) -> dict[str, float]:
+    """Stem -> how telling a shared word is: its rarity among the ``total`` stored texts (a
+    word in most items, "support" or "bump", says little;
+    :func:`kgraph.recall.evidence.rarity`). Counting stops where a word becomes common
+    (rarity COMMON_RARITY): such a word gets that rarity, an upper bound."""
+    words = {t: stem(t) for t in terms[:MAX_QUERY_TERMS] if t.isascii()}
+    most = math.ceil(max(total, MIN_BASE) ** (1 - COMMON_RARITY))
+    counts = recall.term_frequencies(conn, words, most)
+    weights: dict[str, float] = {}
+    for word, count in counts.items():
+        key = words[word]
+        weights[key] = max(weights.get(key, 0.0), rarity(count, total))
+    return weights
+
+
+def select_lexical(
+    conn: ReadConnection,
+    terms: Sequence[str],
+    weights: Mapping[str, float],
+    exclude: set[str],
+) -> list[Ranked]:
+    """FTS matches that share enough telling words with the prompt and were not injected:
+    at least two words (one for a one-word prompt) whose rarities (``weights``, by stem)
+    sum to MIN_LEXICAL; the most telling overlap first (ties: BM25 order).
+
+    The FTS query leaves out the least telling words whose rarities sum to less than
+    MIN_LEXICAL: a hit sharing only those cannot pass, so none that can is lost, while a
+    word in most stored texts ("request") no longer makes FTS5 rank most of the store
+    before its LIMIT."""
+    query = list(terms[:MAX_QUERY_TERMS])
+    left_out = 0.0
+    for word in sorted({stem(t) for t in query}, key=lambda s: (weights.get(s, 0.0), s)):
+        left_out += weights.get(word, 0.0)
+        if left_out >= MIN_LEXICAL:
+            break
+        query = [t for t in query if stem(t) != word]
+    ids = recall.lexical_ids(conn, " ".join(query)) if query else []
+    stems = set(weights)
+    need = required_overlap(len(stems))
+    # Words first, on the texts alone: only the items that pass are loaded whole.
+    texts = recall.item_texts(conn, [i for i in ids if i not in exclude])
+    passed: list[tuple[str, float, int]] = []  # (id, value, shared words), BM25 order
+    for item_id in ids:
+        text = texts.get(item_id)
+        if text is None:
+            continue
+        shared = stems & {stem(w) for w in significant_terms(text)}
+        value = sum(weights[s] for s in shared)
+        if len(shared) >= need and value >= MIN_LEXICAL:
+            passed.append((item_id, value, len(shared)))
+    passed.sort(key=lambda p: -p[1])  # stable: BM25 order among equals
+    items = recall.load_items(conn, [item_id for item_id, _, _ in passed])
+    chosen = [
+        Ranked(items[item_id], value, f"{count} telling word{'s' if count != 1 else ''} in common")
+        for item_id, value, count in passed
+        if item_id in items
+    ]
+    return chosen[:LEXICAL_CANDIDATES]
