@@ -44,7 +44,9 @@ if TYPE_CHECKING:
     from python_callers import Reader
 
 HERE = Path(__file__).resolve().parent
-BUNDLE = str(Path(__file__).resolve().parents[2] / "shared" / "repos" / "httpx.bundle")
+# Beside the checkout (../shared), as in CI, or where KGRAPH_SHARED says.
+SHARED = os.environ.get("KGRAPH_SHARED") or str(Path(__file__).resolve().parents[2] / "shared")
+BUNDLE = str(Path(SHARED) / "repos" / "httpx.bundle")
 TARGETS = [  # (what-calls name, the reader's qualified name)
     (f"httpx/{path}.py::{name}", f"httpx.{path.replace('/', '.')}.{name}")
     for path, name in [

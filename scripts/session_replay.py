@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -80,8 +81,9 @@ from session_replay_report import (
     write_template,
 )
 
-# The shared data sit beside the checkout (../shared), as in CI.
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+# The shared data sit beside the checkout (../shared), as in CI; KGRAPH_SHARED names them
+# elsewhere (a git worktree of the checkout in /tmp).
+SHARED = Path(os.environ.get("KGRAPH_SHARED") or Path(__file__).resolve().parents[2] / "shared")
 TRANSCRIPTS = SHARED / "transcripts" / "capture-dev"
 BUNDLE = SHARED / "repos" / "entireio-cli.bundle"
 VERDICTS_FILE = Path(__file__).resolve().parent / "session_replay_verdicts.json"
