@@ -40,7 +40,7 @@ from kgraph.codegraph.python_nodes import (
     set_source,
 )
 from kgraph.codegraph.python_refs import RefBuilder
-from kgraph.codegraph.spans import Spans, document_order
+from kgraph.codegraph.spans import Spans
 from kgraph.codegraph.summary import (
     UNKNOWN,
     Arguments,
@@ -172,8 +172,7 @@ class _PythonSummariser(BindingHandlers):
             # in document order, bindings apply in order and an edge met twice keeps its
             # first line, so the same file always gives the same summary and edges.
             handler = getattr(self, f"on_{name}")
-            nodes, starts = document_order(captures.get(name, []))
-            for node, scope in zip(nodes, self.spans.scopes_at(starts), strict=True):
+            for node, scope in self.spans.placed(captures.get(name, [])):
                 handler(node, scope)
         self.on_iterations()
         for qname, refs, line in self.fixture_yields:

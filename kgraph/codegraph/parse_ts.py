@@ -52,7 +52,7 @@ from kgraph.codegraph.script_functions import (
 )
 from kgraph.codegraph.script_modules import on_export, on_import
 from kgraph.codegraph.script_refs import ScriptRefs
-from kgraph.codegraph.spans import Spans, document_order
+from kgraph.codegraph.spans import Spans
 from kgraph.codegraph.summary import (
     UNKNOWN,
     Assigned,
@@ -169,8 +169,7 @@ class ScriptSummariser(ScriptExpressions):
                 continue
             # Captures come in completion order, which varies from run to run: in document
             # order (nested nodes starting at one byte: the inner one first) instead.
-            nodes, starts = document_order(found)
-            for node, scope in zip(nodes, self.spans.scopes_at(starts), strict=True):
+            for node, scope in self.spans.placed(found):
                 self.scope = scope
                 handler(node, scope)
         self.refs.fill_reserved()

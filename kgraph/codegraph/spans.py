@@ -85,3 +85,10 @@ class Spans:
         self.starts.append(node.start_byte)
         self.intervals.append((node.end_byte, qname, body_start, self.open[-1]))
         self.open.append(len(self.intervals) - 1)
+
+    def placed(self, nodes: list[Node]) -> list[tuple[Node, str]]:
+        """``nodes`` in document order (:func:`document_order`: capture lists come in
+        match-completion order, which varies from run to run), each with its scope
+        (:meth:`scopes_at`): how every summariser walks a capture."""
+        ordered, starts = document_order(nodes)
+        return list(zip(ordered, self.scopes_at(starts), strict=True))

@@ -86,3 +86,11 @@ def test_scopes_at_matches_the_innermost_definition() -> None:
     assert scopes[b"range(3)"] == "outer.Local.method"
     assert scopes[b"dict(x=1)"] == "outer.Local"
     assert scopes[b"value"] == ""
+
+
+def test_placed_gives_each_node_in_document_order_with_its_scope() -> None:
+    spans, nodes = _spans_and_nodes()
+    ordered, starts = document_order(nodes)
+    placed = spans.placed(list(reversed(nodes)))
+    assert [node for node, _ in placed] == ordered
+    assert [scope for _, scope in placed] == [_innermost(spans, start) for start in starts]

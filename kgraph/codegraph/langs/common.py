@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from tree_sitter import Language, Node, Parser, Query
+from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from kgraph.codegraph.summary import Assigned, Defined, Parameter, Scope
 
-__all__ = ["grammar", "in_source_order", "names_function"]
+__all__ = ["grammar", "in_source_order", "names_function", "syntax_errors"]
 
 
 def grammar(language: Any, query: str) -> tuple[Parser, Query, Query]:
@@ -22,6 +22,14 @@ def grammar(language: Any, query: str) -> tuple[Parser, Query, Query]:
     summary ``query``, and the query that finds syntax errors (callers cache the result)."""
     compiled = Language(language)
     return Parser(compiled), Query(compiled, query), Query(compiled, "(ERROR) @e")
+
+
+def syntax_errors(tree: Tree, error_query: Query) -> int:
+    """How many syntax errors ``tree`` holds, by :func:`grammar`'s error query (at least one
+    when tree-sitter flags an error it did not mark with a node): the summary's "errors"."""
+    if not tree.root_node.has_error:
+        return 0
+    return max(len(QueryCursor(error_query).captures(tree.root_node).get("e", [])), 1)
 
 
 def in_source_order(

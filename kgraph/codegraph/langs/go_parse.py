@@ -39,10 +39,9 @@ from typing import Final
 
 from tree_sitter import Node, Parser, Query, QueryCursor
 
-from kgraph.codegraph.langs.common import grammar, in_source_order
+from kgraph.codegraph.langs.common import grammar, in_source_order, syntax_errors
 from kgraph.codegraph.langs.go_packages import MODULE_NAME, PACKAGE_NAME, default_package_name
 from kgraph.codegraph.langs.go_refs import GoExpressions
-from kgraph.codegraph.spans import document_order
 from kgraph.codegraph.summary import (
     UNKNOWN,
     Binding,
@@ -117,12 +116,9 @@ class GoSummariser(GoExpressions):
             ("closure", self.on_closure),
             ("callee", self.on_callee),
         ):
-            nodes, starts = document_order(captures.get(name, []))
-            for node, scope in zip(nodes, self.spans.scopes_at(starts), strict=True):
+            for node, scope in self.spans.placed(captures.get(name, [])):
                 handler(node, scope)
-        if tree.root_node.has_error:
-            errors = QueryCursor(error_query).captures(tree.root_node).get("e", [])
-            self.summary["errors"] = max(len(errors), 1)
+        self.summary["errors"] = syntax_errors(tree, error_query)
         self._import_names()
         return self.summary
 

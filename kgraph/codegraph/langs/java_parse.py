@@ -33,10 +33,9 @@ from typing import Final
 
 from tree_sitter import Node, Parser, Query, QueryCursor
 
-from kgraph.codegraph.langs.common import grammar, in_source_order
+from kgraph.codegraph.langs.common import grammar, in_source_order, syntax_errors
 from kgraph.codegraph.langs.java_packages import PACKAGE_NAME
 from kgraph.codegraph.langs.java_refs import TYPE_NODES, JavaExpressions
-from kgraph.codegraph.spans import document_order
 from kgraph.codegraph.summary import (
     UNKNOWN,
     Binding,
@@ -109,12 +108,9 @@ class JavaSummariser(JavaExpressions):
             ("new", self.on_new),
             ("constructor", self.on_constructor_call),
         ):
-            nodes, starts = document_order(captures.get(name, []))
-            for node, scope in zip(nodes, self.spans.scopes_at(starts), strict=True):
+            for node, scope in self.spans.placed(captures.get(name, [])):
                 handler(node, scope)
-        if tree.root_node.has_error:
-            errors = QueryCursor(error_query).captures(tree.root_node).get("e", [])
-            self.summary["errors"] = max(len(errors), 1)
+        self.summary["errors"] = syntax_errors(tree, error_query)
         return self.summary
 
     # -- scopes ---------------------------------------------------------------------------
