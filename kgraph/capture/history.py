@@ -13,6 +13,7 @@ files it changed. Merges are skipped. Running it again adds only newer commits (
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,10 +21,13 @@ from typing import TYPE_CHECKING
 
 from kgraph.capture.sources.commits import CommitInfo, read_log
 from kgraph.db import Database
+from kgraph.runtime.git import Blobs
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
+    from kgraph.capture.gate.junk import JunkGate
+    from kgraph.knowledge.areas import AreaRules
     from kgraph.knowledge.prepare import PreparedItem
 
 __all__ = ["DEFAULT_LIMIT", "HistoryReport", "history_commits", "learn_from_history"]
@@ -71,12 +75,9 @@ def learn_from_history(
     """Store the knowledge of the history's commit messages (see the module docstring);
     ``limit`` defaults to DEFAULT_LIMIT; ``progress(done, total)`` is called as commits
     are written."""
-    from kgraph.capture.extract import commit_candidates
     from kgraph.capture.gate.junk import JunkGate
     from kgraph.errors import KgraphError
     from kgraph.knowledge.areas import DEFAULT_AREA_RULES, load_area_rules
-    from kgraph.knowledge.prepare import prepare_item
-    from kgraph.knowledge.store import write_item
 
     try:
         rules = load_area_rules(root)
@@ -85,37 +86,54 @@ def learn_from_history(
     dated = history_commits(root, since=since, limit=DEFAULT_LIMIT if limit is None else limit)
     report = HistoryReport(commits=len(dated))
     gate = JunkGate()
-    for start in range(0, len(dated), BATCH):
-        batch = dated[start : start + BATCH]
-        prepared: list[PreparedItem] = []
-        for commit in batch:
-            found = commit_candidates([commit], rules)
-            report.explained += bool(found)
-            for candidate in found:
-                if not gate.admit(candidate.content, trusted=True):
-                    continue
-                prepared.append(
-                    prepare_item(
-                        candidate.content,
-                        type=candidate.type,
-                        code_area=candidate.code_area,
-                        files=candidate.files,
-                        confidence=candidate.confidence,
-                        source="commit",
-                        source_ref=candidate.ref.removeprefix("commit:"),
-                        data={"capture_ref": candidate.ref, "origin": "history"},
-                        area_rules=rules,
-                        created_at=commit.committed,
-                    )
-                )
-
-        def write(conn: Connection, items: list[PreparedItem] = prepared) -> list[bool]:
-            return [write_item(conn, i, bump=False, area_rules=rules).created for i in items]
-
-        for created in db.write(write):
-            report.stored += created
-            report.known += not created
-        if progress is not None:
-            progress(start + len(batch), len(dated))
+    with Blobs(root) as blobs:
+        for start in range(0, len(dated), BATCH):
+            batch = dated[start : start + BATCH]
+            _learn_batch(db, batch, rules, gate, blobs, report)
+            if progress is not None:
+                progress(start + len(batch), len(dated))
     report.rejected = dict(gate.rejected)
     return report
+
+
+def _learn_batch(
+    db: Database,
+    batch: list[CommitInfo],
+    rules: AreaRules,
+    gate: JunkGate,
+    blobs: Blobs,
+    report: HistoryReport,
+) -> None:
+    """Store one batch of commits' knowledge, each item with the code names its commit's
+    files held then (``data["code"]``, for the stale check)."""
+    from kgraph.capture.extract import commit_candidates
+    from kgraph.knowledge.prepare import prepare_item, with_held_code
+    from kgraph.knowledge.store import write_item
+
+    prepared: list[PreparedItem] = []
+    for commit in batch:
+        found = commit_candidates([commit], rules)
+        report.explained += bool(found)
+        for candidate in found:
+            if not gate.admit(candidate.content, trusted=True):
+                continue
+            item = prepare_item(
+                candidate.content,
+                type=candidate.type,
+                code_area=candidate.code_area,
+                files=candidate.files,
+                confidence=candidate.confidence,
+                source="commit",
+                source_ref=candidate.ref.removeprefix("commit:"),
+                data={"capture_ref": candidate.ref, "origin": "history"},
+                area_rules=rules,
+                created_at=commit.committed,
+            )
+            prepared.append(with_held_code(item, functools.partial(blobs.text, commit.sha)))
+
+    def write(conn: Connection) -> list[bool]:
+        return [write_item(conn, i, bump=False, area_rules=rules).created for i in prepared]
+
+    for created in db.write(write):
+        report.stored += created
+        report.known += not created

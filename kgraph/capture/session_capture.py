@@ -27,6 +27,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from kgraph.capture.code_at import CodeAt
 from kgraph.capture.from_transcript import TranscriptFacts, transcript_facts
 from kgraph.capture.gate.candidates import Candidate
 from kgraph.capture.gate.junk import JunkGate
@@ -36,6 +37,7 @@ from kgraph.capture.sources.explanations import Found
 from kgraph.capture.sources.retractions import Retraction
 from kgraph.db import Database
 from kgraph.db.models import utcnow
+from kgraph.runtime.git import Blobs
 from kgraph.runtime.lock import session_lock
 
 CARRY_ENTRIES = 150  # entries re-read from the previous batch at least
@@ -156,7 +158,12 @@ class _Plan:
 
 
 def _prepare(
-    candidates: list[Candidate], session_id: str, issue: int | None, refs: set[str], rules: Any
+    candidates: list[Candidate],
+    session_id: str,
+    issue: int | None,
+    refs: set[str],
+    rules: Any,
+    code: CodeAt,
 ) -> _Plan:
     from kgraph.knowledge.prepare import prepare_item
 
@@ -187,6 +194,7 @@ def _prepare(
             data={"capture_ref": candidate.ref, "origin": candidate.origin},
             area_rules=rules,
         )
+        prepared = code.record(prepared, candidate.ref)
         if not candidate.trusted:
             prepared = replace(prepared, candidate=True)
         if candidate.type == "Topic":
@@ -304,7 +312,8 @@ def capture_session(
         )
         candidates = list(extraction.candidates)
         refs = set(data.get("refs") or [])
-        plan = _prepare(candidates, session_id, issue, refs, rules)
+        with Blobs(root) as blobs:
+            plan = _prepare(candidates, session_id, issue, refs, rules, CodeAt(root, blobs))
         plan.retractions = extraction.retractions
         commit_facts = [c.to_fact() for c in commits if commit_parsing.knowledge_reason(c) is None]
         written = _write(

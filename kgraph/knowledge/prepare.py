@@ -11,14 +11,15 @@ up front so a slow step (an embedder) can run between preparing and writing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from kgraph.errors import InvalidValueError
 from kgraph.knowledge.areas import AreaRules, infer_code_area, relative_path
+from kgraph.knowledge.codenames import held_names
 from kgraph.knowledge.model import (
     KNOWLEDGE_TYPES,
     MAX_CONTENT_CHARS,
@@ -139,3 +140,11 @@ def prepare_item(
         areas=tuple(areas),
         created_at=created_at,
     )
+
+
+def with_held_code(item: PreparedItem, read: Callable[[str], str | None]) -> PreparedItem:
+    """``item`` with the code names its text writes that its files held when it was
+    captured, as ``data["code"]``: ``read`` gives a file's text as the item describes it
+    (at its commit, or in the work tree a session left). Recall leaves the item out once
+    its files no longer hold one of them (:mod:`kgraph.knowledge.codenames`)."""
+    return replace(item, data={**item.data, "code": held_names(item.text, item.files, read)})

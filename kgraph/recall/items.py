@@ -13,6 +13,7 @@ Only visible items are returned: knowledge types, not forgotten, not superseded.
 from __future__ import annotations
 
 import heapq
+import json
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -72,6 +73,9 @@ class RecallItem:
     files: tuple[str, ...]
     updated_at: datetime | None
     seen_count: int = 1
+    # The code names its files held when it was captured (``data["code"]``); None for an
+    # item stored before capture recorded them (kgraph.knowledge.codenames).
+    code: tuple[str, ...] | None = None
 
 
 def _edge_list(types: Sequence[str]) -> str:
@@ -168,7 +172,7 @@ def load_items(conn: ReadConnection, ids: Iterable[str]) -> dict[str, RecallItem
     for part in chunked(wanted):
         params = tuple(part)
         rows += _visible_by_id(
-            conn, "id, type, content, confidence, issue_number, updated_at, seen_count", part
+            conn, "id, type, content, confidence, issue_number, updated_at, seen_count, data", part
         )
         superseded.update(
             r[0]
@@ -209,8 +213,22 @@ def load_items(conn: ReadConnection, ids: Iterable[str]) -> dict[str, RecallItem
             files=tuple(dict.fromkeys(n for t, n in linked if t == "File")),
             updated_at=parse_time(row[5]),
             seen_count=int(row[6] or 1),  # type: ignore[call-overload]
+            code=_held_code(row[7]),
         )
     return items
+
+
+def _held_code(data: object) -> tuple[str, ...] | None:
+    """``data["code"]`` of an item's data column (JSON text in SQLite, decoded by psycopg)."""
+    if isinstance(data, str | bytes):
+        try:
+            data = json.loads(data)
+        except ValueError:
+            return None
+    code = data.get("code") if isinstance(data, dict) else None
+    if not isinstance(code, list):
+        return None
+    return tuple(name for name in code if isinstance(name, str))
 
 
 def item_texts(conn: ReadConnection, ids: Iterable[str]) -> dict[str, str]:

@@ -1,42 +1,28 @@
 """Stale items: knowledge that names code its files no longer hold.
 
-A commit message describes the code as the commit left it. Months later the function it
-names may be gone, the constant renamed, the state machine rewritten; the message is still
-stored, still about the same files, and a hook would still show it. Replaying real
-sessions, such items were most of what was judged junk: true once, wrong now, and shown
-to an agent that trusts what it is told.
+An item describes the code as it stood when it was captured; capture records the code
+names it writes that its files held then (:mod:`kgraph.knowledge.codenames`). Before an
+item is shown, its files are read as they are now: once one of those names is gone (the
+function deleted, the constant renamed), the item describes code that no longer exists and
+is left out; so is an item whose files are all gone. Replaying real sessions, readers judged
+such items junk: true once, wrong now, and shown to an agent that trusts what it is told.
 
-So before an item is shown, the code names it writes (``CamelCase``, ``lowerCamel``,
-``snake_case``, ``SCREAMING_CASE``, of 6+ characters) are looked for in the current text
-of the files it is about. An item naming at least two of them, most of which none of its
-files holds any more, is left out; so is an item whose files are all gone. An item naming
-fewer says too little to judge and is kept. Files are read once per hook process (at most
-``MAX_FILES`` per item, ``MAX_BYTES`` each). Standard library only.
+An item stored before capture recorded its names is judged by the names it writes: left
+out when it names at least two, most of which none of its files holds. Files are read once
+per hook process (at most ``MAX_FILES`` per item, ``MAX_BYTES`` each). Standard library only.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from kgraph.knowledge.codenames import MAX_BYTES, MAX_FILES, identifiers, named_code
 from kgraph.recall.relevance import Item, Ranked
 
-__all__ = ["CodeCheck", "current_only", "named_code"]
+__all__ = ["CodeCheck", "current_only"]
 
-MIN_NAME = 6
-MIN_NAMES = 2  # fewer names say too little to judge an item stale
-MAX_FILES = 6
-MAX_BYTES = 2_000_000
-_CODE_NAME = re.compile(
-    r"(?<![\w./-])(?:[A-Z][a-z0-9]+[A-Z]\w*|[a-z][a-z0-9]*[A-Z]\w*|[A-Z][A-Z0-9]*_[A-Z0-9_]+"
-    r"|[a-z][a-z0-9]*_[a-z0-9_]+)(?![\w/-])"
-)
-
-
-def named_code(text: str) -> set[str]:
-    """The code names ``text`` writes (see the module docstring)."""
-    return {m.group(0) for m in _CODE_NAME.finditer(text) if len(m.group(0)) >= MIN_NAME}
+MIN_NAMES = 2  # without a record, fewer names say too little to judge an item stale
 
 
 class CodeCheck:
@@ -45,26 +31,30 @@ class CodeCheck:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self._texts: dict[str, str | None] = {}
+        self._words: dict[str, frozenset[str] | None] = {}
 
-    def _text(self, path: str) -> str | None:
-        if path not in self._texts:
+    def _identifiers(self, path: str) -> frozenset[str] | None:
+        if path not in self._words:
             try:
                 with (self.root / path).open("rb") as handle:
-                    self._texts[path] = handle.read(MAX_BYTES).decode("utf-8", "replace")
+                    text = handle.read(MAX_BYTES).decode("utf-8", "replace")
+                self._words[path] = identifiers(text)
             except OSError:  # gone (or unreadable): it holds nothing
-                self._texts[path] = None
-        return self._texts[path]
+                self._words[path] = None
+        return self._words[path]
 
     def is_current(self, item: Item) -> bool:
-        names = named_code(item.content) - {Path(f).stem for f in item.files}
-        if len(names) < MIN_NAMES or not item.files:
+        held: tuple[str, ...] | None = getattr(item, "code", None)
+        names = set(held) if held is not None else named_code(item.content, item.files)
+        if not item.files or (held is None and len(names) < MIN_NAMES) or not names:
             return True
-        texts = [t for f in item.files[:MAX_FILES] if (t := self._text(f)) is not None]
-        if not texts:
+        found = [w for f in item.files[:MAX_FILES] if (w := self._identifiers(f)) is not None]
+        if not found:
             return False  # every file it is about is gone
-        found = sum(1 for name in names if any(name in text for text in texts))
-        return found * 2 >= len(names)
+        still = sum(1 for name in names if any(name in words for words in found))
+        if held is not None:
+            return still == len(names)  # the code it described, all still there
+        return still * 2 >= len(names)
 
 
 def current_only(ranked: Sequence[Ranked], check: CodeCheck | None, need: int) -> list[Ranked]:

@@ -20,9 +20,12 @@ this layer.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 from pathlib import Path
+
+__all__ = ["Blobs", "git_env", "run_git"]
 
 MIN_TIMEOUT_S = 0.05  # a spent budget still gives git a moment rather than none
 
@@ -51,3 +54,74 @@ def run_git(root: Path, *args: str, timeout: float = 30.0) -> str | None:
     if proc.returncode != 0:
         return None
     return proc.stdout.decode("utf-8", errors="replace")
+
+
+class Blobs:
+    """Files as a commit left them (``text(rev, path)``), read through one
+    ``git cat-file --batch`` process: learning a history asks for a few files of each of
+    hundreds of commits, and a ``git show`` each would cost a process apiece. Any failure
+    (git missing, a path git cannot name) gives None, as :func:`run_git` does; a broken
+    process is not restarted."""
+
+    MAX_BYTES = 2_000_000  # of a file's text kept; a larger blob is still read through
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._broken = False
+
+    def __enter__(self) -> Blobs:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def _process(self) -> subprocess.Popen[bytes]:
+        if self._proc is None:
+            self._proc = subprocess.Popen(
+                ["git", "cat-file", "--batch"],
+                cwd=str(self.root),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                env=git_env(),
+            )
+        return self._proc
+
+    def text(self, rev: str, path: str) -> str | None:
+        """The text of ``path`` at ``rev`` (UTF-8, replaced), or None when it has none."""
+        if self._broken or "\n" in rev or "\n" in path:
+            return None
+        try:
+            proc = self._process()
+            assert proc.stdin is not None and proc.stdout is not None
+            proc.stdin.write(f"{rev}:{path}\n".encode())
+            proc.stdin.flush()
+            header = proc.stdout.readline().split()
+            if not header or header[-1] in (b"missing", b"ambiguous") or len(header) != 3:
+                if not header:  # git exited
+                    self._broken = True
+                return None
+            size = int(header[2])
+            data = proc.stdout.read(size + 1)  # the object and its newline
+        except (OSError, ValueError):
+            self._broken = True
+            self.close()
+            return None
+        if header[1] != b"blob":
+            return None
+        return data[: min(size, self.MAX_BYTES)].decode("utf-8", errors="replace")
+
+    def close(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        for stream in (proc.stdin, proc.stdout):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -97,3 +97,23 @@ def test_learn_from_git_and_install_read_the_history(
     assert "learn_history = false" in config.read_text()  # catch-up does as install did
     run_kgraph("install", cwd=tmp_repo)
     assert "learn_history" not in config.read_text()
+
+
+def test_each_item_records_the_code_its_commit_left_in_its_files(
+    db: Database, tmp_repo: Path
+) -> None:
+    (tmp_repo / "src").mkdir()
+    (tmp_repo / "src" / "retry.py").write_text("def reset_counter(): ...\ndef old_backoff(): ...\n")
+    _git(tmp_repo, "add", ".")
+    _git(tmp_repo, "commit", "-q", "-m", f"fix: reset_counter in old_backoff\n\n{WHY}")
+    # A later commit removes old_backoff and says so; the first item's code moved on.
+    (tmp_repo / "src" / "retry.py").write_text("def reset_counter(): ...\n")
+    _git(tmp_repo, "commit", "-q", "-am", f"Remove old_backoff, now unused\n\n{WHY} Gone.")
+    learn_from_history(db, tmp_repo)
+    items = {i.content.split("\n")[0]: i for i in query_items(db, files=["src/retry.py"])}
+    assert items["fix: reset_counter in old_backoff"].data["code"] == [
+        "old_backoff",
+        "reset_counter",
+    ]
+    # read at its own commit: the name it removed was no longer there, so it is no claim
+    assert items["Remove old_backoff, now unused"].data["code"] == []

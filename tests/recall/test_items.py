@@ -119,3 +119,15 @@ def test_term_counts_stop_at_the_limit(db: Database, conn: ReadConnection) -> No
     add_item(db, "A rare zebra appears")
     counts = recall.term_frequencies(conn, {"retry": "retry", "zebra": "zebra"}, 4)
     assert counts == {"retry": 4, "zebra": 1}
+
+
+def test_the_code_an_item_named_at_capture_is_read_back(db: Database, conn: ReadConnection) -> None:
+    held = add_item(
+        db, "readSessionID reads the state file", files=["a.go"], data={"code": ["readSessionID"]}
+    )
+    empty = add_item(db, "The state file is JSON lines", files=["a.go"], data={"code": []})
+    older = add_item(db, "The state file lives under .git", files=["a.go"], data={"x": 1})
+    found = recall.load_items(conn, [held.entity_id, empty.entity_id, older.entity_id])
+    assert found[held.entity_id].code == ("readSessionID",)
+    assert found[empty.entity_id].code == ()
+    assert found[older.entity_id].code is None  # stored before capture recorded it

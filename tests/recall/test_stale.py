@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kgraph.recall.relevance import Ranked
-from kgraph.recall.stale import CodeCheck, current_only, named_code
+from kgraph.recall.stale import CodeCheck, current_only
 
 # Cut from the entireio/cli history: the commit's function was deleted as dead code later.
 STALE = (
@@ -32,11 +32,7 @@ class _Item:
     issue_number: int | None = None
     code_areas: tuple[str, ...] = ()
     updated_at: object = None
-
-
-def test_code_names_are_the_identifier_shapes_of_six_or_more_characters() -> None:
-    text = "Call `readSessionID` (not read_id); SESSION_TTL and HashWorktreeID; a Session."
-    assert named_code(text) == {"readSessionID", "read_id", "SESSION_TTL", "HashWorktreeID"}
+    code: tuple[str, ...] | None = None  # the names its files held at capture
 
 
 def test_an_item_naming_code_its_files_no_longer_hold_is_left_out(tmp_path: Path) -> None:
@@ -57,3 +53,43 @@ def test_an_item_naming_code_its_files_no_longer_hold_is_left_out(tmp_path: Path
     assert [r.item.id for r in current_only(ranked, check, 5)] == ["new", "vague"]
     assert [r.item.id for r in current_only(ranked, check, 1)] == ["new"]
     assert [r.item.id for r in current_only(ranked, None, 2)] == ["old", "new"]
+
+
+def test_an_item_whose_recorded_code_is_gone_is_left_out(tmp_path: Path) -> None:
+    (tmp_path / "cmd").mkdir()
+    (tmp_path / "cmd" / "session.go").write_text(SOURCE)
+    check = CodeCheck(tmp_path)
+    files = ("cmd/session.go",)
+    # Most of what it names is still there, but one name its files held is gone: the code
+    # it described changed (judged junk in replayed sessions, where the majority rule of an
+    # unrecorded item kept it).
+    text = "currentSessionID calls readSessionID, then currentSessionIDWithFallback"
+    recorded = _Item(
+        "rec",
+        text,
+        files,
+        code=("currentSessionID", "readSessionID", "currentSessionIDWithFallback"),
+    )
+    assert not check.is_current(recorded)
+    assert check.is_current(_Item("old", text, files))  # unrecorded: 2 of 3 still there
+    # A commit that removed a name: its files no longer held it, so it was not recorded.
+    removal = _Item(
+        "rm",
+        "Remove FindLegacyEntireSessionID; readSessionID reads the file",
+        files,
+        code=("readSessionID",),
+    )
+    assert check.is_current(removal)
+    # Nothing recorded as held: nothing to judge.
+    assert check.is_current(_Item("none", STALE, files, code=()))
+
+
+def test_a_name_is_still_there_only_as_a_whole_identifier(tmp_path: Path) -> None:
+    (tmp_path / "h.go").write_text(
+        "func handleSessionStartCommon() {}\nfunc handleGeminiStart() {}\n"
+    )
+    check = CodeCheck(tmp_path)
+    renamed = _Item(
+        "r", "handleSessionStart and handleGeminiSessionStart share a prefix", ("h.go",)
+    )
+    assert not check.is_current(renamed)

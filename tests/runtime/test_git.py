@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from kgraph.runtime.git import git_env, run_git
+from kgraph.runtime.git import Blobs, git_env, run_git
 
 
 def test_output_of_a_command_in_a_repository(tmp_repo: Path) -> None:
@@ -40,3 +41,32 @@ def test_optional_locks_are_off(monkeypatch: pytest.MonkeyPatch) -> None:
     env = git_env()
     assert env["GIT_OPTIONAL_LOCKS"] == "0"
     assert env["KGRAPH_TEST_MARK"] == "kept"
+
+
+def test_blobs_read_files_as_a_commit_left_them(tmp_repo: Path) -> None:
+    (tmp_repo / "src").mkdir()
+    (tmp_repo / "src" / "a.py").write_text("def old_name(): ...\n")
+    subprocess.run(["git", "add", "."], cwd=tmp_repo, check=True)
+    subprocess.run(["git", "commit", "-qm", "a"], cwd=tmp_repo, check=True)
+    first = run_git(tmp_repo, "rev-parse", "HEAD")
+    (tmp_repo / "src" / "a.py").write_text("def new_name(): ...\n")
+    subprocess.run(["git", "commit", "-qam", "b"], cwd=tmp_repo, check=True)
+    assert first is not None
+    with Blobs(tmp_repo) as blobs:
+        assert blobs.text(first.strip(), "src/a.py") == "def old_name(): ...\n"
+        assert blobs.text("HEAD", "src/a.py") == "def new_name(): ...\n"
+        assert blobs.text("HEAD", "src/missing.py") is None
+        assert blobs.text("HEAD", "src") is None  # a tree, not a file
+        assert blobs.text("HEAD", "a\nb") is None
+        assert blobs.text("HEAD", "README.md") == "# demo\n"  # still in step after those
+
+
+def test_blobs_outside_a_repository_or_without_git_are_none(
+    tmp_path: Path, tmp_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Blobs(tmp_path) as blobs:
+        assert blobs.text("HEAD", "README.md") is None
+        assert blobs.text("HEAD", "README.md") is None
+    monkeypatch.setenv("PATH", str(tmp_repo / "no-bin"))
+    with Blobs(tmp_repo) as blobs:
+        assert blobs.text("HEAD", "README.md") is None

@@ -1,0 +1,69 @@
+"""The code an item names, and which of it the item's files hold.
+
+An item describes code as it stood when it was captured: a commit message the code its
+commit left, a session's explanation the code the session ended with. Months later the
+function it names may be gone, the constant renamed; the item is still stored, still about
+the same files, and a hook would still show it. Replaying real sessions, such items were
+most of what readers judged junk: true once, wrong now, and shown to an agent that trusts
+what it is told.
+
+So capture records, with each item, the code names it writes that its files held at the
+time (:func:`held_names`, kept in ``data["code"]``), and recall leaves out an item once its
+files no longer hold one of them (:mod:`kgraph.recall.stale`). Recording what was held
+keeps a commit that removed ``FooBar`` ("Remove FooBar, now unused") from being judged by
+the name it removed, and a name the item only mentions (defined elsewhere) from being
+judged at all.
+
+A code name is what a sentence writes only as code: ``CamelCase``, ``lowerCamel``,
+``snake_case`` or ``SCREAMING_CASE``, of six or more characters; a file holds it when it
+holds the same identifier, whole (``handleSessionStart`` is not held by a file that only
+has ``handleSessionStartCommon``). Standard library only: the hooks use it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from pathlib import PurePosixPath
+
+__all__ = ["MAX_FILES", "held_names", "identifiers", "named_code"]
+
+MIN_NAME = 6
+MAX_FILES = 6  # files of an item read to judge it (the first ones it is about)
+MAX_BYTES = 2_000_000  # of each file
+_CODE_NAME = re.compile(
+    r"(?<![\w./-])(?:[A-Z][a-z0-9]+[A-Z]\w*|[a-z][a-z0-9]*[A-Z]\w*|[A-Z][A-Z0-9]*_[A-Z0-9_]+"
+    r"|[a-z][a-z0-9]*_[a-z0-9_]+)(?![\w/-])"
+)
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def named_code(text: str, files: Iterable[str] = ()) -> set[str]:
+    """The code names ``text`` writes, less the stems of ``files`` (an item naming its own
+    file's stem, ``manual_commit_hooks``, names a file, not code in it)."""
+    stems = {PurePosixPath(f).stem for f in files}
+    return {
+        name
+        for m in _CODE_NAME.finditer(text)
+        if len(name := m.group(0)) >= MIN_NAME and name not in stems
+    }
+
+
+def identifiers(text: str) -> frozenset[str]:
+    """Every identifier of a source text, whole."""
+    return frozenset(_IDENTIFIER.findall(text))
+
+
+def held_names(content: str, files: Iterable[str], read: Callable[[str], str | None]) -> list[str]:
+    """The code names ``content`` writes that one of its first MAX_FILES ``files`` holds,
+    each file's text given by ``read`` (None when it has none), sorted."""
+    paths = list(files)
+    names = named_code(content, paths)
+    if not names:
+        return []
+    held: set[str] = set()
+    for path in paths[:MAX_FILES]:
+        text = read(path)
+        if text:
+            held |= names & identifiers(text[:MAX_BYTES])
+    return sorted(held)

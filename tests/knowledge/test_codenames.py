@@ -1,0 +1,56 @@
+"""The code an item names, and which of it the item's files hold."""
+
+from __future__ import annotations
+
+from kgraph.knowledge.codenames import MAX_FILES, held_names, identifiers, named_code
+
+# Cut from the entireio/cli history (a commit message and the Go file it changed).
+MESSAGE = (
+    "Rename Claude handlers to use ClaudeCode prefix: handleSessionStart -> "
+    "handleClaudeCodeSessionStart; extract handleSessionStartCommon as the shared "
+    "implementation in hooks_claudecode_handlers.go."
+)
+SOURCE = """\
+package cli
+
+func handleClaudeCodeSessionStart() error { return handleSessionStartCommon() }
+
+func handleSessionStartCommon() error { return nil }
+"""
+
+
+def test_code_names_are_the_identifier_shapes_of_six_or_more_characters() -> None:
+    text = "Call `readSessionID` (not read_id); SESSION_TTL and HashWorktreeID; a Session."
+    assert named_code(text) == {"readSessionID", "read_id", "SESSION_TTL", "HashWorktreeID"}
+
+
+def test_a_files_own_stem_names_the_file_not_code_in_it() -> None:
+    text = "manual_commit_hooks calls migrateShadowBranch"
+    assert named_code(text, ["cmd/strategy/manual_commit_hooks.go"]) == {"migrateShadowBranch"}
+
+
+def test_a_name_is_held_only_as_a_whole_identifier() -> None:
+    words = identifiers(SOURCE)
+    assert "handleSessionStartCommon" in words
+    assert "handleSessionStart" not in words  # a prefix of another name is not that name
+
+
+def test_held_names_are_those_the_files_hold_when_read() -> None:
+    files = {"cmd/hooks_claudecode_handlers.go": SOURCE}
+    held = held_names(MESSAGE, list(files), files.get)
+    # The old name, which the commit renamed away, was not held: it is no claim on the code.
+    assert held == ["handleClaudeCodeSessionStart", "handleSessionStartCommon"]
+    assert held_names(MESSAGE, ["gone.go"], files.get) == []
+    assert held_names("no code named here at all", list(files), files.get) == []
+
+
+def test_only_the_first_files_are_read() -> None:
+    read: list[str] = []
+
+    def reader(path: str) -> str:
+        read.append(path)
+        return SOURCE
+
+    paths = [f"f{i}.go" for i in range(MAX_FILES + 3)]
+    held_names(MESSAGE, paths, reader)
+    assert read == paths[:MAX_FILES]
