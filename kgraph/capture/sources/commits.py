@@ -43,9 +43,12 @@ _CAUSE = re.compile(
     r"root cause|was (?:missing|wrong|broken)|instead of|rather than)\b",
     re.IGNORECASE,
 )
-_DECISION = re.compile(
-    r"\b(decid\w*|decision|chose|choose|prefer\w*|switch(?:ed)? to|instead of|rather than|"
-    r"in favou?r of|deprecat\w*|must not|never|always|trade-?off)\b",
+# A one-line message is knowledge only when it says why. "Use X instead of Y", "always
+# use go run": the subject of a change, which readers of replayed sessions judged junk
+# whenever it reached an agent (it names neither the problem nor where it was).
+_REASON = re.compile(
+    r"\b(because|caused by|due to|so that|otherwise|root cause|which (?:broke|caused)|"
+    r"was (?:missing|wrong|broken))\b",
     re.IGNORECASE,
 )
 # Accounts that write commits for a program (dependabot[bot], renovate[bot],
@@ -154,8 +157,8 @@ def parse_commit(
 
 
 def knowledge_reason(commit: CommitInfo) -> str | None:
-    """Why a commit's message carries knowledge ("breaking", "body", "cause", "decision"),
-    or None for a trivial commit (no body, nothing explained) or one a bot wrote."""
+    """Why a commit's message carries knowledge ("breaking", "body", "cause"), or None for
+    a trivial commit (no body, a subject that does not say why) or one a bot wrote."""
     if _BOT.search(commit.author):
         return None
     if commit.breaking:
@@ -164,8 +167,8 @@ def knowledge_reason(commit: CommitInfo) -> str | None:
         return "body"
     if commit.type == "fix" and _CAUSE.search(commit.description):
         return "cause"
-    if _DECISION.search(commit.description) and len(commit.description.split()) >= 5:
-        return "decision"
+    if _REASON.search(commit.description):
+        return "cause"
     return None
 
 

@@ -45,7 +45,12 @@ def test_non_conventional_subject_keeps_its_text() -> None:
             "body",
         ),
         ("fix(api): 500 on empty body because the parser assumed JSON", "cause"),
-        ("chore: switch to uv instead of pip for faster installs", "decision"),
+        # A one-line message must say why (subjects cut from entireio/cli and mako):
+        # one naming only the change reached replayed sessions as junk.
+        ("Fix deprecation warnings due to invalid escape sequences.", "cause"),
+        ("compare shas instead of comparing contents", None),
+        ("Make Gemini hooks always use go run (#80)", None),
+        ("bugfix: make sure we always use the right path, even if claude cwd", None),
         ("fix: typo", None),
         ("docs: update readme", None),
         ("chore(release): 1.2.3", None),
