@@ -12,6 +12,7 @@ from kgraph.knowledge.areas import relative_path
 from kgraph.recall.evidence import load_evidence_settings
 from kgraph.recall.file import file_recall, file_vocabulary, touched_symbols
 from kgraph.recall.stale import CodeCheck
+from kgraph.recall.words import TaskWords
 
 __all__ = ["FILE_TOOLS", "run", "tool_path"]
 
@@ -59,6 +60,7 @@ def run(ctx: HookContext) -> str | None:
             symbols_only=recalled,
             vocabulary=() if recalled else file_vocabulary(ctx.root / path, path),
             check=CodeCheck(ctx.root),
+            task=TaskWords(conn, ctx.seen().words),
         ),
         mark=mark,
     )

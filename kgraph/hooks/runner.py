@@ -117,6 +117,14 @@ class HookContext:
             enqueue(self.root, "injected", session_id=session_id, injected_ids=list(ids))
         return text
 
+    def remember_words(self, words: list[str]) -> None:
+        """Record the user's prompt ``words`` for the session's later hooks (not on a dry
+        run)."""
+        if words and not self.options.dry_run:
+            from kgraph.runtime.seen import remember
+
+            remember(self.root, self.payload.session_id, (), words=words)
+
     def seen(self) -> Seen:
         """What this session has been given so far (read once per hook run)."""
         if self._seen is None:

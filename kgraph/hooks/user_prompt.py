@@ -11,6 +11,7 @@ from kgraph.hooks.runner import HookContext
 from kgraph.recall.evidence import load_evidence_settings
 from kgraph.recall.prompt import prompt_recall
 from kgraph.recall.stale import CodeCheck
+from kgraph.recall.words import task_words
 
 __all__ = ["run"]
 
@@ -19,6 +20,8 @@ def run(ctx: HookContext) -> str | None:
     prompt = ctx.payload.prompt
     if not prompt or (prompt.startswith("/") and " " not in prompt.strip()):
         return None
+    # What the session is about, for the file hooks that follow (kgraph.recall.file).
+    ctx.remember_words(task_words(prompt, ctx.seen().words))
     settings = ctx.settings
     return ctx.recall(
         lambda conn, exclude: prompt_recall(

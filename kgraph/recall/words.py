@@ -5,10 +5,11 @@ share enough telling words with it (FTS5 BM25 over the words, then a rarity bar)
 from __future__ import annotations
 
 import functools
+import hashlib
 import itertools
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from kgraph.db.reader import ReadConnection
 from kgraph.recall import items as recall
@@ -17,15 +18,22 @@ from kgraph.recall.relevance import Ranked
 
 __all__ = [
     "MIN_LEXICAL",
+    "TaskWords",
     "phrases",
     "required_overlap",
     "select_lexical",
     "significant_terms",
     "stem",
+    "task_words",
     "term_weights",
+    "word_key",
 ]
 
 MAX_QUERY_TERMS = 12
+# A session's words kept per prompt (a pasted log can hold thousands), and counted per hook:
+# the words an item shares with the session are weighed, at most this many.
+MAX_TASK_WORDS = 200
+MAX_TASK_COUNTS = 48
 LEXICAL_CANDIDATES = 20
 # The summed rarity of the shared words a lexical hit needs (two fairly rare words, or one
 # rare and one common; see term_weights).
@@ -151,3 +159,65 @@ def select_lexical(
         if item_id in items
     ]
     return chosen[:LEXICAL_CANDIDATES]
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def word_key(stem_: str) -> str:
+    """A short digest of a word's stem: what is kept of a prompt's words on disk (a prompt
+    may hold a secret; a digest of one word of it tells nothing back)."""
+    return hashlib.blake2b(stem_.encode("utf-8"), digest_size=6).hexdigest()
+
+
+def task_words(prompt: str, known: Collection[str] = ()) -> list[str]:
+    """The keys (:func:`word_key`) of the words of ``prompt`` that tell what a session is
+    about (as :func:`significant_terms`, stemmed), less those already ``known``, at most
+    MAX_TASK_WORDS of them."""
+    keys = dict.fromkeys(word_key(stem(t)) for t in significant_terms(prompt) if t.isascii())
+    return [k for k in keys if k not in known][:MAX_TASK_WORDS]
+
+
+class TaskWords:
+    """What a session is about, as the keys of its user's prompts' words
+    (:func:`task_words`), and how much of it a stored text shares: the summed rarity of the
+    text's words whose key is among them (:func:`term_weights`, the same measure a prompt's
+    own matches clear MIN_LEXICAL with). Each shared word is counted once per hook, at most
+    MAX_TASK_COUNTS of them (further words weigh nothing); ``weights`` are words counted
+    already (by stem, :func:`term_weights` over ``total`` texts)."""
+
+    def __init__(
+        self,
+        conn: ReadConnection,
+        keys: Collection[str],
+        weights: Mapping[str, float] | None = None,
+        total: int | None = None,
+    ) -> None:
+        self.conn = conn
+        self.keys = frozenset(keys)
+        self._weights: dict[str, float] = dict(weights or {})  # by stem, counted already
+        self._counted = 0  # words this object counted (MAX_TASK_COUNTS at most)
+        self._total = total  # stored texts, once counted
+
+    def __bool__(self) -> bool:
+        return bool(self.keys)
+
+    def shared(self, text: str, leave_out: Collection[str] = ()) -> float:
+        """The summed rarity of the session's words that ``text`` uses (but the stems in
+        ``leave_out``)."""
+        if not self.keys:
+            return 0.0
+        words: dict[str, str] = {}  # stem -> the text's own word
+        for word in significant_terms(text):
+            key = stem(word)
+            if key not in leave_out and word.isascii() and word_key(key) in self.keys:
+                words.setdefault(key, word)
+        new = sorted(s for s in words if s not in self._weights)
+        new = new[: max(0, MAX_TASK_COUNTS - self._counted)]
+        self._counted += len(new)
+        if new:
+            if self._total is None:
+                self._total = recall.item_count(self.conn)
+            for start in range(0, len(new), MAX_QUERY_TERMS):
+                part = new[start : start + MAX_QUERY_TERMS]
+                found = term_weights(self.conn, [words[s] for s in part], self._total)
+                self._weights.update({s: found.get(s, 0.0) for s in part})
+        return sum(self._weights.get(s, 0.0) for s in words)

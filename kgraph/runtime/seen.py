@@ -1,13 +1,16 @@
 """What a session has already been given, shared by every injecting hook.
 
 One small file per session, ``.claude/kgraph/sessions/<session_id>.ids``, one item id per
-line, and two kinds of marker line: ``#chars N`` for the characters a delivery put into the
-session (the hooks share one budget per session, ``session_max_chars``) and ``@NAME`` for
+line, and three kinds of marker line: ``#chars N`` for the characters a delivery put into
+the session (the hooks share one budget per session, ``session_max_chars``), ``@NAME`` for
 what was already looked up (``@file:PATH``: a file recalled once is not recalled again when
-the agent reads it again). Hooks append with a single ``O_APPEND`` write (parallel tool
-calls run their PostToolUse hooks at once; appends of a few hundred bytes do not
-interleave), read it whole, and never open the database to learn what they injected: the
-database's ``sessions.injected_ids`` is filled by the worker from the queue, for metrics.
+the agent reads it again) and ``%KEY KEY ...`` for the words of the user's prompts (what
+the session is about: a file read brings the items that share them), each kept as a short
+digest of its stem, never as the word (a prompt may hold a secret). Hooks append with a
+single ``O_APPEND`` write (parallel tool calls run their PostToolUse hooks at once; appends
+of a few kilobytes do not interleave), read it whole, and never open the database to learn
+what they injected: the database's ``sessions.injected_ids`` is filled by the worker from
+the queue, for metrics.
 
 After a compaction (or /clear) the conversation no longer holds what was injected, so
 session-start starts the file afresh (:func:`forget_all`). Files untouched for a week are
@@ -43,6 +46,7 @@ class Seen:
     ids: frozenset[str] = frozenset()
     chars: int = 0
     marks: frozenset[str] = frozenset()
+    words: frozenset[str] = frozenset()  # keys of the user's prompts' words so far
 
 
 def seen_state(root: Path, session_id: str | None) -> Seen:
@@ -56,6 +60,7 @@ def seen_state(root: Path, session_id: str | None) -> Seen:
         return Seen()
     ids: set[str] = set()
     marks: set[str] = set()
+    words: set[str] = set()
     chars = 0
     for line in data.decode("utf-8", "replace").split("\n"):
         if line.startswith("#chars "):
@@ -63,9 +68,11 @@ def seen_state(root: Path, session_id: str | None) -> Seen:
                 chars += max(0, int(line[7:]))
         elif line.startswith("@"):
             marks.add(line[1:])
+        elif line.startswith("%"):
+            words.update(line[1:].split())
         elif line:
             ids.add(line)
-    return Seen(frozenset(ids), chars, frozenset(marks))
+    return Seen(frozenset(ids), chars, frozenset(marks), frozenset(words))
 
 
 def seen_ids(root: Path, session_id: str | None) -> set[str]:
@@ -80,12 +87,15 @@ def remember(
     *,
     chars: int = 0,
     marks: Iterable[str] = (),
+    words: Iterable[str] = (),
 ) -> None:
-    """Append ``ids``, the ``chars`` delivered and ``marks`` to the session's file (one
-    write)."""
-    lines = "".join(f"{i}\n" for i in ids if i and "\n" not in i and i[0] not in "#@")
+    """Append ``ids``, the ``chars`` delivered, ``marks`` and prompt ``words`` to the
+    session's file (one write)."""
+    lines = "".join(f"{i}\n" for i in ids if i and "\n" not in i and i[0] not in "#@%")
     lines += f"#chars {chars}\n" if chars > 0 else ""
     lines += "".join(f"@{m}\n" for m in marks if m and "\n" not in m)
+    plain = " ".join(w for w in words if w and w.isprintable() and not any(c.isspace() for c in w))
+    lines += f"%{plain}\n" if plain else ""
     if not session_id or not lines:
         return
     path = seen_path(root, session_id)

@@ -245,3 +245,30 @@ def test_touched_symbols_of_edits_and_partial_reads(tmp_path: Path) -> None:
     assert touched_symbols(source, "Write", {"content": written}) == {"emit"}
     assert touched_symbols(source, "Read", {"offset": 4, "limit": 2}) == {"tokenize"}
     assert touched_symbols(source, "Read", {}) == set()
+
+
+def test_after_a_prompt_a_whole_file_read_brings_what_bears_on_it(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
+) -> None:
+    for i in range(30):  # common words ("lexer", "tags") among many items
+        add_item(project_db, f"The lexer keeps tags in rule {i}", files=[f"src/m{i}.py"])
+    (tmp_repo / "src").mkdir(exist_ok=True)
+    (tmp_repo / "src" / "lexer.py").write_text(LEXER)
+    quotes = add_item(
+        project_db,
+        "scan_tag gives up on nested quotes inside an expression",
+        files=["src/lexer.py"],
+    ).entity_id
+    other = add_item(
+        project_db, "tokenize was split out of Scanner for the codegen step", files=["src/lexer.py"]
+    ).entity_id
+    # No two of its words side by side in the item: the prompt hook itself gives nothing.
+    prompt = "Quotes that are nested break the expression when rendered; why?"
+    assert hook("user-prompt", session_id="s1", prompt=prompt).stdout == ""
+    text = context_of(read(hook, tmp_repo, "src/lexer.py"), "PostToolUse")
+    assert quotes in text and other not in text  # the prompt's task leads
+    # Another session, no prompt seen: the file alone decides.
+    both = read(hook, tmp_repo, "src/lexer.py", session_id="s2").stdout
+    assert quotes in both and other in both
+    hook("user-prompt", HookOptions(dry_run=True), session_id="s3", prompt=prompt)
+    assert other in read(hook, tmp_repo, "src/lexer.py", session_id="s3").stdout  # not recorded

@@ -115,7 +115,9 @@ def test_code_named_in_the_prompt_brings_knowledge_about_its_files_first(
         ],
     )
     about_file = add_item(
-        project_db, "Index drops must run before table drops on SQLite", files=["ops/drop.py"]
+        project_db,
+        "Index drops must run before table drops on SQLite, else the batch renders twice",
+        files=["ops/drop.py"],
     ).entity_id
     lexical = add_item(project_db, "Rendering twice is harmless for index operations").entity_id
     unrelated = add_item(project_db, "Rendering of tables is cached", files=["ops/other.py"])
@@ -125,10 +127,16 @@ def test_code_named_in_the_prompt_brings_knowledge_about_its_files_first(
     )
     assert text.index(about_file) < text.index(lexical)
     assert "(ops/drop.py defines DropIndexOp)" in text and unrelated.entity_id not in text
-    dotted = hook("user-prompt", session_id="s2", prompt="what does ops.drop do").stdout
+    dotted = hook("user-prompt", session_id="s2", prompt="ops.drop renders twice?").stdout
     assert about_file in dotted
-    by_path = hook("user-prompt", session_id="s3", prompt="look at ops/drop.py please").stdout
+    # The name alone says which file, not which of its items.
+    assert hook("user-prompt", session_id="s5", prompt="what does ops.drop do").stdout == ""
+    by_path = hook(
+        "user-prompt", session_id="s3", prompt="look at ops/drop.py: index drops fail on SQLite"
+    ).stdout
     assert about_file in by_path and "(named ops/drop.py)" in by_path
+    # Naming the file alone says which file, not which of its items: nothing else shared.
+    assert hook("user-prompt", session_id="s4", prompt="look at ops/drop.py please").stdout == ""
 
 
 def test_a_name_defined_in_many_files_says_nothing(
@@ -154,7 +162,11 @@ def test_a_plain_word_naming_a_module_brings_its_knowledge(
     setup = add_item(project_db, "Extras are declared for the babel plugin", files=["pkg/setup.py"])
     for i in range(40):  # padding, so word rarities mean something
         add_item(project_db, f"Unrelated fact {i} about caching and pools", files=[f"x{i}.py"])
-    text = hook("user-prompt", session_id="s1", prompt="streaming multipart support").stdout
+    text = hook(
+        "user-prompt", session_id="s1", prompt="multipart uploads fail when retrying"
+    ).stdout
     assert multipart in text and "is the multipart module" in text
+    # The module's word alone: its items share nothing else with the prompt.
+    assert hook("user-prompt", session_id="s3", prompt="streaming multipart support").stdout == ""
     assert hook("user-prompt", session_id="s2", prompt="tweak setup.cfg again").stdout == ""
     assert setup.entity_id  # the word "setup" of setup.cfg names no module

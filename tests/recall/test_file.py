@@ -10,6 +10,7 @@ from kgraph.db.reader import ReadConnection
 from kgraph.knowledge.store import add_item
 from kgraph.recall.evidence import EvidenceSettings
 from kgraph.recall.file import file_recall, file_vocabulary
+from kgraph.recall.words import TaskWords, task_words
 
 SOURCE = """\
 class CacheRegion:
@@ -60,3 +61,29 @@ def test_items_naming_the_file_s_code_come_and_ones_that_only_touched_it_stay_ou
     # An edit: what names the symbol it touches, then the file's warnings; an item about
     # another part of the file waits for a change there.
     assert _recall(conn, tmp_path, symbols={"CacheRegion"}) == [two.entity_id, mistake]
+
+
+def test_with_the_sessions_words_a_whole_file_read_brings_what_shares_them(
+    db: Database, conn: ReadConnection, tmp_path: Path
+) -> None:
+    (tmp_path / "region.py").write_text(SOURCE)
+    for i in range(30):  # a store whose common words are told apart from its rare ones
+        add_item(db, f"The region module keeps rule {i} for the backend", files=[f"m{i}.py"])
+    expiry = add_item(
+        db, "get_or_create ignores expiration_time when the creator raises", files=["region.py"]
+    )
+    mutex = add_item(
+        db, "get_or_create holds the dogpile mutex while it creates", files=["region.py"]
+    )
+    mistake = add_item(
+        db, "A lock left held froze all readers", type="Mistake", files=["region.py"]
+    ).entity_id
+    # Cut from a replayed session's prompt: the task is about expiration.
+    task = TaskWords(conn, task_words("values never expire after expiration_time passes"))
+    assert _recall(conn, tmp_path, task=task) == [mistake, expiry.entity_id]
+    # No prompt words recorded yet (a resumed session): the file alone decides.
+    everything = {mistake, mutex.entity_id, expiry.entity_id}
+    assert set(_recall(conn, tmp_path, task=TaskWords(conn, []))) == everything
+    assert set(_recall(conn, tmp_path)) == everything
+    # An edit's own symbols lead whatever the prompt said.
+    assert mutex.entity_id in _recall(conn, tmp_path, task=task, symbols={"get_or_create"})

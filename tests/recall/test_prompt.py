@@ -33,10 +33,14 @@ def _ids(conn: ReadConnection, prompt: str) -> list[str]:
 def test_without_a_graph_a_named_file_recalls_and_a_bare_word_does_not(
     db: Database, conn: ReadConnection
 ) -> None:
-    about = add_item(db, "Status must be called once per run", files=["cmd/hooks.go"])
+    about = add_item(db, "The handlers call Status twice, which is slow", files=["cmd/hooks.go"])
+    history = add_item(db, "Renamed the Gemini hook to match Claude's", files=["cmd/hooks.go"])
     for n in range(60):  # rarity needs a base
         add_item(db, f"Unrelated learning number {n}", files=[f"src/m{n}.go"])
-    assert _ids(conn, "the handlers in hooks.go are slow")[:1] == [about.entity_id]
+    found = _ids(conn, "the handlers in hooks.go are slow")
+    assert found[:1] == [about.entity_id]
+    # The file is named, but this item shares no other telling word with the prompt.
+    assert history.entity_id not in found
     assert about.entity_id not in _ids(conn, "the handlers for hooks are slow, why?")
 
 
@@ -54,7 +58,9 @@ def test_a_prompt_of_minified_json_or_no_spaces_still_finds_named_files(
     about = add_item(db, "Retries need a deadline", files=["src/net.py"])
     for n in range(20):
         add_item(db, f"Unrelated learning number {n}", files=[f"src/m{n}.py"])
-    minified = json.dumps({"k": [{"path": "src/net.py", "v": list(range(3000))}]})
+    minified = json.dumps(
+        {"k": [{"path": "src/net.py", "retries": 3, "deadline": None, "v": list(range(3000))}]}
+    )
     assert _ids(conn, minified.replace(" ", ""))[:1] == [about.entity_id]
     assert _ids(conn, "x" * 100_000) == []
     assert _ids(conn, "(" * 10_000) == []

@@ -48,3 +48,13 @@ def test_characters_and_marks_are_kept_apart_from_the_ids(tmp_path: Path) -> Non
     state = seen_state(tmp_path, "s1")
     assert state.ids == {"lrn-1", "mis-2"} == seen_ids(tmp_path, "s1")
     assert state.chars == 1_000 and state.marks == {"file:src/a.py"}
+
+
+def test_the_prompts_words_are_kept_apart_from_ids_and_marks(tmp_path: Path) -> None:
+    from kgraph.runtime.seen import remember, seen_state
+
+    remember(tmp_path, "s1", ["lrn-1"], words=["expiry", "mutex"])
+    remember(tmp_path, "s1", (), words=["region", "bad word", "", "x\ny"])  # one token each
+    remember(tmp_path, "s1", ["%not-an-id"])
+    state = seen_state(tmp_path, "s1")
+    assert state.words == {"expiry", "mutex", "region"} and state.ids == {"lrn-1"}
