@@ -7,7 +7,8 @@ with a named function entity at each end), then runs the real ``kgraph hook ...`
 R times each and prints min / median / max, and the median as a ratio of both baselines.
 
 - ``post-tool-use``: a Read of a file items are about (a new session each run, so it
-  injects), and of a file nothing is about (silent);
+  injects), of a file nothing is about (silent), and of a file with items after the
+  session's prompt (its items weighed against the prompt's words);
 - ``session-start``: with three changed files, and on the clean tree (recent activity);
   each run queues its session record and starts the detached worker, which the bench waits
   for between runs (not timed);
@@ -230,6 +231,7 @@ NAMES = [
     *BASELINES,
     "post-tool-use (file with items)",
     "post-tool-use (nothing about it)",
+    "post-tool-use (after a prompt)",
     "session-start (3 changed files)",
     "session-start (clean tree)",
     "user-prompt",
@@ -310,6 +312,9 @@ class Project:
             f"why does {function_name(files[n + 5] + '::f3')} retry requests in the billing module?"
         )
         self.run("user-prompt", "user-prompt", {**start, "prompt": prompt}, self.no_spawn)
+        # A read in that session: its items are weighed against the prompt's words.
+        after = {**self.read(n, repo / files[n + 1]), "session_id": start["session_id"]}
+        self.run("post-tool-use (after a prompt)", "post-tool-use", after, self.no_spawn)
         for name, text in hostile_prompts(files, n).items():
             self.run(name, "user-prompt", {**start, "prompt": text}, self.no_spawn)
         for event in ("session-end", "pre-compact", "stop"):

@@ -164,7 +164,9 @@ def load_plans(
     return plans[:limit] if limit else plans
 
 
-def _record(result: SessionResult, call: HookCall, found: list[tuple[str, str, str]]) -> None:
+def _record(
+    result: SessionResult, call: HookCall, found: list[tuple[str, str, str, str]], trigger: str
+) -> None:
     """Note one hook call's characters, problems and the item ids it named."""
     if call.hook in result.chars:
         result.chars[call.hook] += len(call.context)
@@ -176,16 +178,19 @@ def _record(result: SessionResult, call: HookCall, found: list[tuple[str, str, s
         result.notices.append(call.notice)
     items = split_items(call.context)
     result.unparsed.extend(items.unparsed)
-    found.extend(zip([call.hook] * len(items.ids), items.ids, items.lines, strict=True))
+    found.extend(
+        (call.hook, item_id, line, trigger)
+        for item_id, line in zip(items.ids, items.lines, strict=True)
+    )
 
 
 def _injected(
-    workspace: Workspace, result: SessionResult, found: list[tuple[str, str, str]]
+    workspace: Workspace, result: SessionResult, found: list[tuple[str, str, str, str]]
 ) -> None:
     """Resolve the named ids to stored items, one entry per item per session."""
-    stored = lookup_items(workspace, list(dict.fromkeys(i for _, i, _ in found)))
+    stored = lookup_items(workspace, list(dict.fromkeys(i for _, i, _, _ in found)))
     keys: set[str] = set()
-    for hook, item_id, line in found:
+    for hook, item_id, line, trigger in found:
         item = stored.get(item_id)
         if item is None:
             if item_id not in result.unknown_ids:
@@ -197,7 +202,9 @@ def _injected(
             continue
         keys.add(key)
         result.items.append(
-            Injected(key, hook, item.id, item.type, item.source, item.files, item.content, line)
+            Injected(
+                key, hook, item.id, item.type, item.source, item.files, item.content, line, trigger
+            )
         )
 
 
@@ -222,10 +229,10 @@ def replay_session(
             result.problems.append(problem)
     log = LogTail(workspace.log_path)
     base = {"session_id": plan.session_id, "transcript_path": str(plan.transcript)}
-    found: list[tuple[str, str, str]] = []
+    found: list[tuple[str, str, str, str]] = []
 
-    def hook(name: str, **fields: object) -> None:
-        _record(result, run_hook(workspace, name, {**base, **fields}, log), found)
+    def hook(name: str, trigger: str = "", **fields: object) -> None:
+        _record(result, run_hook(workspace, name, {**base, **fields}, log), found, trigger)
 
     # Sessions days apart: each start is due a catch-up (session-start queues one at most
     # every catchup_interval_s), and the worker it starts, detached, is done before the
@@ -238,13 +245,18 @@ def replay_session(
     for step in plan.steps:
         if isinstance(step, Prompt):
             result.prompts += 1
-            hook("user-prompt", prompt=step.text, permission_mode="default")
+            hook(
+                "user-prompt",
+                f"prompt {result.prompts}",
+                prompt=step.text,
+                permission_mode="default",
+            )
         elif isinstance(step, ToolCall):
             if step.name in MUST_EXIST and not (workspace.clone / step.path).is_file():
                 result.skipped_missing += 1
                 continue
             result.tool_calls += 1
-            hook("post-tool-use", **tool_payload(workspace, step))
+            hook("post-tool-use", f"{step.name} {step.path}", **tool_payload(workspace, step))
     _injected(workspace, result, found)
     before = all_items(workspace)
     hook("session-end", reason="other")

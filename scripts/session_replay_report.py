@@ -38,6 +38,7 @@ class Injected:
     files: tuple[str, ...]
     text: str
     line: str = ""  # the line the hook printed, with its reason
+    trigger: str = ""  # what brought it: "prompt 2", "Read cmd/x.go", "Edit cmd/x.go"
 
 
 @dataclass(frozen=True)
