@@ -13,12 +13,12 @@ files it changed. Merges are skipped. Running it again adds only newer commits (
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kgraph.capture.code_at import CodeAt
 from kgraph.capture.sources.commits import CommitInfo, read_log
 from kgraph.db import Database
 from kgraph.runtime.git import Blobs
@@ -87,9 +87,10 @@ def learn_from_history(
     report = HistoryReport(commits=len(dated))
     gate = JunkGate()
     with Blobs(root) as blobs:
+        code = CodeAt(root, blobs)
         for start in range(0, len(dated), BATCH):
             batch = dated[start : start + BATCH]
-            _learn_batch(db, batch, rules, gate, blobs, report)
+            _learn_batch(db, batch, rules, gate, code, report)
             if progress is not None:
                 progress(start + len(batch), len(dated))
     report.rejected = dict(gate.rejected)
@@ -101,13 +102,13 @@ def _learn_batch(
     batch: list[CommitInfo],
     rules: AreaRules,
     gate: JunkGate,
-    blobs: Blobs,
+    code: CodeAt,
     report: HistoryReport,
 ) -> None:
     """Store one batch of commits' knowledge, each item with the code names its commit's
     files held then (``data["code"]``, for the stale check)."""
     from kgraph.capture.extract import commit_candidates
-    from kgraph.knowledge.prepare import prepare_item, with_held_code
+    from kgraph.knowledge.prepare import prepare_item
     from kgraph.knowledge.store import write_item
 
     prepared: list[PreparedItem] = []
@@ -129,7 +130,7 @@ def _learn_batch(
                 area_rules=rules,
                 created_at=commit.committed,
             )
-            prepared.append(with_held_code(item, functools.partial(blobs.text, commit.sha)))
+            prepared.append(code.record(item, candidate.ref))
 
     def write(conn: Connection) -> list[bool]:
         return [write_item(conn, i, bump=False, area_rules=rules).created for i in prepared]
