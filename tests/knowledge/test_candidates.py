@@ -21,7 +21,7 @@ OTHER = "The retry loop in `send_batch` slept with the lock held, so every write
 def capture(
     db: Database, text: str, session: str, *, candidate: bool = True, origin: str = "explanation"
 ) -> AddResult:
-    """What capture does with one found item (kgraph.capture.session_capture._write)."""
+    """What capture does with one found item (kgraph.capture.session_write.write)."""
     item = prepare_item(
         text,
         type="Mistake",
