@@ -55,9 +55,10 @@ def identifiers(text: str) -> frozenset[str]:
 
 
 def held_names(content: str, files: Iterable[str], read: Callable[[str], str | None]) -> list[str]:
-    """The code names ``content`` writes that one of its first MAX_FILES ``files`` holds,
-    each file's text given by ``read`` (None when it has none), sorted."""
-    paths = list(files)
+    """The code names ``content`` writes that one of its first MAX_FILES ``files`` (in path
+    order, as recall reads them) holds, each file's text given by ``read`` (None when it
+    has none), sorted."""
+    paths = sorted(files)
     names = named_code(content, paths)
     if not names:
         return []

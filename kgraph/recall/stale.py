@@ -48,7 +48,8 @@ class CodeCheck:
         names = set(held) if held is not None else named_code(item.content, item.files)
         if not item.files or (held is None and len(names) < MIN_NAMES) or not names:
             return True
-        found = [w for f in item.files[:MAX_FILES] if (w := self._identifiers(f)) is not None]
+        files = sorted(item.files)[:MAX_FILES]  # the files capture read (codenames)
+        found = [w for f in files if (w := self._identifiers(f)) is not None]
         if not found:
             return False  # every file it is about is gone
         still = sum(1 for name in names if any(name in words for words in found))

@@ -44,7 +44,7 @@ def test_held_names_are_those_the_files_hold_when_read() -> None:
     assert held_names("no code named here at all", list(files), files.get) == []
 
 
-def test_only_the_first_files_are_read() -> None:
+def test_only_the_first_files_in_path_order_are_read() -> None:
     read: list[str] = []
 
     def reader(path: str) -> str:
@@ -52,5 +52,6 @@ def test_only_the_first_files_are_read() -> None:
         return SOURCE
 
     paths = [f"f{i}.go" for i in range(MAX_FILES + 3)]
-    held_names(MESSAGE, paths, reader)
+    # The order recall reads an item's files in (by path), whatever order capture had.
+    held_names(MESSAGE, list(reversed(paths)), reader)
     assert read == paths[:MAX_FILES]
