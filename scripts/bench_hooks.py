@@ -311,12 +311,17 @@ class Project:
         prompt = (
             f"why does {function_name(files[n + 5] + '::f3')} retry requests in the billing module?"
         )
-        self.run("user-prompt", "user-prompt", {**start, "prompt": prompt}, self.no_spawn)
+        # Each prompt in a session of its own: in the session-start's, what the start printed
+        # spent most of the session's budget, and a prompt hook with no budget left does
+        # nothing, which timed the budget rather than the hook.
+        asked = {**start, "session_id": f"prompt-{n}", "prompt": prompt}
+        self.run("user-prompt", "user-prompt", asked, self.no_spawn)
         # A read in that session: its items are weighed against the prompt's words.
-        after = {**self.read(n, repo / files[n + 1]), "session_id": start["session_id"]}
+        after = {**self.read(n, repo / files[n + 1]), "session_id": asked["session_id"]}
         self.run("post-tool-use (after a prompt)", "post-tool-use", after, self.no_spawn)
-        for name, text in hostile_prompts(files, n).items():
-            self.run(name, "user-prompt", {**start, "prompt": text}, self.no_spawn)
+        for i, (name, text) in enumerate(hostile_prompts(files, n).items()):
+            hostile = {**start, "session_id": f"hostile-{n}-{i}", "prompt": text}
+            self.run(name, "user-prompt", hostile, self.no_spawn)
         for event in ("session-end", "pre-compact", "stop"):
             payload = {
                 "session_id": f"{event}-{n}",
