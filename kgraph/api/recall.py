@@ -22,8 +22,10 @@ from kgraph.db import raw_connection
 from kgraph.knowledge import get_items
 from kgraph.recall import (
     Block,
+    CodeCheck,
     Ranked,
     SessionSignals,
+    current_only,
     fit_briefing,
     fuse_ranked,
     load_evidence_settings,
@@ -114,7 +116,9 @@ def recall(
         lambda conn: prompt_ranked(raw_connection(conn), text, settings=evidence, exclude=skip)
     )
     by_meaning, mode, note = _by_meaning(project, text, limit * 3, semantic, skip)
-    fused = fuse_ranked([(HOOK_WEIGHT, by_hooks), (MEANING_WEIGHT, by_meaning)])[:limit]
+    fused = fuse_ranked([(HOOK_WEIGHT, by_hooks), (MEANING_WEIGHT, by_meaning)])
+    # As the hooks do: an item whose files no longer hold the code it named is left out.
+    fused = current_only(fused, CodeCheck(project.root), limit)
     items = get_items(project.db, [r.item.id for r in fused])
     recalled = tuple(
         Recalled(items[r.item.id], r.score, r.why) for r in fused if r.item.id in items
@@ -145,6 +149,7 @@ def context_for(
             evidence=evidence,
             area_rules=project.area_rules,
             max_chars=max_chars,
+            check=CodeCheck(project.root),
         )
     )
     text, ids = briefing.text, briefing.ids

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from kgraph.recall.prompt import fuse as fuse_ranked
     from kgraph.recall.relevance import Ranked
     from kgraph.recall.session import Briefing, SessionSignals, session_briefing
+    from kgraph.recall.stale import CodeCheck, current_only
 
 # name -> "module" or "module:attribute"
 _LAZY = {
@@ -42,16 +43,20 @@ _LAZY = {
     "Briefing": "session",
     "SessionSignals": "session",
     "session_briefing": "session",
+    "CodeCheck": "stale",
+    "current_only": "stale",
 }
 
 __all__ = [
     "Block",
     "Briefing",
+    "CodeCheck",
     "EvidenceSettings",
     "FileRecall",
     "Ranked",
     "SessionSignals",
     "code_names",
+    "current_only",
     "file_recall",
     "fit_briefing",
     "fuse_ranked",

@@ -37,6 +37,7 @@ __all__ = [
     "RecallItem",
     "area_frequencies",
     "file_frequencies",
+    "held_code",
     "item_count",
     "item_texts",
     "items_about",
@@ -213,13 +214,15 @@ def load_items(conn: ReadConnection, ids: Iterable[str]) -> dict[str, RecallItem
             files=tuple(dict.fromkeys(n for t, n in linked if t == "File")),
             updated_at=parse_time(row[5]),
             seen_count=int(row[6] or 1),  # type: ignore[call-overload]
-            code=_held_code(row[7]),
+            code=held_code(row[7]),
         )
     return items
 
 
-def _held_code(data: object) -> tuple[str, ...] | None:
-    """``data["code"]`` of an item's data column (JSON text in SQLite, decoded by psycopg)."""
+def held_code(data: object) -> tuple[str, ...] | None:
+    """``data["code"]`` of an item's data (JSON text in SQLite, decoded by psycopg, or a
+    library item's dict): the code names its files held when it was captured; None when
+    it was stored before capture recorded them."""
     if isinstance(data, str | bytes):
         try:
             data = json.loads(data)

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from kgraph.knowledge.codenames import MAX_BYTES, MAX_FILES, identifiers, named_code
+from kgraph.recall.items import held_code
 from kgraph.recall.relevance import Item, Ranked
 
 __all__ = ["CodeCheck", "current_only"]
@@ -44,7 +45,10 @@ class CodeCheck:
         return self._words[path]
 
     def is_current(self, item: Item) -> bool:
+        # A read-model item carries its recorded code; a library item, its data.
         held: tuple[str, ...] | None = getattr(item, "code", None)
+        if held is None:
+            held = held_code(getattr(item, "data", None))
         names = set(held) if held is not None else named_code(item.content, item.files)
         if not item.files or (held is None and len(names) < MIN_NAMES) or not names:
             return True

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kgraph.api import Project
+from kgraph.knowledge.store import add_item
 
 
 def test_a_named_symbol_recalls_what_is_known_about_its_file(
@@ -75,3 +76,26 @@ def test_context_for_a_prompt_adds_recalled_items_after_the_briefing(
     assert briefing.item_ids[0] == ids["cli"]
     assert ids["payment"] in briefing.item_ids
     assert briefing.text is not None and briefing.text.count("<kgraph-context>") == 2
+
+
+def test_recall_and_context_leave_out_what_names_code_that_is_gone(
+    sample: tuple[Project, dict[str, str]],
+) -> None:
+    kg, _ = sample
+    # Captured when app/repo.py held `open_store_pool`; it holds only `open_store` now.
+    gone = add_item(
+        kg.db,
+        "open_store_pool hangs when open_store is called twice per process",
+        files=["app/repo.py"],
+        data={"code": ["open_store", "open_store_pool"]},
+    ).entity_id
+    held = add_item(
+        kg.db,
+        "open_store hangs when called twice per process by the CLI",
+        files=["app/repo.py"],
+        data={"code": ["open_store"]},
+    ).entity_id
+    recalled = [r.item.id for r in kg.recall("open_store hangs twice per process").items]
+    assert held in recalled and gone not in recalled
+    briefing = kg.context_for(files=["app/repo.py"], prompt="open_store hangs twice")
+    assert held in briefing.item_ids and gone not in briefing.item_ids
