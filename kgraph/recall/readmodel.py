@@ -44,8 +44,8 @@ __all__ = [
 
 # Sessions whose edited files count as recent work, newest first.
 RECENT_SESSIONS = 5
-# An item shown to this many of the latest UNUSED_WINDOW sessions, none of which read or
-# edited a file it is about, is not shown again (:func:`unused_items`).
+# An item shown to this many of the latest UNUSED_WINDOW sessions that did not read or edit
+# a file it is about is not shown again (:func:`unused_items`).
 UNUSED_AFTER = 2
 UNUSED_WINDOW = 10
 
@@ -205,12 +205,14 @@ def _session_files(data: str | None, root: Path) -> set[str]:
 
 def unused_items(conn: ReadConnection, root: Path, exclude_session: str | None = None) -> set[str]:
     """Items shown to UNUSED_AFTER or more of the project's latest UNUSED_WINDOW recorded
-    sessions when none of those sessions read or edited a file the item is about.
+    sessions that did not read or edit a file the item is about.
 
     Replaying real sessions, a broad item that a prompt's file names or words matched came
     back session after session, to work it had nothing to do with; an item that was shown
-    and then left alone has said what it could. Once a session opens one of its files it
-    counts as used and may come again."""
+    and then left alone has said what it could. A session that opened one of its files used
+    it, but that does not make it bear on the next one: an item about a project's central
+    files (opened by most sessions) reached five of nine replayed sessions and helped one,
+    though two of them never opened its files."""
     rows = conn.execute(
         "SELECT injected_ids, data FROM sessions WHERE session_id != ? "
         "ORDER BY started_at DESC LIMIT ?",
@@ -232,5 +234,5 @@ def unused_items(conn: ReadConnection, root: Path, exclude_session: str | None =
     return {
         item_id
         for item_id, item in items.items()
-        if not any(files.intersection(item.files) for files in shown[item_id])
+        if sum(1 for files in shown[item_id] if files.isdisjoint(item.files)) >= UNUSED_AFTER
     }

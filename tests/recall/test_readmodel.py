@@ -276,7 +276,7 @@ def test_an_unreachable_server_is_read_from_its_copy_at_any_age(
         open_store(nowhere, tmp_path / "no-copy-here")
 
 
-def test_an_item_shown_to_sessions_that_never_opened_its_files_is_unused(
+def test_an_item_two_sessions_left_alone_is_unused_however_another_used_it(
     db: Database, tmp_path: Path
 ) -> None:
     broad = add_item(db, "Converted the queue to a class", files=["src/queue.ts", "CLAUDE.md"])
@@ -296,8 +296,13 @@ def test_an_item_shown_to_sessions_that_never_opened_its_files_is_unused(
     update_session(db, "s3", session(ids, []))
     conn = open_store(db.url)
     assert conn is not None
-    # broad: shown three times, never opened; opened: s2 read its file; once: shown once.
-    assert unused_items(conn, tmp_path, exclude_session="s4") == {broad.entity_id}
+    # broad: shown three times, never opened; once: shown once. opened: s2 read its file,
+    # but s1 and s3 did not: two sessions left it alone, however another used it.
+    assert unused_items(conn, tmp_path, exclude_session="s4") == {
+        broad.entity_id,
+        opened.entity_id,
+    }
+    # Without s3, only s1 left it alone.
     assert unused_items(conn, tmp_path, exclude_session="s3") == {broad.entity_id}
     conn.close()
 
