@@ -1,31 +1,31 @@
-"""``kgraph knowledge``: inspect, query, traverse, curate and share the knowledge graph."""
+"""``kgraph knowledge``: inspect, query and traverse the knowledge graph.
+
+The group also holds the commands that curate it (:mod:`kgraph.cli.knowledge_curate`),
+share it (:mod:`kgraph.cli.knowledge_share`) and review candidates
+(:mod:`kgraph.cli.review`), each defined in its own module and added here."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 import click
 
 from kgraph.cli.common import (
-    DAYS,
     ISSUE,
     MAX_NAME_CHARS,
-    FiniteFloatRange,
     get_db,
     get_project,
     json_option,
     max_length,
-    output_file,
     print_json,
-    regular_file,
     table,
 )
+from kgraph.cli.knowledge_curate import forget_cmd, link_cmd, prune_cmd, restore_cmd, supersede_cmd
+from kgraph.cli.knowledge_share import export_cmd, import_cmd, sync_claude_md_cmd
 from kgraph.cli.learn import TYPE_CHOICE, short
 from kgraph.cli.review import review_cmd
-from kgraph.db import isoformat, project_root
-from kgraph.knowledge import ENTITY_TYPES, RELATIONSHIP_TYPES, KnowledgeItem
+from kgraph.db import isoformat
+from kgraph.knowledge import ENTITY_TYPES, KnowledgeItem
 
 ALL_TYPES_CHOICE = click.Choice([t.lower() for t in ENTITY_TYPES], case_sensitive=False)
 include_superseded_option = click.option(
@@ -65,6 +65,17 @@ def knowledge() -> None:
 
 
 knowledge.add_command(review_cmd)
+for _command in (
+    supersede_cmd,
+    forget_cmd,
+    restore_cmd,
+    link_cmd,
+    prune_cmd,
+    export_cmd,
+    import_cmd,
+    sync_claude_md_cmd,
+):
+    knowledge.add_command(_command)
 
 
 @knowledge.command("show")
@@ -263,80 +274,6 @@ def related_cmd(
     )
 
 
-@knowledge.command("supersede")
-@click.argument("old_id", callback=max_length(MAX_NAME_CHARS), metavar="OLD")
-@click.argument("new_id", callback=max_length(MAX_NAME_CHARS), metavar="NEW")
-@json_option
-@click.pass_context
-def supersede_cmd(ctx: click.Context, old_id: str, new_id: str, as_json: bool) -> None:
-    """Mark OLD as replaced by NEW; OLD stays stored and exported but leaves search.
-
-    Example: kgraph knowledge supersede lrn-old1 lrn-new2
-    """
-    from kgraph.knowledge import supersede
-
-    old, new = supersede(get_db(ctx), old_id, new_id)
-    if as_json:
-        print_json({"old": old, "new": new, "type": "SUPERSEDES"})
-    else:
-        click.echo(f"{new} supersedes {old}")
-
-
-@knowledge.command("forget")
-@click.argument("item_id", callback=max_length(MAX_NAME_CHARS), metavar="ID")
-@click.option("--reason", help="Why (kept with the item).")
-@json_option
-@click.pass_context
-def forget_cmd(ctx: click.Context, item_id: str, reason: str | None, as_json: bool) -> None:
-    """Hide an item from search, queries and context (reversible: knowledge restore).
-
-    Example: kgraph knowledge forget lrn-3f9a --reason "no longer true"
-    """
-    from kgraph.knowledge import set_hidden
-
-    resolved = set_hidden(get_db(ctx), item_id, True, reason)
-    print_json({"id": resolved, "hidden": True}) if as_json else click.echo(f"{resolved} forgotten")
-
-
-@knowledge.command("restore")
-@click.argument("item_id", callback=max_length(MAX_NAME_CHARS), metavar="ID")
-@json_option
-@click.pass_context
-def restore_cmd(ctx: click.Context, item_id: str, as_json: bool) -> None:
-    """Undo `knowledge forget` (or a prune) for ID.
-
-    Example: kgraph knowledge restore lrn-3f9a
-    """
-    from kgraph.knowledge import set_hidden
-
-    resolved = set_hidden(get_db(ctx), item_id, False)
-    print_json({"id": resolved, "hidden": False}) if as_json else click.echo(f"{resolved} restored")
-
-
-@knowledge.command("link")
-@click.argument("from_id", callback=max_length(MAX_NAME_CHARS), metavar="FROM")
-@click.argument(
-    "edge_type", metavar="TYPE", type=click.Choice(RELATIONSHIP_TYPES, case_sensitive=False)
-)
-@click.argument("to_id", callback=max_length(MAX_NAME_CHARS), metavar="TO")
-@json_option
-@click.pass_context
-def link_cmd(ctx: click.Context, from_id: str, edge_type: str, to_id: str, as_json: bool) -> None:
-    """Add a relationship FROM -TYPE-> TO (idempotent), e.g. a Mistake LED_TO a Learning.
-
-    Example: kgraph knowledge link mis-1a2b LED_TO lrn-3c4d
-    """
-    from kgraph.knowledge import get_item, link
-
-    db = get_db(ctx)
-    link(db, from_id, to_id, edge_type)
-    source, target = get_item(db, from_id).id, get_item(db, to_id).id
-    if as_json:
-        print_json({"from": source, "type": edge_type.upper(), "to": target})
-    else:
-        click.echo(f"{source} -{edge_type.upper()}-> {target}")
-
-
 @knowledge.command("areas")
 @json_option
 @click.pass_context
@@ -400,180 +337,3 @@ def stats_cmd(ctx: click.Context, as_json: bool) -> None:
     rows += [["vectors", m, n] for m, n in sorted(result.embedded.items())]
     rows += [["relationships", t, n] for t, n in sorted(result.relationships.items())]
     table("Knowledge stats", ["what", "name", "count"], rows)
-
-
-@knowledge.command("prune")
-@click.option(
-    "--dry-run/--apply",
-    "dry_run",
-    default=True,
-    show_default=True,
-    help="Only list candidates (default), or hide them.",
-)
-@click.option(
-    "--min-confidence",
-    type=FiniteFloatRange(0, 1),
-    default=0.3,
-    show_default=True,
-    help="Items below this confidence are candidates.",
-)
-@click.option(
-    "--stale-days",
-    type=DAYS,
-    default=180,
-    show_default=True,
-    help="Automatic, seen-once items not updated for this long are candidates.",
-)
-@json_option
-@click.pass_context
-def prune_cmd(
-    ctx: click.Context, dry_run: bool, min_confidence: float, stale_days: int, as_json: bool
-) -> None:
-    """Hide low-confidence and stale items (dry run unless --apply; never deletes).
-
-    Policy: confidence < --min-confidence; or source not manual, seen once, confidence
-    < 0.6 and not updated for --stale-days. `knowledge restore ID` undoes it.
-
-    \b
-    Example:
-      kgraph knowledge prune            # show what would be hidden
-      kgraph knowledge prune --apply
-    """
-    from kgraph.knowledge import prune
-
-    candidates = prune(
-        get_db(ctx), apply=not dry_run, min_confidence=min_confidence, stale_days=stale_days
-    )
-    if as_json:
-        print_json({"applied": not dry_run, "items": [c.to_dict() for c in candidates]})
-        return
-    table(
-        "Prune candidates" + (" (dry run)" if dry_run else " (hidden)"),
-        ["id", "type", "conf", "seen", "updated", "reason", "content"],
-        [
-            [
-                c.item.id,
-                c.item.type,
-                f"{c.item.confidence:.2f}",
-                c.item.seen_count,
-                isoformat(c.item.updated_at),
-                c.reason,
-                short(c.item.content, 70),
-            ]
-            for c in candidates
-        ],
-    )
-
-
-@knowledge.command("export")
-@click.option(
-    "--output",
-    "-o",
-    callback=output_file,
-    help="File to write (default: stdout).",
-)
-@click.pass_context
-def export_cmd(ctx: click.Context, output: Path | None) -> None:
-    """Write all knowledge (entities and relationships) as JSONL, e.g. to commit to git.
-
-    Example: kgraph knowledge export -o .claude/knowledge.jsonl
-    """
-    from kgraph.errors import InvalidValueError
-    from kgraph.knowledge import export_knowledge
-
-    path = output
-    if path is not None and not path.parent.is_dir():
-        raise InvalidValueError(f"cannot write {path}: the folder {path.parent} does not exist")
-    db = get_db(ctx)
-    if path is None:
-        export_knowledge(db, sys.stdout)
-        return
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        with tmp.open("w", encoding="utf-8") as handle:
-            report = export_knowledge(db, handle)
-        tmp.replace(path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise InvalidValueError(f"cannot write {path}: {exc.strerror or exc}") from exc
-    click.echo(
-        f"exported {report.entities} entities and {report.relationships} relationships to {path}",
-        err=True,
-    )
-
-
-@knowledge.command("import")
-@click.argument(
-    "file",
-    type=click.Path(exists=True, dir_okay=False, allow_dash=True),
-    callback=regular_file,
-)
-@json_option
-@click.pass_context
-def import_cmd(ctx: click.Context, file: str, as_json: bool) -> None:
-    """Import a JSONL export (or simple {"content": ...} lines); importing twice is a no-op.
-
-    \b
-    Example:
-      kgraph knowledge import .claude/knowledge.jsonl
-      echo '{"content": "Use UTC everywhere", "files": ["src/time.py"]}' | \\
-        kgraph knowledge import -
-    """
-    from kgraph.errors import InvalidValueError
-    from kgraph.knowledge import import_knowledge, load_area_rules
-
-    root = project_root()
-    try:
-        with click.open_file(file, "r", encoding="utf-8") as handle:
-            report = import_knowledge(
-                get_db(ctx),
-                handle,
-                name=Path(file).name,
-                project_root=root,
-                area_rules=load_area_rules(root),
-            )
-    except UnicodeDecodeError as exc:
-        raise InvalidValueError(
-            f"{file} is not UTF-8 text (a JSONL export or simple JSON lines expected)"
-        ) from exc
-    except OSError as exc:
-        raise InvalidValueError(f"cannot read {file}: {exc.strerror or exc}") from exc
-    if as_json:
-        print_json(report.to_dict())
-    else:
-        click.echo(
-            f"created {report.created}, merged {report.merged}, unchanged "
-            f"{report.unchanged}; relationships added {report.relationships_added}, "
-            f"skipped {report.relationships_skipped}"
-        )
-
-
-@knowledge.command("sync-claude-md")
-@click.option(
-    "--project",
-    "project",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Project root (default: the git root of the current directory).",
-)
-@json_option
-@click.pass_context
-def sync_claude_md_cmd(ctx: click.Context, project: Path | None, as_json: bool) -> None:
-    """Store each heading section of CLAUDE.md, .claude/CLAUDE.md and .claude/rules/*.md as a
-    knowledge item (source claude_md): changed sections update in place, removed ones hide.
-
-    \b
-    Example:
-      kgraph knowledge sync-claude-md --json
-    """
-    from kgraph.capture import sync_claude_md
-
-    result = sync_claude_md(get_db(ctx), project.resolve() if project else project_root())
-    if as_json:
-        print_json(result.to_dict())
-        return
-    click.echo(
-        f"{result.sections} sections in {len(result.files)} files: added {result.added}, "
-        f"updated {result.updated}, unchanged {result.unchanged}, hidden {result.hidden}"
-    )
-    for error in result.errors:
-        click.echo(f"warning: cannot read {error}", err=True)
