@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kgraph.knowledge.codenames import MAX_BYTES
+from kgraph.knowledge.codenames import read_source
 from kgraph.knowledge.prepare import PreparedItem, with_held_code
 from kgraph.runtime.git import Blobs
 
@@ -36,11 +36,6 @@ class CodeAt:
         return with_held_code(item, self._work_tree)
 
     def _work_tree(self, path: str) -> str | None:
-        target = self.root / path
         if path.startswith("/") or ".." in Path(path).parts:
             return None
-        try:
-            with target.open("rb") as handle:
-                return handle.read(MAX_BYTES).decode("utf-8", errors="replace")
-        except OSError:
-            return None
+        return read_source(self.root / path)

@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
-__all__ = ["MAX_FILES", "held_names", "identifiers", "named_code"]
+__all__ = ["MAX_BYTES", "MAX_FILES", "held_names", "identifiers", "named_code", "read_source"]
 
 MIN_NAME = 6
 MAX_FILES = 6  # files of an item read to judge it (the first ones it is about)
@@ -47,6 +47,16 @@ def named_code(text: str, files: Iterable[str] = ()) -> set[str]:
         for m in _CODE_NAME.finditer(text)
         if len(name := m.group(0)) >= MIN_NAME and name not in stems
     }
+
+
+def read_source(path: Path) -> str | None:
+    """A source file's text as recall and capture read it: its first MAX_BYTES, UTF-8 with
+    replacement; None when it cannot be read (gone, a directory, no permission)."""
+    try:
+        with path.open("rb") as handle:
+            return handle.read(MAX_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return None
 
 
 def identifiers(text: str) -> frozenset[str]:

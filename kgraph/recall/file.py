@@ -31,6 +31,7 @@ from typing import Any
 
 from kgraph.codegraph.filedeps import dependencies_of, graph_present
 from kgraph.db.reader import ReadConnection
+from kgraph.knowledge.codenames import read_source
 from kgraph.recall.briefing import Block, fit
 from kgraph.recall.evidence import EvidenceSettings
 from kgraph.recall.readmodel import focus_for, gather
@@ -48,7 +49,6 @@ WARNING_TYPES = DEPENDENCY_TYPES
 DEPENDENCY_STRENGTH = 0.7
 ITEM_CHARS = 400
 DEPENDENCY_ITEM_CHARS = 200
-MAX_FILE_BYTES = 2_000_000  # a file larger than this is not searched for its definitions
 # A definition's header in the languages kgraph meets: Python, Go, TypeScript/JavaScript,
 # Rust, Java-like methods are left to their class.
 _DEFINITION = re.compile(
@@ -93,11 +93,7 @@ def _dependency_items(
 
 
 def _read_text(path: Path) -> str:
-    try:
-        with path.open("rb") as handle:
-            return handle.read(MAX_FILE_BYTES).decode("utf-8", "replace")
-    except OSError:
-        return ""
+    return read_source(path) or ""
 
 
 def _enclosing(text: str, at: int) -> str | None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from kgraph.knowledge.codenames import MAX_BYTES, MAX_FILES, identifiers, named_code
+from kgraph.knowledge.codenames import MAX_FILES, identifiers, named_code, read_source
 from kgraph.recall.items import held_code
 from kgraph.recall.relevance import Item, Ranked
 
@@ -36,12 +36,8 @@ class CodeCheck:
 
     def _identifiers(self, path: str) -> frozenset[str] | None:
         if path not in self._words:
-            try:
-                with (self.root / path).open("rb") as handle:
-                    text = handle.read(MAX_BYTES).decode("utf-8", "replace")
-                self._words[path] = identifiers(text)
-            except OSError:  # gone (or unreadable): it holds nothing
-                self._words[path] = None
+            text = read_source(self.root / path)  # None: gone (or unreadable), holds nothing
+            self._words[path] = None if text is None else identifiers(text)
         return self._words[path]
 
     def is_current(self, item: Item) -> bool:
