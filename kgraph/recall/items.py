@@ -16,7 +16,7 @@ import heapq
 import json
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from kgraph.db.fts import (
@@ -74,9 +74,15 @@ class RecallItem:
     files: tuple[str, ...]
     updated_at: datetime | None
     seen_count: int = 1
-    # The code names its files held when it was captured (``data["code"]``); None for an
-    # item stored before capture recorded them (kgraph.knowledge.codenames).
-    code: tuple[str, ...] | None = None
+    # The data column as read (JSON text in SQLite), decoded only for what asks for it: of
+    # the hundreds of items a hook loads, the stale check reads a few.
+    data: object = field(default=None, compare=False, repr=False)
+
+    @property
+    def code(self) -> tuple[str, ...] | None:
+        """The code names its files held when it was captured (``data["code"]``); None for
+        an item stored before capture recorded them (kgraph.knowledge.codenames)."""
+        return held_code(self.data)
 
 
 def _edge_list(types: Sequence[str]) -> str:
@@ -214,7 +220,7 @@ def load_items(conn: ReadConnection, ids: Iterable[str]) -> dict[str, RecallItem
             files=tuple(dict.fromkeys(n for t, n in linked if t == "File")),
             updated_at=parse_time(row[5]),
             seen_count=int(row[6] or 1),  # type: ignore[call-overload]
-            code=held_code(row[7]),
+            data=row[7],
         )
     return items
 
