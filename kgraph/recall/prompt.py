@@ -48,7 +48,7 @@ from kgraph.recall.words import (
     select_lexical,
     significant_terms,
     stem,
-    task_words,
+    term_keys,
     term_weights,
 )
 
@@ -310,7 +310,7 @@ def prompt_ranked(
     plain = significant_terms(without_code(prompt))
     telling = {t: weights.get(stem(t), 0.0) for t in plain}
     found = _code_ranked(conn, names, paths, telling, settings, exclude, now, total)
-    task = TaskWords(conn, task_words(prompt), weights, total)
+    task = TaskWords(conn, term_keys(terms), weights, total)  # the terms scanned above
     code = [r for r in found.ranked if _bears_on_prompt(r, found, task)]
     lexical = select_lexical(conn, terms, weights, exclude) if terms else []
     fused = fuse([(CODE_WEIGHT, code), (LEXICAL_WEIGHT, lexical)])

@@ -25,6 +25,7 @@ __all__ = [
     "significant_terms",
     "stem",
     "task_words",
+    "term_keys",
     "term_weights",
     "word_key",
 ]
@@ -172,7 +173,13 @@ def task_words(prompt: str, known: Collection[str] = ()) -> list[str]:
     """The keys (:func:`word_key`) of the words of ``prompt`` that tell what a session is
     about (as :func:`significant_terms`, stemmed), less those already ``known``, at most
     MAX_TASK_WORDS of them."""
-    keys = dict.fromkeys(word_key(stem(t)) for t in significant_terms(prompt) if t.isascii())
+    return term_keys(significant_terms(prompt), known)
+
+
+def term_keys(terms: Sequence[str], known: Collection[str] = ()) -> list[str]:
+    """:func:`task_words` of a prompt's :func:`significant_terms`, for a caller that has
+    them already."""
+    keys = dict.fromkeys(word_key(stem(t)) for t in terms if t.isascii())
     return [k for k in keys if k not in known][:MAX_TASK_WORDS]
 
 
