@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection
 from kgraph.db import Database
 from kgraph.db.models import isoformat
 from kgraph.knowledge.model import ENTITY_TYPES
-from kgraph.knowledge.query import ENTITIES, RELATIONSHIPS
+from kgraph.knowledge.query import ITEM_COLUMNS, RELATIONSHIPS
 from kgraph.knowledge.transfer import FORMAT, VERSION
 from kgraph.redact import redact, redact_data
 
@@ -43,23 +43,7 @@ def export_lines(db: Database) -> Iterator[str]:
     """The export, line by line (without newlines), read in one transaction."""
 
     def read(conn: Connection) -> tuple[list[Any], list[Any]]:
-        entities = conn.execute(
-            select(
-                ENTITIES.c.id,
-                ENTITIES.c.type,
-                ENTITIES.c.content,
-                ENTITIES.c.confidence,
-                ENTITIES.c.source,
-                ENTITIES.c.source_ref,
-                ENTITIES.c.issue_number,
-                ENTITIES.c.session_id,
-                ENTITIES.c.seen_count,
-                ENTITIES.c.hidden_at,
-                ENTITIES.c.data,
-                ENTITIES.c.created_at,
-                ENTITIES.c.updated_at,
-            )
-        ).all()
+        entities = conn.execute(select(*ITEM_COLUMNS)).all()  # read by name below
         edges = conn.execute(
             select(
                 RELATIONSHIPS.c.from_id,
