@@ -39,8 +39,19 @@ from kgraph.capture.sources.stream import Event, Ran, Said, conversation
 from kgraph.capture.sources.summary_items import SummaryItem, summary_items
 from kgraph.capture.sources.tables import fix_tables
 
-_SUMMARY_KIND = {"errors": "Mistake", "solving": "Learning", "concepts": "Learning"}
-_SUMMARY_CONFIDENCE = {"errors": 0.75, "solving": 0.75, "concepts": 0.6, "files": 0.65}
+_SUMMARY_KIND = {
+    "errors": "Mistake",
+    "feedback": "Mistake",  # a correction, as the dialogue's own
+    "solving": "Learning",
+    "concepts": "Learning",
+}
+_SUMMARY_CONFIDENCE = {
+    "errors": 0.75,
+    "feedback": 0.6,
+    "solving": 0.75,
+    "concepts": 0.6,
+    "files": 0.65,
+}
 _ANSWER = re.compile(r'"((?:[^"\\]|\\.)*)"="((?:[^"\\]|\\.)*)"')
 _INTENT = re.compile(r"Primary Request and Intent:\s*\n(?P<body>.+?)(?:\n\s*\n|\n\s*\d+\.)", re.S)
 MAX_TOPIC_CHARS = 200

@@ -123,6 +123,19 @@ def test_compaction_summary_root_cause_is_kept_with_its_code(tmp_path: Path) -> 
 
 
 @real
+def test_the_users_feedback_in_errors_and_fixes_waits_as_a_candidate(tmp_path: Path) -> None:
+    # 03a1 L777: "User correction - "are you sure?": I asserted that `worktree.Status()` …"
+    # beside the errors of the same section, which stay trusted
+    found = fragment(tmp_path, "03a1", 777, 777)
+    feedback = [c for c in found if c.content.startswith("User correction")]
+    assert len(feedback) == 3
+    assert all(c.origin == "summary.feedback" and not c.trusted for c in feedback)
+    errors = [c for c in found if c.origin == "summary.errors"]
+    assert errors and all(c.trusted and c.type == "Mistake" for c in errors)
+    assert any("Worktree index corruption" in c.content for c in errors)
+
+
+@real
 @pytest.mark.parametrize(
     ("prefix", "first", "last", "what"),
     [

@@ -6,7 +6,11 @@ Concepts", "Files and Code Sections", "Errors and fixes", "Problem Solving", "Pe
 "Current Work". The first four hold what the session learned, often as exact cause → fix
 bullets; the rest is the session's to-do list and is not knowledge.
 
-- "Errors and fixes": each bullet (with its "Fix: …" sub-bullets) is a Mistake;
+- "Errors and fixes": each bullet (with its "Fix: …" sub-bullets) is a Mistake, but a
+  bullet headed by the user ("User feedback on …:", "User correction - …:", "… User
+  redirected:"; the summary is asked to note the user's feedback there) is the user's side
+  of the dialogue, kept apart as "feedback" (a correction: read item by item, 3 such
+  bullets in 8 were real knowledge, against most of the section's errors);
 - "Problem Solving": each bullet that states a cause, rule or behaviour is a Learning;
 - "Key Technical Concepts": a concept with an explanation of how something behaves;
 - "Files and Code Sections": a file's bullets that say why or how the code behaves, about
@@ -44,11 +48,13 @@ _HALF_DONE = re.compile(
 )
 _READ_TO = re.compile(r"\s*(?:Read|Reviewed|Checked|Opened) (?:to|for) [^.]*\.?\s*$")
 MAX_FILE_ITEMS = 6
+# The user as the subject of a bullet's head (the text before its first colon).
+_USER = re.compile(r"\buser\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class SummaryItem:
-    section: str  # "errors" | "solving" | "concepts" | "files"
+    section: str  # "errors" | "feedback" | "solving" | "concepts" | "files"
     text: str
     file_hint: str | None = None  # the file a "Files and Code Sections" bullet sits under
 
@@ -109,6 +115,12 @@ def _join(parts: list[str]) -> str:
     return _LINE_REF.sub("", text)
 
 
+def _error_section(text: str) -> str:
+    """ "feedback" for an "Errors and fixes" bullet headed by the user, else "errors"."""
+    head = text.split(":", 1)[0] if ":" in text[:160] else ""
+    return "feedback" if _USER.search(head) else "errors"
+
+
 def _states_knowledge(text: str) -> bool:
     return bool(prose.knowledge_markers(text)) and not prose.STATUS.search(text)
 
@@ -122,7 +134,7 @@ def summary_items(summary: str) -> list[SummaryItem]:
         if (_HYGIENE.match(text) and not prose.CAUSE.search(text)) or _HALF_DONE.match(text):
             continue
         if prose.words(text) >= 8:
-            items.append(SummaryItem("errors", text))
+            items.append(SummaryItem(_error_section(text), text))
     for key in ("solving", "concepts"):
         for bullet in parsed.get(key, []):
             text = _join(bullet)
