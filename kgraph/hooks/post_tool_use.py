@@ -7,10 +7,11 @@ Standard library only: it runs on every file read.
 
 from __future__ import annotations
 
+from kgraph.db.reader import ReadConnection
 from kgraph.hooks.runner import HookContext
 from kgraph.knowledge.areas import relative_path
 from kgraph.recall.evidence import load_evidence_settings
-from kgraph.recall.file import file_recall, file_vocabulary, touched_symbols
+from kgraph.recall.file import FileRecall, file_recall, file_vocabulary, touched_symbols
 from kgraph.recall.stale import CodeCheck
 from kgraph.recall.words import TaskWords
 
@@ -48,8 +49,12 @@ def run(ctx: HookContext) -> str | None:
         ctx.log.debug("post-tool-use printed nothing: %s was recalled before", path)
         return None
     mark = f"file:{path}" if not recalled else f"file:{path}#" + ",".join(sorted(symbols))[:300]
-    return ctx.recall(
-        lambda conn, exclude: file_recall(
+    seen = ctx.seen()
+    tasks: list[TaskWords] = []
+
+    def find(conn: ReadConnection, exclude: set[str]) -> FileRecall:
+        tasks.append(TaskWords(conn, seen.words, known=seen.rarity))
+        return file_recall(
             conn,
             path,
             settings=load_evidence_settings(ctx.root),
@@ -60,7 +65,11 @@ def run(ctx: HookContext) -> str | None:
             symbols_only=recalled,
             vocabulary=() if recalled else file_vocabulary(ctx.root / path, path),
             check=CodeCheck(ctx.root),
-            task=TaskWords(conn, ctx.seen().words),
-        ),
-        mark=mark,
-    )
+            task=tasks[-1],
+        )
+
+    try:
+        return ctx.recall(find, mark=mark)
+    finally:
+        if tasks:  # the words it counted, for the session's later reads
+            ctx.remember_words([], tasks[0].rarity)

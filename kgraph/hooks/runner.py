@@ -117,13 +117,15 @@ class HookContext:
             enqueue(self.root, "injected", session_id=session_id, injected_ids=list(ids))
         return text
 
-    def remember_words(self, words: list[str]) -> None:
-        """Record the user's prompt ``words`` for the session's later hooks (not on a dry
-        run)."""
-        if words and not self.options.dry_run:
+    def remember_words(self, words: list[str], rarity: Mapping[str, float] | None = None) -> None:
+        """Record the user's prompt ``words``, and the ``rarity`` of the words counted (by
+        key) that the session did not know yet, for its later hooks (not on a dry run)."""
+        known = self.seen().rarity
+        rarity = {k: v for k, v in (rarity or {}).items() if k not in known}
+        if (words or rarity) and not self.options.dry_run:
             from kgraph.runtime.seen import remember
 
-            remember(self.root, self.payload.session_id, (), words=words)
+            remember(self.root, self.payload.session_id, (), words=words, rarity=rarity)
 
     def seen(self) -> Seen:
         """What this session has been given so far (read once per hook run)."""

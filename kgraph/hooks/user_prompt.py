@@ -7,9 +7,10 @@ skips bare slash commands, and delivers the block within the prompt budget.
 
 from __future__ import annotations
 
+from kgraph.db.reader import ReadConnection
 from kgraph.hooks.runner import HookContext
 from kgraph.recall.evidence import load_evidence_settings
-from kgraph.recall.prompt import prompt_recall
+from kgraph.recall.prompt import PromptRecall, prompt_recall
 from kgraph.recall.stale import CodeCheck
 from kgraph.recall.words import task_words
 
@@ -20,17 +21,27 @@ def run(ctx: HookContext) -> str | None:
     prompt = ctx.payload.prompt
     if not prompt or (prompt.startswith("/") and " " not in prompt.strip()):
         return None
-    # What the session is about, for the file hooks that follow (kgraph.recall.file).
-    ctx.remember_words(task_words(prompt, ctx.seen().words))
+    words = task_words(prompt, ctx.seen().words)
     settings = ctx.settings
-    return ctx.recall(
-        lambda conn, exclude: prompt_recall(
-            conn,
-            prompt,
-            settings=load_evidence_settings(ctx.root),
-            exclude=exclude,
-            max_items=settings.user_prompt_max_items,
-            max_chars=ctx.budget(settings.user_prompt_max_chars),
-            check=CodeCheck(ctx.root),
+    found: list[PromptRecall] = []
+
+    def find(conn: ReadConnection, exclude: set[str]) -> PromptRecall:
+        found.append(
+            prompt_recall(
+                conn,
+                prompt,
+                settings=load_evidence_settings(ctx.root),
+                exclude=exclude,
+                max_items=settings.user_prompt_max_items,
+                max_chars=ctx.budget(settings.user_prompt_max_chars),
+                check=CodeCheck(ctx.root),
+            )
         )
-    )
+        return found[-1]
+
+    try:
+        return ctx.recall(find)
+    finally:
+        # What the session is about, for the file hooks that follow (kgraph.recall.file),
+        # with how telling the words weighed here are.
+        ctx.remember_words(words, found[0].rarity if found else None)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from kgraph.codegraph.filedeps import graph_present
@@ -289,6 +289,9 @@ PROMPT_BLOCK = Block(
 class PromptRecall:
     text: str | None
     ids: tuple[str, ...]
+    # How telling the prompt's words it weighed are (by word key), for the session's later
+    # hooks (kgraph.runtime.seen): they need not count them again.
+    rarity: Mapping[str, float] = field(default_factory=dict)
 
 
 def prompt_ranked(
@@ -301,7 +304,17 @@ def prompt_ranked(
 ) -> list[Ranked]:
     """The items bearing on ``prompt``, best first: code-resolved and lexical, fused, with
     at most WORD_ONLY_ITEMS found by words alone (the library's recall adds meaning)."""
-    now = now or datetime.now(UTC)
+    return _ranked(conn, prompt, settings, exclude, now or datetime.now(UTC))[0]
+
+
+def _ranked(
+    conn: ReadConnection,
+    prompt: str,
+    settings: EvidenceSettings,
+    exclude: set[str],
+    now: datetime,
+) -> tuple[list[Ranked], TaskWords]:
+    """:func:`prompt_ranked`, and the prompt's words as it weighed them."""
     terms = significant_terms(prompt)
     names, paths = code_names(prompt)
     total = recall.item_count(conn)
@@ -324,7 +337,7 @@ def prompt_ranked(
                 continue
             word_only += 1
         kept.append(entry)
-    return kept
+    return kept, task
 
 
 def prompt_recall(
@@ -340,9 +353,9 @@ def prompt_recall(
 ) -> PromptRecall:
     """What to inject for ``prompt``: :func:`prompt_ranked`, rendered within budget (with
     ``check``, items naming code their files no longer hold left out)."""
-    fused = prompt_ranked(conn, prompt, settings=settings, exclude=exclude, now=now)
-    fused = current_only(fused, check, max_items)
+    ranked, task = _ranked(conn, prompt, settings, exclude, now or datetime.now(UTC))
+    fused = current_only(ranked, check, max_items)
     if not fused:
-        return PromptRecall(None, ())
+        return PromptRecall(None, (), task.rarity)
     text, kept = fit(fused, PROMPT_BLOCK, max_chars, max_items)
-    return PromptRecall(text, tuple(r.item.id for r in kept))
+    return PromptRecall(text, tuple(r.item.id for r in kept), task.rarity)

@@ -189,7 +189,8 @@ class TaskWords:
     text's words whose key is among them (:func:`term_weights`, the same measure a prompt's
     own matches clear MIN_LEXICAL with). Each shared word is counted once per hook, at most
     MAX_TASK_COUNTS of them (further words weigh nothing); ``weights`` are words counted
-    already (by stem, :func:`term_weights` over ``total`` texts)."""
+    already (by stem, :func:`term_weights` over ``total`` texts), ``known`` words an earlier
+    hook of the session counted (by key; :attr:`rarity` is what to hand on)."""
 
     def __init__(
         self,
@@ -197,15 +198,22 @@ class TaskWords:
         keys: Collection[str],
         weights: Mapping[str, float] | None = None,
         total: int | None = None,
+        known: Mapping[str, float] | None = None,
     ) -> None:
         self.conn = conn
         self.keys = frozenset(keys)
         self._weights: dict[str, float] = dict(weights or {})  # by stem, counted already
+        self._known = known or {}
         self._counted = 0  # words this object counted (MAX_TASK_COUNTS at most)
         self._total = total  # stored texts, once counted
 
     def __bool__(self) -> bool:
         return bool(self.keys)
+
+    @property
+    def rarity(self) -> dict[str, float]:
+        """Key -> rarity of every word weighed so far, for the session's later hooks."""
+        return {word_key(s): w for s, w in self._weights.items()}
 
     def shared(self, text: str, leave_out: Collection[str] = ()) -> float:
         """The summed rarity of the session's words that ``text`` uses (but the stems in
@@ -218,6 +226,10 @@ class TaskWords:
             if key not in leave_out and word.isascii() and word_key(key) in self.keys:
                 words.setdefault(key, word)
         new = sorted(s for s in words if s not in self._weights)
+        for s in new:
+            if word_key(s) in self._known:
+                self._weights[s] = self._known[word_key(s)]
+        new = [s for s in new if s not in self._weights]
         new = new[: max(0, MAX_TASK_COUNTS - self._counted)]
         self._counted += len(new)
         if new:

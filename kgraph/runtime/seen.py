@@ -6,7 +6,9 @@ the session (the hooks share one budget per session, ``session_max_chars``), ``@
 what was already looked up (``@file:PATH``: a file recalled once is not recalled again when
 the agent reads it again) and ``%KEY KEY ...`` for the words of the user's prompts (what
 the session is about: a file read brings the items that share them), each kept as a short
-digest of its stem, never as the word (a prompt may hold a secret). Hooks append with a
+digest of its stem, never as the word (a prompt may hold a secret); ``KEY:0.42`` adds how
+telling the word is in the store, once a hook has counted it (the later hooks of the session
+need not count it again). Hooks append with a
 single ``O_APPEND`` write (parallel tool calls run their PostToolUse hooks at once; appends
 of a few kilobytes do not interleave), read it whole, and never open the database to learn
 what they injected: the database's ``sessions.injected_ids`` is filled by the worker from
@@ -20,10 +22,11 @@ deleted by session-start (:func:`prune`). Stdlib only.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import time
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from kgraph.runtime.state import state_dir
@@ -47,6 +50,7 @@ class Seen:
     chars: int = 0
     marks: frozenset[str] = frozenset()
     words: frozenset[str] = frozenset()  # keys of the user's prompts' words so far
+    rarity: Mapping[str, float] = field(default_factory=dict)  # key -> rarity, once counted
 
 
 def seen_state(root: Path, session_id: str | None) -> Seen:
@@ -61,6 +65,7 @@ def seen_state(root: Path, session_id: str | None) -> Seen:
     ids: set[str] = set()
     marks: set[str] = set()
     words: set[str] = set()
+    rarity: dict[str, float] = {}
     chars = 0
     for line in data.decode("utf-8", "replace").split("\n"):
         if line.startswith("#chars "):
@@ -69,10 +74,22 @@ def seen_state(root: Path, session_id: str | None) -> Seen:
         elif line.startswith("@"):
             marks.add(line[1:])
         elif line.startswith("%"):
-            words.update(line[1:].split())
+            for token in line[1:].split():
+                key, _, value = token.partition(":")
+                words.add(key)
+                if value and (number := _number(value)) is not None:
+                    rarity[key] = number
         elif line:
             ids.add(line)
-    return Seen(frozenset(ids), chars, frozenset(marks), frozenset(words))
+    return Seen(frozenset(ids), chars, frozenset(marks), frozenset(words), rarity)
+
+
+def _number(text: str) -> float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) and value >= 0 else None
 
 
 def seen_ids(root: Path, session_id: str | None) -> set[str]:
@@ -88,14 +105,16 @@ def remember(
     chars: int = 0,
     marks: Iterable[str] = (),
     words: Iterable[str] = (),
+    rarity: Mapping[str, float] | None = None,
 ) -> None:
-    """Append ``ids``, the ``chars`` delivered, ``marks`` and prompt ``words`` to the
-    session's file (one write)."""
+    """Append ``ids``, the ``chars`` delivered, ``marks``, prompt ``words`` and the
+    ``rarity`` of words counted (by key) to the session's file (one write)."""
     lines = "".join(f"{i}\n" for i in ids if i and "\n" not in i and i[0] not in "#@%")
     lines += f"#chars {chars}\n" if chars > 0 else ""
     lines += "".join(f"@{m}\n" for m in marks if m and "\n" not in m)
-    plain = " ".join(w for w in words if w and w.isprintable() and not any(c.isspace() for c in w))
-    lines += f"%{plain}\n" if plain else ""
+    tokens = [w for w in words if _plain(w) and w not in (rarity or {})]
+    tokens += [f"{k}:{v:.4g}" for k, v in (rarity or {}).items() if _plain(k) and ":" not in k]
+    lines += f"%{' '.join(tokens)}\n" if tokens else ""
     if not session_id or not lines:
         return
     path = seen_path(root, session_id)
@@ -105,6 +124,10 @@ def remember(
         os.write(fd, lines.encode("utf-8"))
     finally:
         os.close(fd)
+
+
+def _plain(word: str) -> bool:
+    return bool(word) and word.isprintable() and not any(c.isspace() for c in word)
 
 
 def forget_all(root: Path, session_id: str | None) -> None:

@@ -10,7 +10,9 @@ import pytest
 from kgraph.db import Database
 from kgraph.hooks.runner import HookOptions, HookResult
 from kgraph.knowledge.store import add_item
+from kgraph.recall.words import stem, word_key
 from kgraph.runtime import queue
+from kgraph.runtime.seen import seen_state
 from tests.hooks.conftest import context_of
 from tests.hooks.graph_rows import add_graph
 
@@ -265,6 +267,10 @@ def test_after_a_prompt_a_whole_file_read_brings_what_bears_on_it(
     # No two of its words side by side in the item: the prompt hook itself gives nothing.
     prompt = "Quotes that are nested break the expression when rendered; why?"
     assert hook("user-prompt", session_id="s1", prompt=prompt).stdout == ""
+    # The prompt hook hands on how telling the words it counted are: the read need not
+    # count them again.
+    told = seen_state(tmp_repo, "s1").rarity
+    assert word_key(stem("nested")) in told and set(told) <= seen_state(tmp_repo, "s1").words
     text = context_of(read(hook, tmp_repo, "src/lexer.py"), "PostToolUse")
     assert quotes in text and other not in text  # the prompt's task leads
     # Another session, no prompt seen: the file alone decides.

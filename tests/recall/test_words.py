@@ -4,6 +4,7 @@ telling words with it."""
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from kgraph.db import Database
 from kgraph.db.reader import ReadConnection
@@ -50,3 +51,25 @@ def recall_items(conn: ReadConnection) -> list[RecallItem]:
     rows = conn.execute("SELECT id FROM entities WHERE type = 'Learning'").fetchall()
     found = load_items(conn, [r[0] for r in rows])
     return sorted(found.values(), key=lambda i: int(i.content.rsplit("case", 1)[1]))
+
+
+def test_a_sessions_words_are_counted_once_then_handed_on(
+    db: Database, conn: ReadConnection
+) -> None:
+    from kgraph.recall.words import TaskWords, stem, task_words, word_key
+
+    for n in range(20):
+        add_item(db, f"the scheduler drains the queue in batch {n}")
+    add_item(db, "the scheduler retries a dead letter")
+    keys = task_words("why does the scheduler keep a dead letter?")
+    counted = TaskWords(conn, keys)
+    value = counted.shared("a dead letter in the scheduler")
+    assert value > 0 and set(counted.rarity) == {
+        word_key(stem(w)) for w in ("dead", "letter", "scheduler")
+    }
+    # A later hook of the session takes the rarities handed on and counts nothing (it has
+    # no store to count in here); a word it was told about weighs what it was told.
+    told = {**counted.rarity, word_key("dead"): 5.0}
+    later = TaskWords(cast(ReadConnection, None), keys, known=told)
+    again = later.shared("a dead letter in the scheduler")
+    assert again == value - counted.rarity[word_key("dead")] + 5.0

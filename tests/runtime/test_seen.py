@@ -58,3 +58,15 @@ def test_the_prompts_words_are_kept_apart_from_ids_and_marks(tmp_path: Path) -> 
     remember(tmp_path, "s1", ["%not-an-id"])
     state = seen_state(tmp_path, "s1")
     assert state.words == {"expiry", "mutex", "region"} and state.ids == {"lrn-1"}
+
+
+def test_how_telling_a_word_is_is_kept_with_its_key(tmp_path: Path) -> None:
+    from kgraph.runtime.seen import remember, seen_path, seen_state
+
+    remember(tmp_path, "s1", (), words=["expiry", "mutex"], rarity={"mutex": 0.25})
+    remember(tmp_path, "s1", (), rarity={"expiry": 0.5, "bad key": 1.0})
+    with seen_path(tmp_path, "s1").open("a") as handle:  # no number a hook writes: key alone
+        handle.write("%region:nan tags:-1 lexer:x\n")
+    state = seen_state(tmp_path, "s1")
+    assert state.words == {"expiry", "mutex", "region", "tags", "lexer"}
+    assert state.rarity == {"mutex": 0.25, "expiry": 0.5}
