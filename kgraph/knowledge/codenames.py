@@ -22,7 +22,9 @@ has ``handleSessionStartCommon``). Standard library only: the hooks use it.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Callable, Iterable
 from pathlib import Path, PurePosixPath
 
@@ -51,12 +53,25 @@ def named_code(text: str, files: Iterable[str] = ()) -> set[str]:
 
 def read_source(path: Path) -> str | None:
     """A source file's text as recall and capture read it: its first MAX_BYTES, UTF-8 with
-    replacement; None when it cannot be read (gone, a directory, no permission)."""
+    replacement; None when it cannot be read (gone, a directory, no permission) or is not a
+    regular file: opening a FIFO to read waits for a writer, and a hook must never wait."""
     try:
-        with path.open("rb") as handle:
-            return handle.read(MAX_BYTES).decode("utf-8", errors="replace")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        chunks: list[bytes] = []
+        left = MAX_BYTES
+        while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def identifiers(text: str) -> frozenset[str]:

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from kgraph.knowledge.codenames import MAX_FILES, held_names, identifiers, named_code
+import os
+from pathlib import Path
+
+import pytest
+
+from kgraph.knowledge.codenames import (
+    MAX_FILES,
+    held_names,
+    identifiers,
+    named_code,
+    read_source,
+)
 
 # Cut from the entireio/cli history (a commit message and the Go file it changed).
 MESSAGE = (
@@ -55,3 +66,20 @@ def test_only_the_first_files_in_path_order_are_read() -> None:
     # The order recall reads an item's files in (by path), whatever order capture had.
     held_names(MESSAGE, list(reversed(paths)), reader)
     assert read == paths[:MAX_FILES]
+
+
+def test_a_source_is_read_only_from_a_regular_file(tmp_path: Path) -> None:
+    source = tmp_path / "hooks.go"
+    source.write_bytes(SOURCE.encode() + b"\xff")
+    assert read_source(source) == SOURCE + "\ufffd"
+    assert read_source(tmp_path) is None  # a directory
+    assert read_source(tmp_path / "gone.go") is None
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_is_not_waited_on(tmp_path: Path) -> None:
+    # Opening a FIFO to read waits for a writer: a hook's stale check reading an item's
+    # file that is one would hang until its deadline.
+    fifo = tmp_path / "state.go"
+    os.mkfifo(fifo)
+    assert read_source(fifo) is None
