@@ -68,7 +68,7 @@ EMBED_ONLY = """
 import sys
 from kgraph.db import open_database
 from kgraph.embeddings import get_embedder
-from kgraph.knowledge.vectors import embed_missing
+from kgraph.knowledge.backfill import embed_missing
 db = open_database(sys.argv[1])
 print(embed_missing(db, get_embedder("all-MiniLM-L6-v2")).embedded)
 """

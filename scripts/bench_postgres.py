@@ -54,7 +54,7 @@ import bench_search  # noqa: E402
 from kgraph.codegraph.indexer import parse_repository  # noqa: E402
 from kgraph.db import open_database  # noqa: E402
 from kgraph.embeddings import get_embedder  # noqa: E402
-from kgraph.knowledge import vectors  # noqa: E402
+from kgraph.knowledge import backfill, vectors  # noqa: E402
 from kgraph.knowledge.search import search  # noqa: E402
 from tests import pgserver  # noqa: E402
 
@@ -209,7 +209,7 @@ def vector_searches(sizes: list[int], queries: int) -> list[VectorRow]:
                 db = open_database(pg_url)
                 try:
                     started = time.perf_counter()
-                    built = vectors.build_vector_index(db, get_embedder("fake").model_name)
+                    built = backfill.build_vector_index(db, get_embedder("fake").model_name)
                     build_s = time.perf_counter() - started
                 finally:
                     db.close()

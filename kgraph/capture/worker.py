@@ -325,14 +325,14 @@ def refresh_copy(db: Any, root: Path, log: Any) -> None:
 def embed_captured(db: Any, log: Any) -> None:
     """Vectors for the items captured, so semantic search and prompt recall see them without
     a manual ``kgraph embed``; near-duplicates among them merge with what is stored
-    (kgraph.knowledge.vectors.merge_near_duplicates). Here, in the detached worker, once a
+    (kgraph.knowledge.backfill.merge_near_duplicates). Here, in the detached worker, once a
     session has ended: the model loads in this process (seconds of CPU, a few hundred MB,
     for as long as the worker runs), never in a hook. A candidate another session said in
     other words is shown then (kgraph.knowledge.candidates.corroborate_similar). Without the
     model installed it is left to ``kgraph embed``; a failure is logged."""
     from kgraph.embeddings import get_embedder
+    from kgraph.knowledge.backfill import embed_missing
     from kgraph.knowledge.candidates import corroborate_similar
-    from kgraph.knowledge.vectors import embed_missing
 
     started = time.process_time()
     try:
@@ -360,7 +360,7 @@ def index_vectors(db: Any, log: Any) -> None:
     if db.dialect != "postgresql":
         return
     from kgraph.embeddings import model_name_for
-    from kgraph.knowledge.vectors import build_vector_index
+    from kgraph.knowledge.backfill import build_vector_index
 
     try:
         if build_vector_index(db, model_name_for()):

@@ -11,8 +11,8 @@ Backends, chosen by name (argument, else ``$KGRAPH_EMBEDDER``, else the default)
   Model name ``sentence-transformers/all-MiniLM-L6-v2``, 384 dimensions.
 
 Every stored vector records its model name and dimension; callers compare only vectors of
-the model they hold (see kgraph/knowledge/vectors.py). Importing this package imports
-neither numpy nor torch.
+the model they hold (see kgraph/knowledge/vectors.py and backfill.py). Importing this
+package imports neither numpy nor torch.
 """
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ from kgraph.knowledge.model import (
 from kgraph.lazy import lazy
 
 if TYPE_CHECKING:
+    from kgraph.knowledge.backfill import EmbedReport, count_missing, embed_missing
     from kgraph.knowledge.candidates import list_candidates
     from kgraph.knowledge.candidates import review as review_candidate
     from kgraph.knowledge.edit import link, set_hidden, supersede, unsupersede
@@ -57,13 +58,7 @@ if TYPE_CHECKING:
     from kgraph.knowledge.search import SearchHit
     from kgraph.knowledge.search import search as search_items
     from kgraph.knowledge.store import AddResult, add_item
-    from kgraph.knowledge.vectors import (
-        EmbedReport,
-        count_missing,
-        embed_missing,
-        has_vectors,
-        nearest,
-    )
+    from kgraph.knowledge.vectors import has_vectors, nearest
 
 # The search *function* is exported as ``search_items``: ``kgraph.knowledge.search`` is
 # also the module's name, and importing the submodule rebinds that package attribute to
@@ -104,9 +99,9 @@ _LAZY = {
     "ImportReport": "importer",
     "export_knowledge": "export",
     "import_knowledge": "importer",
-    "EmbedReport": "vectors",
-    "count_missing": "vectors",
-    "embed_missing": "vectors",
+    "EmbedReport": "backfill",
+    "count_missing": "backfill",
+    "embed_missing": "backfill",
     "has_vectors": "vectors",
     "nearest": "vectors",
 }

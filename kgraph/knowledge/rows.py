@@ -89,7 +89,7 @@ def target_row(type_: str, name: str, new_id: str, source: str, now: datetime) -
 
 def item_row(item: PreparedItem, new_id: str, now: datetime) -> dict[str, Any]:
     """The row of a new knowledge item (a candidate is stored hidden and pending)."""
-    from kgraph.knowledge.vectors import vector_values
+    from kgraph.knowledge.backfill import vector_values
 
     stamp = item.created_at or now
     values: dict[str, Any] = {
@@ -119,7 +119,7 @@ def duplicate_changes(
 ) -> dict[str, Any]:
     """What storing ``item`` again changes on its stored duplicate ``row`` (``how``: "exact"
     or "near"); empty when nothing does."""
-    from kgraph.knowledge.vectors import vector_values
+    from kgraph.knowledge.backfill import vector_values
 
     changes: dict[str, Any] = {}
     # Seen again means by another session or source: a long session captured in several

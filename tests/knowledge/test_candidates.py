@@ -90,8 +90,8 @@ def test_another_session_saying_it_in_other_words_shows_both_once_embedded(
     db: Database,
 ) -> None:
     from kgraph.embeddings import get_embedder
+    from kgraph.knowledge.backfill import embed_missing
     from kgraph.knowledge.candidates import corroborate_similar
-    from kgraph.knowledge.vectors import embed_missing
 
     first = capture(db, CAUSE, "s1").entity_id
     reworded = CAUSE.replace("every colon", "each colon")  # cosine 0.94 with the hashing model
@@ -108,8 +108,8 @@ def test_another_session_saying_it_in_other_words_shows_both_once_embedded(
 
 def test_a_rejected_item_corroborates_nothing(db: Database) -> None:
     from kgraph.embeddings import get_embedder
+    from kgraph.knowledge.backfill import embed_missing
     from kgraph.knowledge.candidates import corroborate_similar
-    from kgraph.knowledge.vectors import embed_missing
 
     review(db, capture(db, CAUSE, "s1").entity_id, False)
     capture(db, CAUSE.replace("every colon", "each colon"), "s2")

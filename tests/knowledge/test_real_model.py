@@ -7,8 +7,8 @@ import pytest
 from kgraph.db import Database
 from kgraph.embeddings import get_embedder
 from kgraph.knowledge import add_item
+from kgraph.knowledge.backfill import embed_missing
 from kgraph.knowledge.search import search
-from kgraph.knowledge.vectors import embed_missing
 
 
 @pytest.mark.real_model
