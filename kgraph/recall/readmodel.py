@@ -188,15 +188,19 @@ def recent_session_files(
     return list(found.items())
 
 
-def _session_files(data: str | None, root: Path) -> set[str]:
-    """The repo-relative files a recorded session read or edited."""
+def _session_files(data: str | None, root: Path) -> set[str] | None:
+    """The repo-relative files a recorded session read or edited; None when its transcript
+    was never read (a session known only from what the hooks injected: it crashed before
+    its end, or its transcript is gone), which says nothing of what it opened."""
     try:
         parsed = json.loads(data) if data else None
     except ValueError:
         parsed = None
+    if not isinstance(parsed, dict) or not ({"files_read", "files_edited"} & parsed.keys()):
+        return None
     found: set[str] = set()
     for key in ("files_read", "files_edited"):
-        paths = parsed.get(key) if isinstance(parsed, dict) else None
+        paths = parsed.get(key)
         for path in paths if isinstance(paths, list) else []:
             if isinstance(path, str) and path:
                 found.add(relative_path(path, root))
@@ -205,7 +209,8 @@ def _session_files(data: str | None, root: Path) -> set[str]:
 
 def unused_items(conn: ReadConnection, root: Path, exclude_session: str | None = None) -> set[str]:
     """Items shown to UNUSED_AFTER or more of the project's latest UNUSED_WINDOW recorded
-    sessions that did not read or edit a file the item is about.
+    sessions that did not read or edit a file the item is about (a session whose transcript
+    was never read does not count: nothing says what it opened).
 
     Replaying real sessions, a broad item that a prompt's file names or words matched came
     back session after session, to work it had nothing to do with; an item that was shown
@@ -227,6 +232,8 @@ def unused_items(conn: ReadConnection, root: Path, exclude_session: str | None =
         if not isinstance(ids, list) or not ids:
             continue
         files = _session_files(data, root)
+        if files is None:
+            continue
         for item_id in {i for i in ids if isinstance(i, str)}:
             shown.setdefault(item_id, []).append(files)
     often = [i for i, sessions in shown.items() if len(sessions) >= UNUSED_AFTER]

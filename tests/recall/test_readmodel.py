@@ -307,6 +307,34 @@ def test_an_item_two_sessions_left_alone_is_unused_however_another_used_it(
     conn.close()
 
 
+def test_a_session_whose_transcript_was_never_read_says_nothing_of_use(
+    db: Database, tmp_path: Path
+) -> None:
+    # Known only from what the hooks injected (it crashed before its end, or its transcript
+    # is gone): no record of what it opened, so it did not leave the item alone.
+    item = add_item(db, "The worker retries twice", files=["src/worker.ts"])
+
+    def shown(row: dict[str, Any]) -> None:
+        row["injected_ids"] = [item.entity_id]
+
+    def shown_and_read(row: dict[str, Any]) -> None:
+        row["injected_ids"] = [item.entity_id]
+        row["data"]["files_read"] = []
+
+    update_session(db, "s1", shown)
+    update_session(db, "s2", shown)
+    conn = open_store(db.url)
+    assert conn is not None
+    assert unused_items(conn, tmp_path) == set()
+    conn.close()
+    update_session(db, "s3", shown_and_read)
+    update_session(db, "s4", shown_and_read)  # two read transcripts, its file not opened
+    conn = open_store(db.url)
+    assert conn is not None
+    assert unused_items(conn, tmp_path) == {item.entity_id}
+    conn.close()
+
+
 def test_a_file_only_depending_on_the_work_gives_its_mistakes_and_patterns(
     db: Database, conn: ReadConnection
 ) -> None:
