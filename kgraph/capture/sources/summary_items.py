@@ -48,7 +48,6 @@ _HALF_DONE = re.compile(
 )
 _READ_TO = re.compile(r"\s*(?:Read|Reviewed|Checked|Opened) (?:to|for) [^.]*\.?\s*$")
 MAX_FILE_ITEMS = 6
-# The user as the subject of a bullet's head (the text before its first colon).
 _USER = re.compile(r"\buser\b", re.IGNORECASE)
 
 
@@ -116,7 +115,8 @@ def _join(parts: list[str]) -> str:
 
 
 def _error_section(text: str) -> str:
-    """ "feedback" for an "Errors and fixes" bullet headed by the user, else "errors"."""
+    """The section an "Errors and fixes" bullet belongs in: "feedback" when its head (the
+    text before its first colon) names the user, else "errors"."""
     head = text.split(":", 1)[0] if ":" in text[:160] else ""
     return "feedback" if _USER.search(head) else "errors"
 
