@@ -108,7 +108,7 @@ def _learn_batch(
     """Store one batch of commits' knowledge, each item with the code names its commit's
     files held then (``data["code"]``, for the stale check)."""
     from kgraph.capture.extract import commit_candidates
-    from kgraph.knowledge.prepare import prepare_item
+    from kgraph.capture.session_write import prepared_item
     from kgraph.knowledge.store import write_item
 
     prepared: list[PreparedItem] = []
@@ -118,19 +118,17 @@ def _learn_batch(
         for candidate in found:
             if not gate.admit(candidate.content, trusted=True):
                 continue
-            item = prepare_item(
-                candidate.content,
-                type=candidate.type,
-                code_area=candidate.code_area,
-                files=candidate.files,
-                confidence=candidate.confidence,
-                source="commit",
-                source_ref=candidate.ref.removeprefix("commit:"),
-                data={"capture_ref": candidate.ref, "origin": "history"},
-                area_rules=rules,
-                created_at=commit.committed,
+            source_ref = candidate.ref.removeprefix("commit:")
+            prepared.append(
+                prepared_item(
+                    candidate,
+                    code,
+                    rules,
+                    source_ref=source_ref,
+                    origin="history",
+                    created_at=commit.committed,
+                )
             )
-            prepared.append(code.record(item, candidate.ref))
 
     def write(conn: Connection) -> list[bool]:
         return [write_item(conn, i, bump=False, area_rules=rules).created for i in prepared]

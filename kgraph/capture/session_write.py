@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kgraph.capture.code_at import CodeAt
 from kgraph.capture.gate.candidates import Candidate
@@ -22,7 +22,10 @@ from kgraph.capture.sources.retractions import Retraction
 from kgraph.db import Database
 from kgraph.db.models import utcnow
 
-__all__ = ["Plan", "Written", "prepare", "write"]
+if TYPE_CHECKING:
+    from kgraph.knowledge.prepare import PreparedItem
+
+__all__ = ["Plan", "Written", "prepare", "prepared_item", "write"]
 
 MAX_REFS = 20_000
 NEAR_DUPLICATE = 0.75  # share of words two items about the same file must have in common
@@ -50,8 +53,6 @@ def prepare(
     """The candidates as items ready for the write: through the junk gate (commits
     trusted), refs the session stored already skipped, prepared (validated, redacted), the
     code each names recorded (``code``), and the untrusted ones stored as candidates."""
-    from kgraph.knowledge.prepare import prepare_item
-
     plan = Plan()
     for candidate in candidates:
         if candidate.ref in refs:
@@ -66,20 +67,15 @@ def prepare(
             if candidate.source == "commit"
             else f"{session_id}:{candidate.ref}"
         )
-        prepared = prepare_item(
-            candidate.content,
-            type=candidate.type,
-            code_area=candidate.code_area,
-            files=candidate.files,
-            confidence=candidate.confidence,
-            source=candidate.source,
+        prepared = prepared_item(
+            candidate,
+            code,
+            rules,
             source_ref=source_ref,
+            origin=candidate.origin,
             issue_number=issue,
             session_id=session_id,
-            data={"capture_ref": candidate.ref, "origin": candidate.origin},
-            area_rules=rules,
         )
-        prepared = code.record(prepared, candidate.ref)
         if not candidate.trusted:
             prepared = replace(prepared, candidate=True)
         if candidate.type == "Topic":
@@ -87,6 +83,36 @@ def prepare(
         else:
             plan.items.append((candidate, source_ref, prepared))
     return plan
+
+
+def prepared_item(
+    candidate: Candidate,
+    code: CodeAt,
+    rules: Any,
+    *,
+    source_ref: str,
+    origin: str,
+    **fields: Any,
+) -> PreparedItem:
+    """``candidate`` as an item ready to write (validated and redacted by
+    :func:`~kgraph.knowledge.prepare.prepare_item`) with the code it names recorded
+    (``code``); ``fields`` are prepare_item's other keywords (a session's, a commit's date).
+    A session's capture and the history's learning build their items here alike."""
+    from kgraph.knowledge.prepare import prepare_item
+
+    item = prepare_item(
+        candidate.content,
+        type=candidate.type,
+        code_area=candidate.code_area,
+        files=candidate.files,
+        confidence=candidate.confidence,
+        source=candidate.source,
+        source_ref=source_ref,
+        data={"capture_ref": candidate.ref, "origin": origin},
+        area_rules=rules,
+        **fields,
+    )
+    return code.record(item, candidate.ref)
 
 
 def _near_duplicate(conn: Any, prepared: Any) -> str | None:
