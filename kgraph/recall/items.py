@@ -76,13 +76,8 @@ class RecallItem:
     seen_count: int = 1
     # The data column as read (JSON text in SQLite), decoded only for what asks for it: of
     # the hundreds of items a hook loads, the stale check reads a few.
+    # (:func:`held_code` reads the code names recorded there.)
     data: object = field(default=None, compare=False, repr=False)
-
-    @property
-    def code(self) -> tuple[str, ...] | None:
-        """The code names its files held when it was captured (``data["code"]``); None for
-        an item stored before capture recorded them (kgraph.knowledge.codenames)."""
-        return held_code(self.data)
 
 
 def _edge_list(types: Sequence[str]) -> str:

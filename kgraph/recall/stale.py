@@ -41,10 +41,8 @@ class CodeCheck:
         return self._words[path]
 
     def is_current(self, item: Item) -> bool:
-        # A read-model item gives its recorded code; a library item holds it in its data.
-        held: tuple[str, ...] | None = (
-            item.code if hasattr(item, "code") else held_code(getattr(item, "data", None))
-        )
+        # The recorded code, in the data of a read-model item (JSON text) or a library one.
+        held = held_code(getattr(item, "data", None))
         names = set(held) if held is not None else named_code(item.content, item.files)
         if not item.files or (held is None and len(names) < MIN_NAMES) or not names:
             return True

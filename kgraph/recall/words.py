@@ -225,11 +225,10 @@ class TaskWords:
             key = stem(word)
             if key not in leave_out and word.isascii() and word_key(key) in self.keys:
                 words.setdefault(key, word)
-        new = sorted(s for s in words if s not in self._weights)
-        for s in new:
-            if word_key(s) in self._known:
+        for s in words:  # counted by an earlier hook of the session
+            if s not in self._weights and word_key(s) in self._known:
                 self._weights[s] = self._known[word_key(s)]
-        new = [s for s in new if s not in self._weights]
+        new = sorted(s for s in words if s not in self._weights)
         new = new[: max(0, MAX_TASK_COUNTS - self._counted)]
         self._counted += len(new)
         if new:

@@ -128,6 +128,7 @@ def test_the_code_an_item_named_at_capture_is_read_back(db: Database, conn: Read
     empty = add_item(db, "The state file is JSON lines", files=["a.go"], data={"code": []})
     older = add_item(db, "The state file lives under .git", files=["a.go"], data={"x": 1})
     found = recall.load_items(conn, [held.entity_id, empty.entity_id, older.entity_id])
-    assert found[held.entity_id].code == ("readSessionID",)
-    assert found[empty.entity_id].code == ()
-    assert found[older.entity_id].code is None  # stored before capture recorded it
+    assert recall.held_code(found[held.entity_id].data) == ("readSessionID",)
+    assert recall.held_code(found[empty.entity_id].data) == ()
+    # stored before capture recorded it
+    assert recall.held_code(found[older.entity_id].data) is None

@@ -32,7 +32,7 @@ class _Item:
     issue_number: int | None = None
     code_areas: tuple[str, ...] = ()
     updated_at: object = None
-    code: tuple[str, ...] | None = None  # the names its files held at capture
+    data: object = None  # {"code": the names its files held at capture}
 
 
 def test_an_item_naming_code_its_files_no_longer_hold_is_left_out(tmp_path: Path) -> None:
@@ -68,7 +68,7 @@ def test_an_item_whose_recorded_code_is_gone_is_left_out(tmp_path: Path) -> None
         "rec",
         text,
         files,
-        code=("currentSessionID", "readSessionID", "currentSessionIDWithFallback"),
+        data={"code": ["currentSessionID", "readSessionID", "currentSessionIDWithFallback"]},
     )
     assert not check.is_current(recorded)
     assert check.is_current(_Item("old", text, files))  # unrecorded: 2 of 3 still there
@@ -77,11 +77,11 @@ def test_an_item_whose_recorded_code_is_gone_is_left_out(tmp_path: Path) -> None
         "rm",
         "Remove FindLegacyEntireSessionID; readSessionID reads the file",
         files,
-        code=("readSessionID",),
+        data={"code": ["readSessionID"]},
     )
     assert check.is_current(removal)
     # Nothing recorded as held: nothing to judge.
-    assert check.is_current(_Item("none", STALE, files, code=()))
+    assert check.is_current(_Item("none", STALE, files, data={"code": []}))
 
 
 def test_a_name_is_still_there_only_as_a_whole_identifier(tmp_path: Path) -> None:
