@@ -2,7 +2,8 @@
 
 1. **Layers import only downward**: the faces (cli, mcp, hooks) on top, then setup > viz > api >
    recall > capture > knowledge > checkpoint > codegraph > transcript > embeddings >
-   runtime > db, with the base modules (errors, config, redact, jsontext, limits) below them all.
+   runtime > db, with the base modules (errors, config, redact, jsontext, limits, digest)
+   below them all.
 2. **The CLI, the MCP server and the API use only the public surface** of the packages
    below them: ``from kgraph.<package> import name`` with ``name`` in that package's
    ``__all__`` — never a submodule (``kgraph.knowledge.store``), so any module behind a
@@ -36,7 +37,7 @@ LAYERS = (
     "runtime",
     "db",
 )
-BASE = ("errors", "config", "redact", "lazy", "jsontext", "limits")
+BASE = ("errors", "config", "redact", "lazy", "jsontext", "limits", "digest")
 PUBLIC_ONLY = ("cli", "mcp", "api")
 # What ``from kgraph import X`` means, by layer.
 TOP_LEVEL = {"__version__": "errors", "open": "api", "Project": "api"}

@@ -24,8 +24,8 @@ from typing import Any
 
 from kgraph.errors import ConnectionLostError
 from kgraph.runtime import queue
+from kgraph.runtime.logfile import get_logger
 from kgraph.runtime.queue import Request
-from kgraph.runtime.state import get_logger
 
 MAX_ATTEMPTS = 3
 MAX_ROUNDS = 20

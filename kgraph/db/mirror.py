@@ -26,7 +26,6 @@ Standard library only: this is on every hook's path.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import sqlite3
@@ -35,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kgraph.db.reader import open_reader
+from kgraph.digest import sha256_hex
 
 __all__ = [
     "MIRROR_FILE",
@@ -78,7 +78,7 @@ class MirrorStamp:
 def source_key(url: str) -> str:
     """A digest of the server URL (its project included): names the copy without storing
     the URL, which may hold a password."""
-    return hashlib.sha256(url.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+    return sha256_hex(url.encode("utf-8", "surrogatepass"))[:24]
 
 
 def read_stamp(folder: Path) -> MirrorStamp | None:

@@ -12,7 +12,6 @@ its folder. Standard library only (the hooks resolve it on every call).
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -112,6 +111,8 @@ def with_project(url: str, root: Path, environ: Mapping[str, str]) -> str:
 
 def schema_name(project: str) -> str:
     """The PostgreSQL schema of ``project``: readable, unique, within 63 bytes."""
+    import hashlib  # loads OpenSSL: not at import, which every hook pays
+
     slug = _SLUG.sub("_", project.lower()).strip("_")[-40:].strip("_")
     digest = hashlib.sha1(project.encode("utf-8")).hexdigest()[:10]
     return f"kg_{slug}_{digest}" if slug else f"kg_{digest}"

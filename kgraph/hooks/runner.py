@@ -22,11 +22,9 @@ from __future__ import annotations
 
 import importlib
 import json
-import logging
 import os
 import threading
 import time
-import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,7 +35,7 @@ from kgraph.db.reader import ReadConnection
 from kgraph.hooks.payload import HookInput, parse_input
 from kgraph.runtime.seen import Seen
 from kgraph.runtime.settings import HookSettings, load_settings
-from kgraph.runtime.state import get_logger
+from kgraph.runtime.state import HookLog, end_hook_log, hook_log
 
 # CLI name -> (Claude Code event name, "module:function" of the handler)
 EVENTS: dict[str, tuple[str, str]] = {
@@ -83,7 +81,7 @@ class HookContext:
     options: HookOptions
     settings: HookSettings
     deadline: float  # time.monotonic() value
-    log: logging.Logger
+    log: HookLog
     started: float = field(default_factory=time.monotonic)
     # additionalContext ready so far (returned as is if the deadline expires) and the ids of
     # the items in it; set together through publish().
@@ -300,14 +298,14 @@ def run_hook(
 ) -> HookResult:
     """Run hook ``event`` on stdin bytes ``data``; never raises (see module docstring)."""
     env = os.environ if environ is None else environ
-    log: logging.Logger | None = None
+    log: HookLog | None = None
     try:
         if event not in EVENTS or is_disabled(env):
             return HookResult()
         options = options or HookOptions()
         payload = parse_input(data)
         root = _resolve_root(payload)
-        log = get_logger(root)
+        log = hook_log(root)
         if payload.problem is not None:
             log.warning("%s: %s", event, payload.problem)
         if payload.agent_id is not None:  # inside a subagent: not a session of its own
@@ -333,6 +331,8 @@ def run_hook(
     except BaseException as exc:  # fail open: KeyboardInterrupt and SystemExit included
         _log_failure(log, event, exc)
         return HookResult()
+    finally:
+        end_hook_log()
 
 
 def emit(result: HookResult) -> None:
@@ -347,7 +347,7 @@ def emit(result: HookResult) -> None:
     except (OSError, ValueError):
         pass
     if result.abandoned:
-        from kgraph.runtime.state import flush_logs
+        from kgraph.runtime.logfile import flush_logs
 
         flush_logs()
         os._exit(0)
@@ -400,7 +400,7 @@ def _run_with_deadline(
 
 
 def _log_failure(
-    log: logging.Logger | None, event: str, exc: BaseException, ctx: HookContext | None = None
+    log: HookLog | None, event: str, exc: BaseException, ctx: HookContext | None = None
 ) -> None:
     """One line for a kgraph error (recorded for the user when it is about the database) or
     a file the user may not write, the traceback for anything else (a bug)."""
@@ -433,6 +433,8 @@ def _log_failure(
 
                 record_problem(ctx.root, str(exc), sqlite_path(ctx.db_url))
             return
+        import traceback
+
         detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
         log.error("%s failed: %s: %s\n%s", event, type(exc).__name__, exc, detail[-4000:])
     except Exception:  # pragma: no cover

@@ -6,10 +6,10 @@ relationship type is one line in ``RELATIONSHIP_TYPES``.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable, Sequence
 
+from kgraph.digest import sha256_hex
 from kgraph.errors import InvalidValueError
 
 # type -> id prefix. Knowledge types carry text a person or a capture wrote; structural types
@@ -109,7 +109,7 @@ def content_hash(text: str, type_: str = "Learning") -> str:
     File paths are hashed exactly (``Foo.py`` and ``foo.py`` are different files).
     """
     key = text if type_ == "File" else normalise(text)
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+    return sha256_hex(key.encode("utf-8"))
 
 
 def entity_id(type_: str, text: str, length: int = 10) -> str:

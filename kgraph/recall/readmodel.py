@@ -12,7 +12,6 @@ one set of queries (:mod:`kgraph.recall.items`, :mod:`kgraph.codegraph.filedeps`
 from __future__ import annotations
 
 import json
-import logging
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -31,7 +30,7 @@ from kgraph.recall.relevance import (
     NEIGHBOUR_TYPES,
     Focus,
 )
-from kgraph.runtime.state import LOGGER_NAME
+from kgraph.runtime.state import log_warning
 
 __all__ = [
     "focus_for",
@@ -79,7 +78,7 @@ def open_store(
         if stale is None or mirror is None:
             raise
         note_unreachable(mirror)
-        logging.getLogger(LOGGER_NAME).warning(
+        log_warning(
             "%s; reading the local copy of %.0f s ago", exc, mirror_age(mirror, db_url) or 0.0
         )
         return stale

@@ -5,13 +5,13 @@ share enough telling words with it (FTS5 BM25 over the words, then a rarity bar)
 from __future__ import annotations
 
 import functools
-import hashlib
 import itertools
 import math
 import re
 from collections.abc import Collection, Mapping, Sequence
 
 from kgraph.db.reader import ReadConnection
+from kgraph.digest import blake2b_hex
 from kgraph.recall import items as recall
 from kgraph.recall.evidence import MIN_BASE, rarity
 from kgraph.recall.relevance import Ranked
@@ -166,7 +166,7 @@ def select_lexical(
 def word_key(stem_: str) -> str:
     """A short digest of a word's stem: what is kept of a prompt's words on disk (a prompt
     may hold a secret; a digest of one word of it tells nothing back)."""
-    return hashlib.blake2b(stem_.encode("utf-8"), digest_size=6).hexdigest()
+    return blake2b_hex(stem_.encode("utf-8"), digest_size=6)
 
 
 def task_words(prompt: str, known: Collection[str] = ()) -> list[str]:

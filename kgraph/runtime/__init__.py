@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from kgraph.lazy import lazy
 
 if TYPE_CHECKING:
+    from kgraph.runtime.logfile import flush_logs, get_logger
     from kgraph.runtime.queue import enqueue
     from kgraph.runtime.seen import remember as remember_seen
     from kgraph.runtime.seen import seen_ids
@@ -26,7 +27,6 @@ if TYPE_CHECKING:
         set_learn_history,
     )
     from kgraph.runtime.spawn import spawn_worker
-    from kgraph.runtime.state import flush_logs, get_logger
 
 # name -> "module" or "module:attribute"
 _LAZY = {
@@ -38,8 +38,8 @@ _LAZY = {
     "set_extractor": "settings",
     "set_learn_history": "settings",
     "spawn_worker": "spawn",
-    "flush_logs": "state",
-    "get_logger": "state",
+    "flush_logs": "logfile",
+    "get_logger": "logfile",
 }
 
 __all__ = [

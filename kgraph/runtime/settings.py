@@ -31,12 +31,11 @@ learn_history = true               # catch-up also learns the git history's new 
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from kgraph.runtime.state import LOGGER_NAME
+from kgraph.runtime.state import log_warning
 
 # Claude Code writes additionalContext over 10,000 characters to a file instead.
 HARD_MAX_CHARS = 9_900
@@ -123,7 +122,7 @@ def settings_from_config(config: dict[str, Any]) -> HookSettings:
             changes[f.name] = _coerce(f.name, value, getattr(defaults, f.name))
             if changes[f.name] != value:
                 table = "capture" if source is capture else "hooks"
-                logging.getLogger(LOGGER_NAME).warning(
+                log_warning(
                     "kgraph.toml: [%s] %s = %r is not valid here; using %r",
                     table,
                     f.name,
@@ -141,7 +140,7 @@ def load_settings(root: Path) -> HookSettings:
     try:
         return settings_from_config(load_config(root))
     except (KgraphError, OSError) as exc:
-        logging.getLogger(LOGGER_NAME).warning("kgraph.toml ignored, defaults used: %s", exc)
+        log_warning("kgraph.toml ignored, defaults used: %s", exc)
         return HookSettings()
 
 

@@ -1,4 +1,4 @@
-"""kgraph's per-project state folder ``<project root>/.claude/kgraph/`` and its rotating log.
+"""kgraph's per-project state folder ``<project root>/.claude/kgraph/``, and the hook's log.
 
 Hooks and the capture worker both live here, so this module imports nothing heavy
 (no SQLAlchemy): the capture hooks must return in well under 0.3 s.
@@ -14,15 +14,15 @@ Layout::
 
 from __future__ import annotations
 
-import contextlib
-import logging
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import logging
 
 STATE_RELATIVE = Path(".claude") / "kgraph"
 LOG_NAME = "hook.log"
-LOG_MAX_BYTES = 1_000_000
-LOG_BACKUPS = 2
 LOGGER_NAME = "kgraph.hooks"
 
 
@@ -75,87 +75,59 @@ def log_path(root: Path) -> Path:
     return log_dir(root) / LOG_NAME
 
 
-class _LazyRotatingHandler(logging.Handler):
-    """A rotating log file opened (its folder created, ``logging.handlers`` imported: ~5 ms a
-    hook run would pay for nothing) only when the first record is written; never raises."""
+class HookLog:
+    """The log as a hook run writes it. ``logging`` (with the ``traceback``, ``string`` and
+    ``threading`` it imports: about 5 ms of a hook process) is imported at the first record
+    written, and most runs write none. Debug records are dropped unless ``KGRAPH_HOOK_DEBUG``
+    is set, as the logger itself would (:func:`kgraph.runtime.logfile.get_logger`)."""
 
-    def __init__(self, filename: str) -> None:
-        super().__init__()
-        self.baseFilename = filename
-        self._file: logging.Handler | None = None
+    def __init__(self, root: Path | None) -> None:
+        self.root = root
+        self._debug = bool(os.environ.get("KGRAPH_HOOK_DEBUG"))
+        self._logger: logging.Logger | None = None
 
-    def _target(self) -> logging.Handler:
-        if self._file is None:
-            from logging.handlers import RotatingFileHandler
+    def _get(self) -> logging.Logger:
+        if self._logger is None:
+            from kgraph.runtime.logfile import get_logger
 
-            from kgraph.db.gitignore import ignore_state_dir
+            self._logger = get_logger(self.root)
+        return self._logger
 
-            directory = Path(self.baseFilename).parent
-            if directory.name == STATE_RELATIVE.name:
-                ignore_state_dir(directory)
-            else:  # the per-user fallback folder
-                directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-            handler = RotatingFileHandler(
-                self.baseFilename,
-                maxBytes=LOG_MAX_BYTES,
-                backupCount=LOG_BACKUPS,
-                delay=True,
-                encoding="utf-8",
-            )
-            handler.handleError = self.handleError  # type: ignore[method-assign]
-            self._file = handler
-        return self._file
+    def debug(self, msg: str, *args: object) -> None:
+        if self._debug:
+            self._get().debug(msg, *args)
 
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            target = self._target()
-            target.setFormatter(self.formatter)
-            target.emit(record)
-        except Exception:
-            self.handleError(record)
+    def warning(self, msg: str, *args: object) -> None:
+        self._get().warning(msg, *args)
 
-    def flush(self) -> None:
-        if self._file is not None:
-            self._file.flush()
-
-    def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-        super().close()
-
-    def handleError(self, record: logging.LogRecord) -> None:
-        # The default prints a traceback to stderr, which Claude Code would show the user.
-        pass
+    def error(self, msg: str, *args: object) -> None:
+        self._get().error(msg, *args)
 
 
-def get_logger(root: Path | None) -> logging.Logger:
-    """The hook logger, writing to ``<root>/.claude/kgraph/hook.log`` (created on first record).
-
-    Never logs to stderr: Claude Code shows a hook's stderr as an error notice. Safe to call
-    repeatedly; the handler is attached once per log file. Debug records are written when
-    ``KGRAPH_HOOK_DEBUG=1``.
-    """
-    logger = logging.getLogger(LOGGER_NAME)
-    logger.propagate = False
-    logger.setLevel(logging.DEBUG if os.environ.get("KGRAPH_HOOK_DEBUG") else logging.INFO)
-    if root is None:
-        if not logger.handlers:
-            logger.addHandler(logging.NullHandler())
-        return logger
-    target = str(log_path(root))
-    for handler in logger.handlers:
-        if getattr(handler, "baseFilename", None) == target:
-            return logger
-    handler = _LazyRotatingHandler(target)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(process)d %(levelname)s %(message)s"))
-    for old in list(logger.handlers):
-        logger.removeHandler(old)
-        old.close()
-    logger.addHandler(handler)
-    return logger
+# The log of the hook running (between hook_log and end_hook_log); None outside a hook.
+_hook_log: HookLog | None = None
 
 
-def flush_logs() -> None:
-    for handler in logging.getLogger(LOGGER_NAME).handlers:
-        with contextlib.suppress(Exception):  # a failing log must not fail the hook
-            handler.flush()
+def hook_log(root: Path | None) -> HookLog:
+    """Open the log of the hook that starts; :func:`log_warning` writes to it too until
+    :func:`end_hook_log`."""
+    global _hook_log
+    _hook_log = HookLog(root)
+    return _hook_log
+
+
+def end_hook_log() -> None:
+    global _hook_log
+    _hook_log = None
+
+
+def log_warning(msg: str, *args: object) -> None:
+    """A warning of code below the hooks (settings, the read model): to the running hook's
+    log, or outside a hook to the ``kgraph.hooks`` logger as it is configured (the worker
+    configures it; elsewhere Python's last-resort handler prints it on stderr)."""
+    if _hook_log is not None:
+        _hook_log.warning(msg, *args)
+        return
+    import logging
+
+    logging.getLogger(LOGGER_NAME).warning(msg, *args)

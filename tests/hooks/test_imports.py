@@ -46,6 +46,7 @@ def modules_after(
         timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
+    assert not proc.stderr
     if stdout is not None:
         stdout.write_text(proc.stdout)
     return {name.split(".")[0] for name in json.loads(out.read_text())}
@@ -96,6 +97,36 @@ def test_injecting_hooks_read_the_database_without_sqlalchemy(
     assert "sqlite3" in loaded
     assert "kgraph-context" in out.read_text()  # and something injected
     assert not loaded.intersection((*HEAVY, "sqlalchemy", "numpy"))
+
+
+@pytest.mark.parametrize("event", ["session-start", "user-prompt", "post-tool-use"])
+def test_a_hook_that_logs_nothing_loads_neither_logging_nor_openssl(
+    event: str, repo_with_knowledge: Path, tmp_path: Path
+) -> None:
+    """``logging`` and ``hashlib`` (which loads OpenSSL) cost a hook process about 8 ms: they
+    are loaded only when a record is written or a digest other than blake2 is taken."""
+    if os.environ.get("KGRAPH_DB", "").startswith("postgresql"):
+        pytest.skip("psycopg imports logging itself")
+    out = tmp_path / "stdout.txt"
+    payload = injecting_payload(repo_with_knowledge)
+    loaded = modules_after(event, payload, repo_with_knowledge, tmp_path, out)
+    assert "kgraph-context" in out.read_text()
+    assert not (repo_with_knowledge / ".claude" / "kgraph" / "hook.log").exists()
+    assert not loaded.intersection({"logging", "hashlib", "_hashlib", "traceback"})
+
+
+def test_a_hook_that_logs_a_record_writes_it_to_the_hook_log(
+    repo_with_knowledge: Path, tmp_path: Path
+) -> None:
+    """A warning from below the hooks (here: the settings) reaches the hook's log file, not
+    stderr (Claude Code shows a hook's stderr as an error)."""
+    (repo_with_knowledge / ".claude").mkdir(exist_ok=True)
+    (repo_with_knowledge / ".claude" / "kgraph.toml").write_text("[hooks\n")
+    payload = injecting_payload(repo_with_knowledge)
+    loaded = modules_after("post-tool-use", payload, repo_with_knowledge, tmp_path)
+    assert "logging" in loaded
+    log = (repo_with_knowledge / ".claude" / "kgraph" / "hook.log").read_text()
+    assert "kgraph.toml ignored, defaults used" in log
 
 
 @pytest.mark.parametrize("event", ["pre-compact", "stop", "session-end"])
