@@ -15,14 +15,15 @@ from typing import TYPE_CHECKING
 from kgraph.lazy import lazy
 
 if TYPE_CHECKING:
+    from kgraph.hooks.context import HookOptions
     from kgraph.hooks.payload import read_input
-    from kgraph.hooks.runner import EVENTS, HookOptions, HookResult, emit, run_hook
+    from kgraph.hooks.runner import EVENTS, HookResult, emit, run_hook
 
 # name -> "module" or "module:attribute"
 _LAZY = {
     "read_input": "payload",
     "EVENTS": "runner",
-    "HookOptions": "runner",
+    "HookOptions": "context",
     "HookResult": "runner",
     "emit": "runner",
     "run_hook": "runner",

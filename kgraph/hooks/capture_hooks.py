@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import time
 
-from kgraph.hooks.runner import HookContext
+from kgraph.hooks.context import HookContext
 from kgraph.runtime.queue import enqueue
 from kgraph.runtime.spawn import spawn_worker
 from kgraph.runtime.state import ensure_state_dir, state_dir

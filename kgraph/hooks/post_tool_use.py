@@ -8,7 +8,7 @@ Standard library only: it runs on every file read.
 from __future__ import annotations
 
 from kgraph.db.reader import ReadConnection
-from kgraph.hooks.runner import HookContext
+from kgraph.hooks.context import HookContext
 from kgraph.knowledge.areas import relative_path
 from kgraph.recall.evidence import load_evidence_settings
 from kgraph.recall.file import FileRecall, file_recall, file_vocabulary, touched_symbols

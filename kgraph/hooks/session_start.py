@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime
 
-from kgraph.hooks.runner import HookContext
+from kgraph.hooks.context import HookContext
 from kgraph.knowledge.areas import AreaRules
 from kgraph.recall.evidence import load_evidence_settings
 from kgraph.recall.gitinfo import (

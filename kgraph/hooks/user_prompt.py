@@ -8,7 +8,7 @@ skips bare slash commands, and delivers the block within the prompt budget.
 from __future__ import annotations
 
 from kgraph.db.reader import ReadConnection
-from kgraph.hooks.runner import HookContext
+from kgraph.hooks.context import HookContext
 from kgraph.recall.evidence import load_evidence_settings
 from kgraph.recall.prompt import PromptRecall, prompt_recall
 from kgraph.recall.stale import CodeCheck

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from kgraph.db import Database, open_database
-from kgraph.hooks.runner import HookOptions, HookResult, run_hook
+from kgraph.hooks.context import HookOptions
+from kgraph.hooks.runner import HookResult, run_hook
 from tests.conftest import backend_url
 
 

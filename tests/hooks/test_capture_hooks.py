@@ -6,7 +6,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from kgraph.hooks.runner import HookOptions, HookResult
+from kgraph.hooks.context import HookOptions
+from kgraph.hooks.runner import HookResult
 from kgraph.runtime import queue
 
 

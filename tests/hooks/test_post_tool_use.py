@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from kgraph.db import Database
-from kgraph.hooks.runner import HookOptions, HookResult
+from kgraph.hooks.context import HookOptions
+from kgraph.hooks.runner import HookResult
 from kgraph.knowledge.store import add_item
 from kgraph.recall.words import stem, word_key
 from kgraph.runtime import queue

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from kgraph.hooks import runner
-from kgraph.hooks.runner import EVENTS, HookContext, HookResult, contract_json, run_hook
+from kgraph.hooks.context import HookContext
+from kgraph.hooks.runner import EVENTS, HookResult, contract_json, run_hook
 
 
 def test_contract_json_shapes() -> None:

@@ -10,7 +10,8 @@ import pytest
 from kgraph import checkpoint
 from kgraph.capture.worker import run_worker
 from kgraph.db import Database
-from kgraph.hooks.runner import HookOptions, HookResult
+from kgraph.hooks.context import HookOptions
+from kgraph.hooks.runner import HookResult
 from kgraph.knowledge.edit import supersede
 from kgraph.knowledge.store import add_item
 from kgraph.runtime import queue

@@ -7,7 +7,8 @@ from pathlib import Path
 from kgraph.capture.sessions import injected_ids
 from kgraph.capture.worker import run_worker
 from kgraph.db import Database
-from kgraph.hooks.runner import HookOptions, HookResult
+from kgraph.hooks.context import HookOptions
+from kgraph.hooks.runner import HookResult
 from kgraph.knowledge.store import add_item
 from kgraph.recall.prompt import code_names
 from kgraph.recall.words import significant_terms, stem
