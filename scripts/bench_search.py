@@ -41,7 +41,7 @@ from kgraph.db import open_database
 from kgraph.embeddings import FAKE_MODEL_NAME, get_embedder, pack
 from kgraph.knowledge import vectors
 from kgraph.knowledge.model import content_hash, entity_id
-from kgraph.knowledge.query import ENTITIES, RELATIONSHIPS
+from kgraph.knowledge.records import ENTITIES, RELATIONSHIPS
 from kgraph.knowledge.search import search
 
 DIM = 384

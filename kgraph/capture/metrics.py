@@ -58,7 +58,7 @@ def _minutes(start: Any, end: Any) -> int | None:
 
 def _injected_files(db: Database, ids: tuple[str, ...]) -> dict[str, set[str]]:
     from kgraph.errors import NotFoundError
-    from kgraph.knowledge.query import get_item
+    from kgraph.knowledge.records import get_item
 
     files: dict[str, set[str]] = {}
     for entity_id in ids:

@@ -123,7 +123,7 @@ def _near_duplicate(conn: Any, prepared: Any) -> str | None:
     from sqlalchemy import select
 
     from kgraph.capture.extract import content_words, repeats
-    from kgraph.knowledge.query import ENTITIES, RELATIONSHIPS
+    from kgraph.knowledge.records import ENTITIES, RELATIONSHIPS
     from kgraph.knowledge.store import ensure_entity
 
     if prepared.session_id:
@@ -173,7 +173,7 @@ def write(
 ) -> Written:
     """Items, Topic, PART_OF edges and the session row in one transaction (see module doc)."""
     from kgraph.capture.sessions import change_session
-    from kgraph.knowledge.query import source_ref_id
+    from kgraph.knowledge.records import source_ref_id
     from kgraph.knowledge.store import ensure_edge, write_item
 
     def op(conn: Any) -> Written:
@@ -229,7 +229,7 @@ def _take_back(conn: Any, session_id: str, retractions: Sequence[Retraction]) ->
     from kgraph.capture.sources.retractions import code_names
     from kgraph.knowledge.candidates import CANDIDATE, PENDING, REJECTED
     from kgraph.knowledge.model import KNOWLEDGE_TYPES
-    from kgraph.knowledge.query import ENTITIES
+    from kgraph.knowledge.records import ENTITIES
     from kgraph.knowledge.store import update_entity
     from kgraph.redact import redact
 

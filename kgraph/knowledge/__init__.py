@@ -46,15 +46,8 @@ if TYPE_CHECKING:
         prune,
         stats,
     )
-    from kgraph.knowledge.query import (
-        Edge,
-        KnowledgeItem,
-        get_item,
-        get_items,
-        item_edges,
-        list_items,
-        query_items,
-    )
+    from kgraph.knowledge.query import list_items, query_items
+    from kgraph.knowledge.records import Edge, KnowledgeItem, get_item, get_items, item_edges
     from kgraph.knowledge.search import SearchHit
     from kgraph.knowledge.search import search as search_items
     from kgraph.knowledge.store import AddResult, add_item
@@ -80,11 +73,11 @@ _LAZY = {
     "list_files": "maintenance",
     "prune": "maintenance",
     "stats": "maintenance",
-    "Edge": "query",
-    "KnowledgeItem": "query",
-    "get_item": "query",
-    "get_items": "query",
-    "item_edges": "query",
+    "Edge": "records",
+    "KnowledgeItem": "records",
+    "get_item": "records",
+    "get_items": "records",
+    "item_edges": "records",
     "list_items": "query",
     "query_items": "query",
     "SearchHit": "search",

@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection
 from kgraph.db import Database
 from kgraph.embeddings import Embedder, pack
 from kgraph.knowledge.model import KNOWLEDGE_TYPES
-from kgraph.knowledge.query import ENTITIES
+from kgraph.knowledge.records import ENTITIES
 from kgraph.knowledge.vectors import NEAR_DUPLICATE_COSINE, scan
 
 if TYPE_CHECKING:

@@ -29,7 +29,7 @@ from kgraph.db.models import utcnow
 from kgraph.knowledge.areas import AreaRules
 from kgraph.knowledge.model import content_hash, entity_id
 from kgraph.knowledge.prepare import PreparedItem
-from kgraph.knowledge.query import ENTITIES, RELATIONSHIPS
+from kgraph.knowledge.records import ENTITIES, RELATIONSHIPS
 from kgraph.knowledge.rows import (
     PlannedEdge,
     attach_plan,

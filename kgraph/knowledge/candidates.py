@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
     from kgraph.db import Database
     from kgraph.knowledge.prepare import PreparedItem
-    from kgraph.knowledge.query import KnowledgeItem
+    from kgraph.knowledge.records import KnowledgeItem
 
 CANDIDATE = "candidate"  # the key in an item's data
 PENDING = "pending"
@@ -74,7 +74,7 @@ def list_candidates(db: Database, *, limit: int = 50) -> list[KnowledgeItem]:
     from sqlalchemy import select
 
     from kgraph.knowledge.model import KNOWLEDGE_TYPES
-    from kgraph.knowledge.query import ENTITIES, load_items
+    from kgraph.knowledge.records import ENTITIES, load_items
 
     def read(conn: Connection) -> list[KnowledgeItem]:
         ids = list(
@@ -94,7 +94,7 @@ def list_candidates(db: Database, *, limit: int = 50) -> list[KnowledgeItem]:
 def review(db: Database, entity_id: str, accept: bool) -> str:
     """Accept (show from now on) or reject (keep hidden for good) a candidate; its id."""
     from kgraph.errors import InvalidValueError
-    from kgraph.knowledge.query import ENTITIES, resolve_id
+    from kgraph.knowledge.records import ENTITIES, resolve_id
     from kgraph.knowledge.store import fetch_row, update_entity
 
     def write(conn: Connection) -> str:
@@ -117,7 +117,7 @@ def corroborate_similar(db: Database, model: str, dim: int) -> int:
     back (a pending one is shown too). Returns how many items were shown."""
     import numpy as np
 
-    from kgraph.knowledge.query import ENTITIES, load_items
+    from kgraph.knowledge.records import ENTITIES, load_items
     from kgraph.knowledge.store import fetch_row, update_entity
     from kgraph.knowledge.vectors import load_matrix
 

@@ -18,7 +18,7 @@ from kgraph.errors import InvalidValueError
 from kgraph.knowledge.candidates import ACCEPTED, CANDIDATE
 from kgraph.knowledge.model import check_relationship_type, content_hash
 from kgraph.knowledge.prepare import prepared_text
-from kgraph.knowledge.query import ENTITIES, RELATIONSHIPS, resolve_id
+from kgraph.knowledge.records import ENTITIES, RELATIONSHIPS, resolve_id
 from kgraph.knowledge.rows import MAX_VARIANTS, bumped_confidence
 from kgraph.knowledge.store import ensure_edge, fetch_row, update_entity
 from kgraph.redact import redact

@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection
 from kgraph.db import Database
 from kgraph.db.models import isoformat
 from kgraph.knowledge.model import ENTITY_TYPES
-from kgraph.knowledge.query import ITEM_COLUMNS, RELATIONSHIPS
+from kgraph.knowledge.records import ITEM_COLUMNS, RELATIONSHIPS
 from kgraph.knowledge.transfer import FORMAT, VERSION
 from kgraph.redact import redact, redact_data
 

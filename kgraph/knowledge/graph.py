@@ -22,7 +22,7 @@ from sqlalchemy.engine import Connection
 from kgraph.db import Database
 from kgraph.errors import InvalidValueError
 from kgraph.knowledge.model import ENTITY_TYPES, parse_type
-from kgraph.knowledge.query import (
+from kgraph.knowledge.records import (
     ENTITIES,
     RELATIONSHIPS,
     KnowledgeItem,

@@ -26,7 +26,7 @@ from kgraph.knowledge.areas import AreaRules
 from kgraph.knowledge.batch import write_items
 from kgraph.knowledge.model import content_hash
 from kgraph.knowledge.prepare import PreparedItem
-from kgraph.knowledge.query import ENTITIES
+from kgraph.knowledge.records import ENTITIES
 from kgraph.knowledge.store import ensure_edge, id_exists, new_entity_id, update_entity
 from kgraph.knowledge.transfer import EdgeLine, EntityLine, parse_lines
 

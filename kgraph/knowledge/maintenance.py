@@ -24,7 +24,7 @@ from kgraph.db import Database
 from kgraph.db.models import utcnow
 from kgraph.errors import InvalidValueError
 from kgraph.knowledge.model import KNOWLEDGE_TYPES
-from kgraph.knowledge.query import (
+from kgraph.knowledge.records import (
     AREA_EDGES,
     ENTITIES,
     RELATIONSHIPS,

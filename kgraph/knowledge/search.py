@@ -31,14 +31,13 @@ from kgraph.db import Database
 from kgraph.db.fts import ranked_matches
 from kgraph.errors import InvalidValueError
 from kgraph.knowledge.model import parse_types
-from kgraph.knowledge.query import (
+from kgraph.knowledge.query import linked_clause, linked_ids
+from kgraph.knowledge.records import (
     ENTITIES,
     RELATIONSHIPS,
     TARGET_EDGES,
     KnowledgeItem,
     chunks,
-    linked_clause,
-    linked_ids,
     load_items,
     visible_clause,
 )

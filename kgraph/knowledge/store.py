@@ -30,7 +30,7 @@ from kgraph.db.models import utcnow
 from kgraph.knowledge.areas import AreaRules
 from kgraph.knowledge.model import content_hash
 from kgraph.knowledge.prepare import PreparedItem, prepare_item
-from kgraph.knowledge.query import ENTITIES, RELATIONSHIPS
+from kgraph.knowledge.records import ENTITIES, RELATIONSHIPS
 from kgraph.knowledge.rows import (
     attach_plan,
     duplicate_changes,

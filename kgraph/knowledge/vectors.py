@@ -27,7 +27,7 @@ from sqlalchemy.engine import Connection
 
 from kgraph.db import Database
 from kgraph.knowledge.model import KNOWLEDGE_TYPES
-from kgraph.knowledge.query import ENTITIES, RELATIONSHIPS, visible_clause
+from kgraph.knowledge.records import ENTITIES, RELATIONSHIPS, visible_clause
 
 if TYPE_CHECKING:
     import numpy as np

@@ -19,7 +19,7 @@ from kgraph.db import Database
 from kgraph.errors import InvalidValueError, NotFoundError
 from kgraph.knowledge.areas import normalise_path
 from kgraph.knowledge.model import KNOWLEDGE_TYPES
-from kgraph.knowledge.query import get_item
+from kgraph.knowledge.records import get_item
 from kgraph.viz.build import (
     AREA_EDGES,
     FILE_EDGES,

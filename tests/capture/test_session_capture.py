@@ -9,7 +9,8 @@ import pytest
 from kgraph.capture.session_capture import CARRY_ENTRIES, capture_session
 from kgraph.capture.sessions import get_session, record_session_start
 from kgraph.db import Database
-from kgraph.knowledge.query import KnowledgeItem, item_edges, list_items
+from kgraph.knowledge.query import list_items
+from kgraph.knowledge.records import KnowledgeItem, item_edges
 from tests.capture.transcript_builder import TranscriptBuilder
 
 TOKEN = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"

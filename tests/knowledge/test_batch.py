@@ -26,7 +26,7 @@ from kgraph.knowledge.batch import write_items
 from kgraph.knowledge.importer import import_knowledge
 from kgraph.knowledge.model import content_hash, entity_id
 from kgraph.knowledge.prepare import PreparedItem
-from kgraph.knowledge.query import ENTITIES
+from kgraph.knowledge.records import ENTITIES
 from kgraph.knowledge.store import update_entity, write_item
 from kgraph.knowledge.transfer import parse_lines
 from tests.conftest import backend_url

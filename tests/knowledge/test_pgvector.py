@@ -24,7 +24,7 @@ from kgraph.embeddings.fake import HashEmbedder
 from kgraph.knowledge import add_item, set_hidden, supersede, vectors
 from kgraph.knowledge.backfill import embed_missing
 from kgraph.knowledge.model import content_hash
-from kgraph.knowledge.query import ENTITIES
+from kgraph.knowledge.records import ENTITIES
 from kgraph.knowledge.search import search
 from kgraph.knowledge.vectors import load_matrix, ranked, top_k
 from tests import pgserver

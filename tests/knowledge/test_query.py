@@ -1,12 +1,12 @@
-"""Structured queries: items about files, areas, an issue; ids; listing."""
+"""Structured queries: items about files, areas, an issue; listing."""
 
 from __future__ import annotations
 
 import pytest
 
 from kgraph.db import Database
-from kgraph.errors import InvalidValueError, NotFoundError
-from kgraph.knowledge import add_item, get_item, list_items, query_items
+from kgraph.errors import InvalidValueError
+from kgraph.knowledge import add_item, list_items, query_items
 from kgraph.knowledge.areas import AreaRules
 
 
@@ -69,27 +69,8 @@ def test_empty_query_returns_nothing(db: Database, seeded: dict[str, str]) -> No
     assert query_items(db) == []
 
 
-def test_get_item_by_id_or_prefix(db: Database, seeded: dict[str, str]) -> None:
-    full = seeded["handler"]
-    assert get_item(db, full[:7]).id == full
-    item = get_item(db, "area-api")
-    assert item.type == "CodeArea" and item.content == "API"
-    with pytest.raises(NotFoundError, match="no knowledge item lrn-zzz"):
-        get_item(db, "lrn-zzz")
-    with pytest.raises(InvalidValueError, match="ambiguous"):
-        get_item(db, "lrn-")
-
-
 def test_list_items_recent_first_with_filters(db: Database, seeded: dict[str, str]) -> None:
     items = list_items(db)
     assert len(items) == 5 and items[0].id == seeded["unrelated"]
     assert [i.id for i in list_items(db, types=["Pattern"])] == [seeded["pattern"]]
     assert list_items(db, source="commit") == []
-
-
-def test_item_dict_is_json_ready(db: Database, seeded: dict[str, str]) -> None:
-    import json
-
-    data = get_item(db, seeded["issue"]).to_dict()
-    assert json.loads(json.dumps(data))["issue_number"] == 12
-    assert data["code_areas"] == ["Database"] and data["created_at"].endswith("Z")

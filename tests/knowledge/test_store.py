@@ -11,7 +11,7 @@ from kgraph.db import Database
 from kgraph.embeddings import Embedder
 from kgraph.errors import InvalidValueError
 from kgraph.knowledge import add_item, get_item, link, set_hidden
-from kgraph.knowledge.query import ENTITIES, RELATIONSHIPS, item_edges
+from kgraph.knowledge.records import ENTITIES, RELATIONSHIPS, item_edges
 
 
 def _edges(db: Database) -> set[tuple[str, str, str]]:

@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 import pytest
 
-from kgraph.knowledge.query import get_item
+from kgraph.knowledge.records import get_item
 from kgraph.knowledge.store import add_item
 from kgraph.viz import build_view, write_page
 from kgraph.viz.browser import PageCheck, check_page

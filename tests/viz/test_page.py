@@ -13,7 +13,7 @@ from importlib import resources
 import pytest
 
 from kgraph.errors import KgraphError
-from kgraph.knowledge.query import get_item
+from kgraph.knowledge.records import get_item
 from kgraph.knowledge.store import add_item
 from kgraph.viz import build_view, render_page, vendor_info
 from kgraph.viz import page as page_module
