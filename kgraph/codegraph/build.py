@@ -18,7 +18,8 @@ from kgraph.codegraph.imports import import_module, module_attr
 from kgraph.codegraph.memo import CALL_SITES, MAX_WORK, MISSING_IMPORT
 from kgraph.codegraph.modules import PY_SUFFIXES, python_module_path
 from kgraph.codegraph.resolve import Resolver
-from kgraph.codegraph.summary import Definition, ImportedName, Summary, json_text
+from kgraph.codegraph.summary import Definition, ImportedName, Summary
+from kgraph.codegraph.summary_codec import json_text
 from kgraph.codegraph.targets import (
     BUILTIN_PREFIX,
     EXTERNAL_PREFIX,

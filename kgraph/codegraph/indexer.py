@@ -36,7 +36,8 @@ from kgraph.codegraph.changes import changed_names, changed_sites, depends_on
 from kgraph.codegraph.gcpause import no_gc
 from kgraph.codegraph.listing import Listing, current_hash, legacy_hash
 from kgraph.codegraph.modules import file_keys
-from kgraph.codegraph.summary import Summary, decode_summary
+from kgraph.codegraph.summary import Summary
+from kgraph.codegraph.summary_codec import decode_summary
 from kgraph.codegraph.uptodate import ParseReport, ParseTarget, parse_target
 from kgraph.codegraph.workers import Progress, ResolveState, parse_all, resolve_all
 from kgraph.db import Database

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Final
 
 from tree_sitter import Node
 
+from kgraph.codegraph.python_names import FileNames
 from kgraph.codegraph.python_nodes import (
     F_ARGUMENTS,
     F_ATTRIBUTE,
@@ -48,7 +49,6 @@ from kgraph.codegraph.summary import (
     UNKNOWN,
     Arguments,
     Assigned,
-    Binding,
     Container,
     Scope,
 )
@@ -103,26 +103,18 @@ _NEVER: Final = kinds(
 )
 
 
-class RefBuilder:
-    """Refs of one file's expressions; records arguments and literals into the scopes."""
+class RefBuilder(FileNames):
+    """Refs of one file's expressions; records arguments and literals into the scopes
+    (what its names may hold: :class:`~kgraph.codegraph.python_names.FileNames`)."""
 
     def __init__(self, scopes: dict[str, Scope], defs: dict[str, Definition]) -> None:
-        self.scopes = scopes
-        self.defs = defs
+        super().__init__(scopes, defs)
         # Caches keyed by node: a Node hashes by its id in the tree, ~3x cheaper than
         # building a (start_byte, end_byte) key.
         self.lambdas: dict[Node, str] = {}  # lambda node -> "<lambdaN>"
         self._calls: dict[Node, str] = {}  # call node -> its call operation
         self._callees: dict[Node, str] = {}  # call node -> its callee's ref
         self._literals: dict[Node, str] = {}  # literal node -> its ref
-        # Names that may hold a function anywhere in the file (scopes are not told apart:
-        # a name is cheap to keep, a lookup per argument is not): defs, imports, names
-        # assigned a function, parameters the file calls by that name.
-        self.function_names: set[str] = set()
-        self.parameters: set[str] = set()  # every parameter name but self/cls
-        self.modules: set[str] = set()  # imported names (modules, or what they hold)
-        self.classes: set[str] = set()  # names of the file's classes
-        self.methods: set[str] | None = None
         self.source = b""  # the file's bytes: names are sliced from it (node_text, inline)
 
     # -- refs -----------------------------------------------------------------------------
@@ -315,10 +307,6 @@ class RefBuilder:
         self._literals[node] = ref
         return ref
 
-    def kind_of(self, qname: str) -> str | None:
-        info = self.defs.get(qname)
-        return info["kind"] if info is not None else None
-
     # -- what may hold a function ---------------------------------------------------------
     def may_be_function(self, node: Node | None, scope: str, stored: bool = False) -> bool:
         """Whether the value of ``node`` may be a function (see the module docstring), by
@@ -356,44 +344,6 @@ class RefBuilder:
                 return False
             return bool(self.scopes[scope]["containers"][int(ref[2:-1])].refs)
         return False
-
-    def note_binding(self, name: str, binding: Binding) -> None:
-        """Keep :attr:`function_names` current as the summariser binds names: defs,
-        imports, and names assigned a function, a literal holding one or a call with
-        arguments that may (``x = wrap(f)``)."""
-        tag = binding[0]
-        if tag in ("def", "from", "mod"):
-            self.function_names.add(name)
-            if tag == "mod":
-                self.modules.add(name)
-            elif tag == "from":
-                self.modules.add(name)  # a module, a class or a function: all have attributes
-            elif self.kind_of(str(binding[1])) == "class":
-                self.classes.add(name)
-        elif tag == "val":
-            ref = str(binding[1])
-            if (
-                ref.startswith("@")
-                or "(#" in ref
-                or (ref.startswith("<#") and not ref.startswith("<#>"))
-            ):
-                self.function_names.add(name)
-
-    def bindings_of(self, name: str, scope: str) -> tuple[str, list[Binding]] | None:
-        """(scope, bindings) of ``name`` by LEGB from ``scope`` (class bodies skipped from
-        nested scopes), as far as the file has been read."""
-        current, first = scope, True
-        while True:
-            data = self.scopes.get(current)
-            if data is None:
-                return None
-            if first or data["kind"] != "class":
-                found = data["names"].get(name)
-                if found:
-                    return current, found
-            if data["kind"] == "module":
-                return None
-            current, first = data["parent"] or "", False
 
 
 def constant(node: Node | None) -> str | int | None:

@@ -1,32 +1,26 @@
 """Static evaluation of names and refs over the summaries of all files.
 
 The :class:`Resolver` evaluates refs to values (see :mod:`kgraph.codegraph.values`), caching
-its results along with what each one read. Names follow LEGB (class bodies are skipped from
-nested functions; ``global``/``nonlocal`` honoured); inside the scope of the use, only
-bindings made on or before the line of the use count (all of them, so both arms of an
-``if`` are kept). A ref's operations are applied in order: attributes (modules, classes
-along the MRO: :mod:`.hierarchy`, :mod:`.imports`), calls (what a function returns, with
-the call's arguments for its parameters: :mod:`.flow`), subscripts and iteration
-(literals, generators, the iteration protocol: :mod:`.elements`).
+its results along with what each one read (its base, :mod:`.summary_reader`, reads the
+summaries). A ref's head is a name, looked up by LEGB (:mod:`.scoping`) and evaluated
+from its bindings; a ref's operations are then applied in order: attributes (modules,
+classes along the MRO: :mod:`.hierarchy`, :mod:`.imports`), calls (what a function
+returns, with the call's arguments for its parameters: :mod:`.flow`), subscripts and
+iteration (literals, generators, the iteration protocol: :mod:`.elements`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
 from functools import partial
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
 from kgraph.codegraph import elements, flow
-from kgraph.codegraph.changes import site_entries
 from kgraph.codegraph.hierarchy import as_receiver, attribute
-from kgraph.codegraph.imports import from_import, import_module, module_attr
-from kgraph.codegraph.langs.go_packages import package_lookup
-from kgraph.codegraph.langs.java_packages import java_lookup
-from kgraph.codegraph.langs.rust_modules import rust_lookup
-from kgraph.codegraph.memo import Memo
-from kgraph.codegraph.modules import ModuleIndex
+from kgraph.codegraph.imports import from_import, import_module
 from kgraph.codegraph.pytest_fixtures import binds_fixtures, fixture_argument
 from kgraph.codegraph.refs import ITERATE, Part, call_args, op_key, split_ref
+from kgraph.codegraph.scoping import line_marker, lookup, lookup_from, outer_scope
 from kgraph.codegraph.script_resolve import is_script, this_value
 from kgraph.codegraph.summary import (
     Annotated,
@@ -36,48 +30,20 @@ from kgraph.codegraph.summary import (
     ImportedModule,
     ImportedName,
     Parameter,
-    Scope,
-    Summary,
     scope_kind,
 )
+from kgraph.codegraph.summary_reader import SummaryReader
 from kgraph.codegraph.values import (
-    CONF_BUILTIN,
     CONF_IMPORT,
     CONF_INFERRED,
     CONF_LOCAL,
     CONF_SELF,
-    JS_GLOBALS,
     PY_BUILTIN_TYPES,
-    PY_BUILTINS,
     Result,
     Value,
     unique,
     weaken,
 )
-
-
-class Sites(Protocol):
-    """Where call sites are: files by key, and a file's sites (cached by the owner: the
-    worker's index shares them with every resolver it serves)."""
-
-    def files(self, key: str) -> list[str]: ...
-
-    def entries(
-        self, path: str, summary: Summary, only: str | None = None
-    ) -> dict[str, list[tuple[str, str, int]]]: ...
-
-
-class NoSites:
-    """No call sites known (a resolver over a single file's summaries, in tests)."""
-
-    def files(self, key: str) -> list[str]:
-        return []
-
-    def entries(
-        self, path: str, summary: Summary, only: str | None = None
-    ) -> dict[str, list[tuple[str, str, int]]]:
-        return site_entries(summary, only)
-
 
 # Heads whose meaning depends on the function they are used in (``super()`` finds its
 # class from there; TS/JS ``this``).
@@ -91,159 +57,12 @@ _SELF_TYPES: Final = frozenset({"typing.Self", "typing_extensions.Self"})
 _ANY_TYPES: Final = frozenset({"typing.Any", "typing_extensions.Any"})
 
 
-def _outer_scope(scopes: Mapping[str, Scope], scope: Scope) -> str:
-    """Where the LEGB walk from a function goes once its own scope is passed: the parent,
-    past class bodies (skipped from nested scopes) that declare no ``global``."""
-    current = scope["parent"] or ""
-    while current:
-        parent = scopes.get(current)
-        if parent is None or parent["kind"] != "class" or parent.get("globals"):
-            break
-        current = parent["parent"] or ""
-    return current
+class Resolver(SummaryReader):
+    """Evaluates names and refs against the summaries its base reads (see
+    :class:`~kgraph.codegraph.summary_reader.SummaryReader` for what a file's resolution
+    records as read, and for the constructor's arguments)."""
 
-
-def _before(bindings: list[Binding], line: int) -> list[Binding]:
-    """The bindings visible at ``line`` (< 0: strictly before ``-line``, the right-hand side
-    of ``x = x.y``); all of them but the line's own when none is."""
-    if line < 0:
-        found = [b for b in bindings if b.line < -line]
-    else:
-        found = [b for b in bindings if b.line <= line]
-    return found or [b for b in bindings if b.line != abs(line)]
-
-
-def _line_marker(ref: str, line: int | None, bindings: list[Binding] | None) -> tuple[Any, ...]:
-    """The part of a ref's cache key that depends on the line of its use: how many bindings
-    of its head are visible there (the line itself when none is), and the line for refs
-    with arguments (they are evaluated at the line too)."""
-    marker: tuple[Any, ...] = ()
-    if bindings and line is not None:
-        if line < 0:
-            marker = (sum(1 for b in bindings if b.line < -line), True)
-        else:
-            marker = (sum(1 for b in bindings if b.line <= line), False)
-        if marker[0] == 0:
-            marker = (*marker, abs(line))
-    if "#" in ref:  # arguments are evaluated at the line too
-        marker = (*marker, line)
-    return marker
-
-
-class Resolver(Memo):
-    """Evaluates refs against summaries loaded on demand by ``load(path)``.
-
-    ``consulted`` (per :meth:`begin`) collects every (file, top-level name) an evaluation
-    read, cached work included: a file needs re-resolving when one of the names it read in
-    another file changes (``""``: only the file's existence; ``"*"``: its star imports;
-    ``"="``: the module scope's arguments and literals). Imports that matched no file are
-    reads of :data:`~kgraph.codegraph.memo.MISSING_IMPORT`; call-site keys whose sites were
-    read, of :data:`~kgraph.codegraph.memo.CALL_SITES`. Caching, and cycles: :mod:`.memo`.
-    """
-
-    def __init__(
-        self,
-        index: ModuleIndex,
-        load: Callable[[str], Summary | None],
-        sites: Sites | None = None,
-    ) -> None:
-        super().__init__()
-        self.index = index
-        self._load = load
-        self.sites: Sites = sites or NoSites()
-        self._summaries: dict[str, Summary | None] = {}
-
-    # -- summaries and call sites -------------------------------------------------------
-    def site_files(self, key: str) -> list[str]:
-        """The files with call sites under ``key`` (see :func:`.changes.site_key`)."""
-        return self.sites.files(key)
-
-    def site_entries(
-        self, path: str, only: str | None = None
-    ) -> dict[str, list[tuple[str, str, int]]]:
-        """A file's call sites with arguments, by key (see :func:`.changes.site_entries`);
-        ``only``: at least those of that key."""
-        summary = self.summary(path)
-        return self.sites.entries(path, summary, only) if summary is not None else {}
-
-    def summary(self, path: str, name: str | None = None) -> Summary | None:
-        """A file's summary; ``name``: the (qualified) name being read, for dependencies
-        (None: nothing that can change, such as the file's language)."""
-        if name is not None:
-            self._reads[-1].add((path, name.partition(".")[0]))
-        try:
-            return self._summaries[path]
-        except KeyError:
-            found = self._summaries[path] = self._load(path)
-            return found
-
-    def scope(self, path: str, scope_name: str) -> Scope | None:
-        """A scope of a file, read as a dependency (the module scope's own parts: ``=``)."""
-        summary = self.summary(path, scope_name or "=")
-        return summary["scopes"].get(scope_name) if summary is not None else None
-
-    def forget(self, paths: Iterable[str]) -> None:
-        """Drop cached summaries and results (after files changed)."""
-        for path in paths:
-            self._summaries.pop(path, None)
-        self.clear_cache()
-
-    # -- names --------------------------------------------------------------------------
-    def lookup(self, path: str, scope_name: str, name: str, line: int | None) -> list[Result]:
-        """LEGB lookup of ``name`` used in scope ``scope_name`` of ``path`` at ``line``."""
-        summary = self.summary(path, name)
-        if scope_name:
-            self.note(path, scope_name)
-        if summary is None:
-            return []
-        current = scope_name if scope_name in summary["scopes"] else ""
-        return self._lookup_from(path, summary, current, name, line, True)
-
-    def _lookup_from(
-        self, path: str, summary: Summary, current: str, name: str, line: int | None, first: bool
-    ) -> list[Result]:
-        """The LEGB walk from scope ``current`` (``first``: it is the scope of the use)."""
-        scopes = summary["scopes"]
-        scope = scopes.get(current, scopes[""])
-        while True:
-            if name in scope.get("globals", ()):
-                current, scope, first = "", scopes[""], False
-            bindings = scope["names"].get(name)
-            if (
-                bindings
-                and name not in scope.get("nonlocals", ())
-                and (first or scope["kind"] != "class")
-            ):
-                if first and line is not None:
-                    bindings = _before(bindings, line)
-                    if not bindings:
-                        return []
-                if not first and current == "":
-                    return module_attr(self, path, name, local_only=True)
-                return self.eval_bindings(path, current, bindings)
-            if scope["kind"] == "module":
-                break
-            current = scope["parent"] or ""
-            scope = scopes.get(current, scopes[""])
-            first = False
-        if summary["lang"] == "python":
-            found = module_attr(self, path, name, local_only=False, star_only=True)
-            if found:
-                return found
-            if name in PY_BUILTINS:
-                return [(("builtin", name), CONF_BUILTIN, "builtin")]
-        elif summary["lang"] == "go":  # the package's other files, then Go's builtins
-            return package_lookup(self, path, name)
-        elif summary["lang"] == "java":  # the package's types, imports on demand, java.lang
-            return java_lookup(self, path, name)
-        elif summary["lang"] == "rust":  # crate::, super::, globs, crates, the prelude
-            return rust_lookup(self, path, name)
-        elif name in JS_GLOBALS:
-            return [(("builtin", name), CONF_BUILTIN, "builtin")]
-        elif name == "exports":  # CommonJS: the module's own exports
-            return [(("file", path), CONF_LOCAL, "local")]
-        return []
-
+    # -- bindings -----------------------------------------------------------------------
     def eval_bindings(self, path: str, scope_name: str, bindings: list[Binding]) -> list[Result]:
         results: list[Result] = []
         for binding in bindings:
@@ -324,11 +143,6 @@ class Resolver(Memo):
                 out.append((("extinst", value[1]), conf, method))
         return out
 
-    def def_kind(self, value: Value) -> str | None:
-        summary = self.summary(value[1], value[2])
-        info = summary["defs"].get(value[2]) if summary is not None else None
-        return info["kind"] if info is not None else None
-
     # -- refs ---------------------------------------------------------------------------
     def eval_ref(self, path: str, scope_name: str, ref: str, line: int | None) -> list[Result]:
         """The values ``ref`` may denote in ``scope_name`` at ``line``, cached by what its
@@ -357,7 +171,7 @@ class Resolver(Memo):
         ):
             if not bindings:
                 if not (head in scope.get("globals", ()) or head in scope.get("nonlocals", ())):
-                    key = ("outer", path, _outer_scope(scopes, scope), ref)
+                    key = ("outer", path, outer_scope(scopes, scope), ref)
             elif (
                 scope.get("self_name") == head
                 and scope_kind(summary, scope["parent"] or "") == "class"
@@ -366,7 +180,7 @@ class Resolver(Memo):
                 cls = scope["parent"] or ""
                 key = ("self", path, cls, "def" if scope.get("method") == "class" else "inst", ref)
         if key is None:
-            key = ("ref", path, scope_name, ref, _line_marker(ref, line, bindings))
+            key = ("ref", path, scope_name, ref, line_marker(ref, line, bindings))
         hit = self._cache.get(key)
         if hit is not None:  # cached()'s hit path, inline: most refs are met more than once
             if hit[1]:
@@ -409,10 +223,10 @@ class Resolver(Memo):
             values = (
                 []
                 if summary is None
-                else self._lookup_from(path, summary, scope_name, head, None, False)
+                else lookup_from(self, path, summary, scope_name, head, None, False)
             )
         else:
-            values = self.lookup(path, scope_name, head, line)
+            values = lookup(self, path, scope_name, head, line)
         return self.eval_chain(path, scope_name, parts, values, line)
 
     def _eval_self_ref(self, path: str, cls: str, kind: str, ref: str) -> list[Result]:
@@ -457,10 +271,6 @@ class Resolver(Memo):
                 via_class = False
         return values
 
-    def _classmethod(self, value: Value) -> bool:
-        scope = self.scope(value[1], value[2]) if value[0] == "def" else None
-        return scope is not None and scope.get("method") == "class"
-
     def apply(
         self,
         values: list[Result],
@@ -492,33 +302,12 @@ class Resolver(Memo):
         """Attribute ``name`` of ``value`` (see :func:`.hierarchy.attribute`)."""
         return attribute(self, value, name)
 
-    def _lang(self, path: str) -> str:
-        summary = self.summary(path)
-        return summary["lang"] if summary is not None else "python"
-
     def flat(self, values: list[Result], step: Callable[[Value], list[Result]]) -> list[Result]:
         out: list[Result] = []
         for value, conf, method in values:
             for result in step(value):  # weaken(), inline: a call and a list less per value
                 out.append(result if result[1] <= conf else (result[0], conf, method))
         return unique(out)
-
-    def enclosing_class(self, path: str, scope_name: str) -> tuple[str, bool] | None:
-        """(class qname, inside an instance method) for a method scope, else None."""
-        summary = self.summary(path, scope_name)
-        if summary is None:
-            return None
-        scopes = summary["scopes"]
-        current = scope_name
-        while current in scopes and current:
-            scope = scopes[current]
-            parent = scope["parent"] or ""
-            if scope["kind"] == "function" and scope_kind(summary, parent) == "class":
-                return parent, scope.get("method") != "class"
-            if scope["kind"] == "class":
-                return current, False
-            current = parent
-        return None
 
     def _this(self, path: str, scope_name: str, is_super: bool) -> list[Result]:
         if not is_super and is_script(path):  # an object's method, a bound function...

@@ -24,7 +24,8 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.schema import CreateIndex, DropIndex
 
 from kgraph.codegraph.build import EdgeRow, EntityRow, FileRows
-from kgraph.codegraph.summary import Summary, decode_summary
+from kgraph.codegraph.summary import Summary
+from kgraph.codegraph.summary_codec import decode_summary
 from kgraph.db import Database
 from kgraph.db.models import GraphEntity, GraphFile, GraphRelationship, GraphSummary, table_of
 
@@ -67,8 +68,8 @@ def deps_of(conn: Connection, paths: Sequence[str] | None = None) -> dict[str, d
 
 def load_summaries(conn: Connection, paths: Sequence[str]) -> dict[str, Summary]:
     """Stored summaries, decoded (the column's text: the records are rebuilt as typed
-    tuples by :func:`~kgraph.codegraph.summary.decode_summary`, scope by scope as they are
-    first read)."""
+    tuples by :func:`~kgraph.codegraph.summary_codec.decode_summary`, scope by scope as
+    they are first read)."""
     found: dict[str, Summary] = {}
     for chunk in _chunks(list(paths)):
         where = SUMMARIES.c.path.in_(chunk)
@@ -129,7 +130,8 @@ def save_parsed(conn: Connection, parsed: Sequence[dict[str, Any]], when: dateti
     """Insert or replace the rows of freshly parsed files (marked stale, not resolved yet):
     ``graph_files`` and ``graph_summaries``.
 
-    ``summary`` arrives encoded (workers do it: :func:`~kgraph.codegraph.summary.encode_summary`).
+    ``summary`` arrives encoded (workers do it:
+    :func:`~kgraph.codegraph.summary_codec.encode_summary`).
     """
     delete_files(conn, [row["path"] for row in parsed], graph=False)
     if not parsed:

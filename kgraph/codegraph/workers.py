@@ -23,7 +23,8 @@ from kgraph.codegraph.langs import parse_source as parse_other
 from kgraph.codegraph.modules import ModuleIndex
 from kgraph.codegraph.pools import can_fork, new_pool, trim_heap
 from kgraph.codegraph.resolve import Resolver
-from kgraph.codegraph.summary import Summary, content_hash, encode_summary, new_summary
+from kgraph.codegraph.summary import Summary, new_summary
+from kgraph.codegraph.summary_codec import content_hash, encode_summary
 
 # progress(stage, done, total); stages: "wait" (for another parse, total 0), "parse", "resolve"
 Progress = Callable[[str, int, int], None]

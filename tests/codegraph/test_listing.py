@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from kgraph.codegraph.listing import blob_hash, current_hash, legacy_hash, list_sources
-from kgraph.codegraph.summary import content_hash
+from kgraph.codegraph.summary_codec import content_hash
 from kgraph.codegraph.walk import MAX_FILE_BYTES, iter_source_files
 from tests.codegraph.conftest import write_tree
 

@@ -20,7 +20,7 @@ from kgraph.codegraph import store
 from kgraph.codegraph.indexer import parse_repository
 from kgraph.codegraph.parse_python import parse_python
 from kgraph.codegraph.query import blast_radius
-from kgraph.codegraph.summary import content_hash
+from kgraph.codegraph.summary_codec import content_hash
 from kgraph.db import Database, open_database
 from kgraph.db.fts import is_fts_object
 from kgraph.db.migrate import alembic_config, migrations_dir

@@ -20,12 +20,12 @@ not Python's; the shared resolver asks these modules at a few points:
   or a type; an instance method call is virtual: the overrides below its class
   (``extends`` and ``implements`` edges) are found when the graph is read
   (:mod:`.java_dispatch`).
-- Rust (``rust_parse`` with ``rust_refs`` and ``rust_uses``, ``rust_modules``,
-  ``rust_dispatch``): crates from ``Cargo.toml`` (language ``cargo``), modules from the
-  files ``mod x;`` finds, paths (``crate::``, ``super::``, ``use``) followed through them;
-  ``impl`` blocks give a type its methods and its traits (``implements`` edges, wherever
-  the block is); a call through a trait is dispatched to its implementations when the
-  graph is read (:mod:`.rust_dispatch`).
+- Rust (``rust_parse`` with ``rust_refs``, ``rust_uses`` and ``rust_bindings``,
+  ``rust_modules``, ``rust_dispatch``): crates from ``Cargo.toml`` (language ``cargo``),
+  modules from the files ``mod x;`` finds, paths (``crate::``, ``super::``, ``use``)
+  followed through them; ``impl`` blocks give a type its methods and its traits
+  (``implements`` edges, wherever the block is); a call through a trait is dispatched to
+  its implementations when the graph is read (:mod:`.rust_dispatch`).
 
 Each summariser is a class over a base that turns the language's expressions into refs
 (``*_refs``), as the Python summariser's are (:mod:`kgraph.codegraph.python_refs`), and

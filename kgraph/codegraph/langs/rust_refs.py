@@ -143,6 +143,18 @@ class RustExpressions:
             current = data["parent"]
         return ""
 
+    def _define(self, node: Node, qname: str, kind: str) -> None:
+        """Record the definition of ``qname`` (exported when ``pub``), once: for items and
+        for the closures bound to a name alike (:mod:`.rust_bindings`)."""
+        if qname not in self.summary["defs"]:
+            public = any(c.type == "visibility_modifier" for c in node.children)
+            self.summary["defs"][qname] = {
+                "kind": kind,
+                "line": node.start_point[0] + 1,
+                "end": node.end_point[0] + 1,
+                "exported": public,
+            }
+
     # -- refs and types -------------------------------------------------------------------
     def path(self, node: Node, self_type: str) -> str:
         """``a::b::c`` as ``a.b.c`` (``self::`` as ``mod``, ``Self`` as the impl's type)."""

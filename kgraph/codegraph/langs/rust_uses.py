@@ -26,7 +26,7 @@ from kgraph.codegraph.summary import (
 
 
 class RustModuleItems(RustExpressions):
-    """The handlers of a file's ``mod`` and ``use`` items (the base of
+    """The handlers of a file's ``mod`` and ``use`` items (a base of
     :class:`~.rust_parse.RustSummariser`)."""
 
     def on_mod(self, node: Node, scope: str) -> None:

@@ -49,7 +49,7 @@ class GraphSummary(Base):
     __tablename__ = "graph_summaries"
 
     path: Mapped[str] = mapped_column(Text, primary_key=True)
-    # kgraph.codegraph.summary.encode_summary's text: JSON, then its scopes' JSON texts.
+    # kgraph.codegraph.summary_codec.encode_summary's text: JSON, then its scopes' JSON texts.
     summary: Mapped[str] = mapped_column(Text)
 
 
@@ -92,8 +92,8 @@ class GraphRelationship(Base):
     line_number: Mapped[int | None] = mapped_column(Integer)
     confidence: Mapped[float] = mapped_column(Float, default=1.0)
     # How the target was resolved: local|import|self|mro|super-mro|constructor|class|
-    # inferred|builtin|external|name-only (see kgraph/codegraph/resolve.py, imports.py,
-    # hierarchy.py and build.py); queries add "override" (kgraph/codegraph/dispatch.py).
+    # inferred|builtin|external|name-only (see kgraph/codegraph/resolve.py, scoping.py,
+    # imports.py, hierarchy.py and build.py); queries add "override" (dispatch.py there).
     resolution: Mapped[str | None] = mapped_column(String(32))
     metadata_: Mapped[dict[str, Any] | None] = mapped_column("metadata", JSON)
 

@@ -13,10 +13,9 @@ from kgraph.codegraph.summary import (
     Parameter,
     Summary,
     Unknown,
-    decode_summary,
-    encode_summary,
     iter_calls,
 )
+from kgraph.codegraph.summary_codec import decode_summary, encode_summary
 
 SOURCE = b"""package server
 

@@ -12,10 +12,9 @@ from kgraph.codegraph.summary import (
     ImportedModule,
     ImportedName,
     Summary,
-    decode_summary,
-    encode_summary,
     iter_calls,
 )
+from kgraph.codegraph.summary_codec import decode_summary, encode_summary
 
 SOURCE = b"""package com.acme.app;
 

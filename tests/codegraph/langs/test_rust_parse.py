@@ -1,5 +1,6 @@
-"""The Rust summariser (``rust_parse``, ``rust_refs``, ``rust_uses``) on a small source:
-items, impl blocks, paths and uses, bindings, calls; and ``Cargo.toml``'s crate name."""
+"""The Rust summariser (``rust_parse``, ``rust_refs``, ``rust_uses``, ``rust_bindings``) on
+a small source: items, impl blocks, paths and uses, bindings, calls; and ``Cargo.toml``'s
+crate name."""
 
 from __future__ import annotations
 
@@ -14,10 +15,9 @@ from kgraph.codegraph.summary import (
     Parameter,
     Summary,
     Unknown,
-    decode_summary,
-    encode_summary,
     iter_calls,
 )
+from kgraph.codegraph.summary_codec import decode_summary, encode_summary
 
 SOURCE = b"""mod backend;
 use crate::backend::hashes::{Hash, digest as d};
