@@ -33,7 +33,7 @@ from kgraph.cli.main import cli
 from kgraph.hooks.runner import run_hook
 from kgraph.transcript.discovery import encode_project_dir
 from tests.capture.transcript_builder import TranscriptBuilder
-from tests.test_redact import PLANTED
+from tests.redact.test_redact import PLANTED
 
 SENDGRID = (
     "sendgrid",

@@ -16,8 +16,9 @@ The CLI and the MCP server are built on this surface (and the packages' ``__all_
 from kgraph.api.checkpoints import Milestones, Workflows
 from kgraph.api.codegraph import CodeGraph, Export
 from kgraph.api.embedder import WarmEmbedder
+from kgraph.api.knowledge import SearchMode, SearchResult
 from kgraph.api.locate import open
-from kgraph.api.project import Project, SearchMode, SearchResult
+from kgraph.api.project import Project
 from kgraph.api.recall import Briefing, Recalled, RecallResult
 
 __all__ = [

@@ -4,7 +4,8 @@ A Project binds what every call needs — the database, the project root (for re
 paths and the ``.claude/kgraph.toml`` settings) and the embedder — so callers write
 ``kg.search("...")`` instead of threading ``db``, ``project_root`` and an embedder through
 each function. It is a thin layer: every method is one call into a package's public
-function, and the records it returns are those packages' frozen records.
+function (or a helper of :mod:`kgraph.api.knowledge`), and the records it returns are
+those packages' frozen records.
 
 Long-lived holders (the MCP server, a notebook) call :meth:`Project.refresh` before each
 use: it notices another process's commits (``PRAGMA data_version``) and a replaced file.
@@ -12,13 +13,19 @@ use: it notices another process's commits (``PRAGMA data_version``) and a replac
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from kgraph.api.embedder import WarmEmbedder
+from kgraph.api.knowledge import (
+    SearchMode,
+    SearchResult,
+    check_item_file,
+    items_by_id_or_prefix,
+    pick_embedder,
+    similar_hits,
+)
 from kgraph.db import HEAD_REVISION, Database, DataWatch, open_database
 from kgraph.errors import InvalidValueError, SchemaTooNewError
 
@@ -27,37 +34,13 @@ if TYPE_CHECKING:
     from kgraph.api.codegraph import CodeGraph
     from kgraph.api.recall import Briefing, RecallResult
     from kgraph.capture import CaptureResult, HistoryReport, SyncResult
-    from kgraph.embeddings import Embedder
     from kgraph.knowledge import (
         AddResult,
         AreaRules,
         EmbedReport,
         KnowledgeItem,
         RelatedItem,
-        SearchHit,
     )
-
-SearchMode = Literal["hybrid", "lexical + graph"]
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """Ranked hits and how they were found.
-
-    ``mode`` is "hybrid" (BM25 + vectors + graph) or "lexical + graph" (no embedder, no
-    stored vectors of its model, or the model still loading: ``note`` says which).
-    Iterating a SearchResult iterates its hits.
-    """
-
-    hits: tuple[SearchHit, ...]
-    mode: SearchMode
-    note: str | None = None
-
-    def __iter__(self) -> Any:
-        return iter(self.hits)
-
-    def __len__(self) -> int:
-        return len(self.hits)
 
 
 class Project:
@@ -149,21 +132,6 @@ class Project:
 
         return relative_path(path, self.root)
 
-    def _check_item_file(self, path: str) -> None:
-        """An item is about a file of this project: refuse a path outside it (/dev/zero, a
-        home folder) and one that exists but is no regular file (a folder, FIFO, device)."""
-        candidate = Path(path) if Path(path).is_absolute() else self.root / path
-        try:
-            resolved = candidate.resolve()
-            inside = resolved == self.root.resolve() or self.root.resolve() in resolved.parents
-            odd = resolved.exists() and not resolved.is_file()
-        except (OSError, RuntimeError) as exc:  # a symlink loop, a name too long
-            raise InvalidValueError(f"file {path!r} cannot be read as a path: {exc}") from exc
-        if not inside:
-            raise InvalidValueError(f"file {path} is outside the project ({self.root})")
-        if odd:
-            raise InvalidValueError(f"file {path} is not a regular file (a folder or device)")
-
     # -- knowledge -------------------------------------------------------------------------
 
     def learn(
@@ -188,7 +156,7 @@ class Project:
         from kgraph.knowledge import add_item
 
         for path in files:
-            self._check_item_file(path)
+            check_item_file(path, self.root)
         embedder = None if embed is False else self.embedder.get(wait=bool(embed))
         return add_item(
             self.db,
@@ -229,35 +197,12 @@ class Project:
     def get_many(self, item_ids: Sequence[str]) -> dict[str, KnowledgeItem | None]:
         """Several items by id or prefix (one read for exact ids); None for each id that
         names nothing."""
-        from kgraph.errors import NotFoundError
-        from kgraph.knowledge import get_items
-
-        exact = get_items(self.db, item_ids)
-        found: dict[str, KnowledgeItem | None] = {}
-        for item_id in item_ids:
-            found[item_id] = exact.get(item_id)
-            if found[item_id] is None:
-                with contextlib.suppress(NotFoundError):  # a prefix, or nothing
-                    found[item_id] = self.get(item_id)
-        return found
+        return items_by_id_or_prefix(self.db, item_ids)
 
     def _has_vectors(self, model: str) -> bool:
         from kgraph.knowledge import has_vectors
 
         return bool(self._cached(("has_vectors", model), lambda: has_vectors(self.db, model)))
-
-    def _search_embedder(self, semantic: bool | None) -> tuple[Embedder | None, str | None]:
-        warm = self.embedder
-        if semantic is False or warm.model_name is None:
-            return None, None
-        if semantic is None and not self._has_vectors(warm.model_name):
-            return None, f"no stored vectors of {warm.model_name} (run `kgraph embed`)"
-        embedder = warm.get(wait=semantic is True or warm.state == "idle")
-        if embedder is not None:
-            return embedder, None
-        if warm.state == "failed":
-            return None, f"the embedding model failed to load: {warm.error}"
-        return None, "the embedding model is still loading"
 
     def search(
         self,
@@ -278,7 +223,7 @@ class Project:
         """
         from kgraph.knowledge import search_items
 
-        embedder, note = self._search_embedder(semantic)
+        embedder, note = pick_embedder(self.embedder, semantic, self._has_vectors)
         hits = search_items(
             self.db,
             query,
@@ -298,15 +243,10 @@ class Project:
         """The items closest in meaning to ``text`` (vectors alone: no words, no graph);
         ``hit.score`` is the cosine. Empty, with the reason in ``note``, without an
         embedder or stored vectors of its model (``semantic`` as in :meth:`search`)."""
-        from kgraph.knowledge import SearchHit, get_items, nearest
-
-        embedder, note = self._search_embedder(semantic)
+        embedder, note = pick_embedder(self.embedder, semantic, self._has_vectors)
         if embedder is None:
             return SearchResult((), "lexical + graph", note)
-        vector = embedder.embed([text])[0]
-        pairs = nearest(self.db, vector, embedder.model_name, limit=limit, min_score=min_cosine)
-        items = get_items(self.db, [i for i, _ in pairs])
-        hits = tuple(SearchHit(items[i], s, cosine=s) for i, s in pairs if i in items)
+        hits = similar_hits(self.db, embedder, text, limit=limit, min_cosine=min_cosine)
         return SearchResult(hits, "hybrid", None)
 
     def query(

@@ -35,7 +35,8 @@ from kgraph.recall import (
 from kgraph.runtime import load_settings
 
 if TYPE_CHECKING:
-    from kgraph.api.project import Project, SearchMode
+    from kgraph.api.knowledge import SearchMode
+    from kgraph.api.project import Project
     from kgraph.knowledge import KnowledgeItem
 
 MIN_COSINE = 0.35

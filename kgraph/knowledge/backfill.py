@@ -154,7 +154,7 @@ def build_vector_index(db: Database, model: str, dim: int | None = None) -> bool
     Called by the backfill and, on a server, by the capture worker after each session."""
     if db.dialect != "postgresql":
         return False
-    from kgraph.db.pgvector import ensure_index
+    from kgraph.db.pgvector_build import ensure_index
 
     if dim is None:
         stored = db.read(

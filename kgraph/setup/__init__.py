@@ -2,10 +2,11 @@
 ``.mcp.json``, and the doctor that checks both and the database.
 
 ``install`` writes (and removes) the hooks and a plugin layout, ``mcpjson`` registers the
-MCP server, ``doctor`` checks the wiring, the executable, the database and the hooks'
-timings, ``mcpcheck`` starts the registered server and speaks the protocol to it. Used by
-the ``kgraph install`` and ``kgraph doctor`` commands, never by a hook. Callers outside the
-package use the names in ``__all__``; they load on first use (PEP 562).
+MCP server, ``doctor`` checks the wiring and the executable and runs every check: the
+database's (``dbcheck``), the hooks' timings (``hookcheck``), and ``mcpcheck``, which starts
+the registered server and speaks the protocol to it. Used by the ``kgraph install`` and
+``kgraph doctor`` commands, never by a hook. Callers outside the package use the names in
+``__all__``; they load on first use (PEP 562).
 """
 
 from typing import TYPE_CHECKING

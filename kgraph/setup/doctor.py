@@ -6,13 +6,19 @@ Checks, each ``ok``, ``warn`` or ``fail``:
   executables exist, that no hook is wired twice with different commands, and that hooks
   are not disabled;
 - the database: present, readable, at this kgraph's schema version, intact (``PRAGMA
-  quick_check``; ``integrity_check`` with ``--full``), and writable with its folder;
+  quick_check``; ``integrity_check`` with ``--full``), and writable with its folder
+  (:mod:`kgraph.setup.dbcheck`);
 - the capture extractor: rules only, or ``claude -p`` too (and whether ``claude`` is found);
 - a sample ``hook session-start``, ``hook post-tool-use`` (a Read of README.md) and ``hook
   session-end`` (``--dry-run``: nothing written) return exit 0 with contract output, within
   their target and the timeout installed for them (a slow sample is repeated before it is
-  reported);
-- the MCP server (``.mcp.json``) starts and answers ``initialize`` and ``tools/list``.
+  reported; :mod:`kgraph.setup.hookcheck`);
+- the MCP server (``.mcp.json``) starts and answers ``initialize`` and ``tools/list``
+  (:mod:`kgraph.setup.mcpcheck`).
+
+This module holds the :class:`Check` record, the wiring and installation checks, and
+:func:`run_doctor`, which runs them all; the checks that open the database or start
+processes live in the modules named above, which import :class:`Check` from here.
 """
 
 from __future__ import annotations
@@ -20,8 +26,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import subprocess
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,12 +40,6 @@ from kgraph.setup.install import (
 )
 
 REQUIRED_EVENTS = ("SessionStart", "SessionEnd")
-# Whole-process targets (2-core reference machine) and Claude Code's limits.
-BUDGETS = {
-    "session-start": (0.35, 10.0),
-    "post-tool-use": (0.12, 5.0),
-    "session-end": (0.3, 1.5),
-}
 
 
 @dataclass(frozen=True)
@@ -155,240 +153,6 @@ def check_wiring(root: Path) -> list[Check]:
     return checks
 
 
-def _database_files(root: Path, db_url: str | None) -> tuple[str, Path | None]:
-    from kgraph.db.location import resolve_database_url, sqlite_path
-
-    url = resolve_database_url(db_url, cwd=root)
-    return url, sqlite_path(url)
-
-
-def check_writable(root: Path, db_url: str | None = None) -> Check:
-    """Can this user write the database and its folder? (A read-only one still serves
-    briefings, but nothing is captured; in a read-only folder none can be created.)"""
-    _, path = _database_files(root, db_url)
-    if path is None:
-        return Check("database writable", "ok", "not a file database")
-    folder = path.parent if path.parent.is_dir() else path.parent.parent
-    if not os.access(folder, os.W_OK | os.X_OK):
-        what = "no database can be created" if not path.exists() else "no capture is saved"
-        return Check("database writable", "fail", f"{folder} is read-only: {what}")
-    if path.exists() and not os.access(path, os.W_OK):
-        return Check(
-            "database writable", "fail", f"{path} is read-only: briefings work, no capture is saved"
-        )
-    return Check("database writable", "ok", f"{folder} and the database can be written")
-
-
-def _schema_check(engine: Any, path: Path | None, where: str, revision: str | None) -> Check:
-    """A database at another schema: what its next use will do. A file is upgraded on a
-    copy first, so "upgraded on next use" is never said of one the upgrade refuses."""
-    from kgraph.db.core import refuse_unknown, try_upgrade
-    from kgraph.db.schema_version import HEAD_REVISION
-    from kgraph.errors import KgraphError
-
-    try:
-        refuse_unknown(engine, where, revision)
-        reason = try_upgrade(path) if path is not None else None
-    except KgraphError as exc:
-        reason = str(exc)
-    if reason is not None:
-        return Check("database", "fail", reason)
-    tried = " (tried on a copy)" if path is not None else ""
-    return Check(
-        "database",
-        "warn",
-        f"{where}: schema {revision or 'none'}, this kgraph uses {HEAD_REVISION}: "
-        f"upgraded on next use{tried}",
-    )
-
-
-def check_database(root: Path, db_url: str | None = None, *, full: bool = False) -> Check:
-    """Present, usable, at this kgraph's schema, and intact (``PRAGMA quick_check``, or the
-    slower ``integrity_check`` with ``full``)."""
-    from kgraph.db.schema_version import HEAD_REVISION
-    from kgraph.errors import KgraphError
-
-    url, path = _database_files(root, db_url)
-    if path is not None and not path.exists():
-        return Check("database", "warn", f"{path} does not exist yet (created on first capture)")
-    from sqlalchemy import func, select, text
-
-    from kgraph.codegraph.store import failed_files
-    from kgraph.db import migrate
-    from kgraph.db.core import check_database_path, make_engine
-    from kgraph.db.failures import describe_failure
-    from kgraph.db.models import Entity, Session
-    from kgraph.db.postgres import display_url
-
-    where = str(path) if path is not None else display_url(url)
-    try:
-        mode = check_database_path(path) if path is not None else None
-        engine = make_engine(url, read_only=mode)
-    except KgraphError as exc:
-        return Check("database", "fail", str(exc))
-    try:
-        revision = migrate.current_revision(engine)
-        if revision != HEAD_REVISION:
-            return _schema_check(engine, path, where, revision)
-        server = engine.dialect.name != "sqlite"
-        pragma = "server" if server else "integrity_check" if full else "quick_check"
-        with engine.connect() as conn:
-            # A server checks its own pages; SQLite's file is checked here.
-            problems = (
-                ["ok"]
-                if server
-                else [str(r[0]) for r in conn.execute(text(f"PRAGMA {pragma}(20)"))]
-            )
-            if problems != ["ok"]:
-                return Check(
-                    "database",
-                    "fail",
-                    f"{where}: {pragma} found {len(problems)} problem(s), first: {problems[0]}; "
-                    "restore a backup or move it aside",
-                )
-            items = conn.execute(select(func.count()).select_from(Entity)).scalar_one()
-            sessions = conn.execute(select(func.count()).select_from(Session)).scalar_one()
-            failed = len(failed_files(conn))  # code graph files whose analysis failed
-        return Check(
-            "database",
-            "warn" if failed else "ok",
-            f"{where}: schema {revision}, "
-            + ("" if server else f"{pragma} ok, ")
-            + f"{items} entities, {sessions} sessions"
-            + (f"; {failed} code graph file(s) failed (kgraph graph summary)" if failed else ""),
-        )
-    except Exception as exc:
-        failure = describe_failure(exc, where)
-        return Check("database", "fail", str(failure) if failure else f"{where}: {exc}")
-    finally:
-        engine.dispose()
-
-
-def check_local_copy(root: Path, db_url: str | None = None) -> Check | None:
-    """On a server: the local copy the hooks read (kgraph.db.mirror), and how old it is.
-    None for a file database (the hooks read the file itself)."""
-    from kgraph.db.location import is_server_url
-    from kgraph.db.mirror import MIRROR_FILE, mirror_age
-    from kgraph.runtime.state import state_dir
-
-    url, _ = _database_files(root, db_url)
-    if not is_server_url(url):
-        return None
-    folder = state_dir(root)
-    age = mirror_age(folder, url)
-    if age is None:
-        return Check(
-            "local copy",
-            "warn",
-            "none yet: the hooks read the server (slower) until the capture worker makes one "
-            "(it does after the next session start)",
-        )
-    size = (folder / MIRROR_FILE).stat().st_size / 1e6
-    return Check(
-        "local copy",
-        "ok",
-        f"{folder / MIRROR_FILE}: {size:.1f} MB, refreshed {age:.0f} s ago; the file and prompt "
-        "hooks read it, session-start too while it is recent",
-    )
-
-
-# Claude Code's limits when no timeout is installed: SessionEnd hooks share 1.5 s (a
-# settings file's timeout raises it), other hooks 600 s.
-DEFAULT_LIMITS = {"SessionEnd": 1.5}
-DEFAULT_LIMIT_S = 600.0
-SLOW_RESAMPLES = 3
-
-
-def installed_timeouts(root: Path) -> dict[str, float]:
-    """Claude Code event -> the longest timeout of kgraph's handlers in any settings file."""
-    found: dict[str, float] = {}
-    for scope in SCOPES:
-        try:
-            hooks = read_settings(settings_path(scope, root)).get("hooks")
-        except Exception:
-            continue
-        for event, groups in hooks.items() if isinstance(hooks, dict) else ():
-            for group in groups if isinstance(groups, list) else []:
-                handlers = group.get("hooks") if isinstance(group, dict) else None
-                for handler in handlers if isinstance(handlers, list) else []:
-                    timeout = handler.get("timeout") if isinstance(handler, dict) else None
-                    if kgraph_event_of(handler) is None or not isinstance(timeout, int | float):
-                        continue
-                    found[event] = max(found.get(event, 0.0), float(timeout))
-    return found
-
-
-def time_hook(
-    command: list[str], event: str, root: Path, runs: int = 2, db_url: str | None = None
-) -> tuple[float, int, str]:
-    """(best wall time, exit code, stdout) of a dry-run hook process in ``root``."""
-    payload = json.dumps(
-        {
-            "session_id": "kgraph-doctor",
-            "cwd": str(root),
-            "hook_event_name": event,
-            "source": "startup",
-            "reason": "other",
-            "transcript_path": str(root / "kgraph-doctor.jsonl"),
-            "tool_name": "Read",
-            "tool_input": {"file_path": str(root / "README.md")},
-        }
-    )
-    env = dict(os.environ)
-    if db_url:
-        env["KGRAPH_DB"] = db_url
-    best, code, out = float("inf"), 0, ""
-    for _ in range(runs):
-        started = time.perf_counter()
-        proc = subprocess.run(
-            [*command, "hook", event, "--dry-run"],
-            input=payload,
-            text=True,
-            capture_output=True,
-            cwd=str(root),
-            timeout=60,
-            env=env,
-        )
-        elapsed = time.perf_counter() - started
-        if elapsed < best:
-            best, code, out = elapsed, proc.returncode, proc.stdout
-    return best, code, out
-
-
-def check_hook_run(
-    command: list[str],
-    event: str,
-    root: Path,
-    db_url: str | None = None,
-    limit: float | None = None,
-) -> Check:
-    """Time a dry run of hook ``event`` against its target and ``limit`` (the timeout
-    installed for it, else Claude Code's default). A slow best-of-two is sampled again
-    before it is reported: one busy moment of the machine is not a slow hook."""
-    target, default_limit = BUDGETS[event]
-    limit = limit if limit is not None else default_limit
-    samples = 2
-    try:
-        elapsed, code, out = time_hook(command, event, root, runs=samples, db_url=db_url)
-        if code == 0 and elapsed > target:
-            again, code, out = time_hook(command, event, root, runs=SLOW_RESAMPLES, db_url=db_url)
-            elapsed, samples = min(elapsed, again), samples + SLOW_RESAMPLES
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return Check(f"hook {event}", "fail", f"could not run: {exc}")
-    if code != 0:
-        return Check(f"hook {event}", "fail", f"exit code {code}")
-    if out.strip():
-        try:
-            data = json.loads(out)
-            assert data["hookSpecificOutput"]["hookEventName"] or data["systemMessage"]
-        except Exception:
-            return Check(f"hook {event}", "fail", f"stdout is not the hook JSON: {out[:80]!r}")
-    detail = f"{elapsed:.2f} s, best of {samples} (target {target} s, timeout {limit:g} s)"
-    if elapsed > limit:
-        return Check(f"hook {event}", "fail", detail)
-    return Check(f"hook {event}", "ok" if elapsed <= target else "warn", detail)
-
-
 def check_extractor(root: Path) -> Check:
     """Which capture extractor runs: the rules alone, or ``claude -p`` as well."""
     import shutil
@@ -430,6 +194,7 @@ def run_doctor(
 ) -> list[Check]:
     """All checks for the project at ``root`` (``full``: integrity_check, not quick_check)."""
     from kgraph.db.location import project_root
+    from kgraph.setup.dbcheck import check_database, check_local_copy, check_writable
 
     root = project_root(root)
     command = kgraph_command()
@@ -444,14 +209,9 @@ def run_doctor(
         check_code_graph_build(),
     ]
     if run_hooks:
-        timeouts = installed_timeouts(root)
-        for event in BUDGETS:
-            claude_event = next(s.claude_event for s in HOOK_SPECS if s.cli_event == event)
-            limit = timeouts.get(claude_event)
-            if limit is None:
-                limit = DEFAULT_LIMITS.get(claude_event, DEFAULT_LIMIT_S)
-            checks.append(check_hook_run(command, event, root, db_url, limit))
+        from kgraph.setup.hookcheck import check_hook_runs
         from kgraph.setup.mcpcheck import check_mcp_server
 
+        checks.extend(check_hook_runs(command, root, db_url))
         checks.append(check_mcp_server(command, root, db_url))
     return checks

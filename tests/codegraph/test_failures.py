@@ -15,7 +15,7 @@ from kgraph.codegraph.indexer import ParseReport
 from kgraph.codegraph.refs import op_key, slice_start
 from kgraph.codegraph.summary import Summary
 from kgraph.db import Database
-from kgraph.setup.doctor import check_database
+from kgraph.setup.dbcheck import check_database
 from tests.codegraph.conftest import write_tree
 
 Parse = Callable[..., ParseReport]

