@@ -6,27 +6,8 @@ import pytest
 
 from kgraph.db import Database
 from kgraph.errors import InvalidValueError
-from kgraph.knowledge import add_item, list_items, query_items
+from kgraph.knowledge import list_items, query_items
 from kgraph.knowledge.areas import AreaRules
-
-
-@pytest.fixture
-def seeded(db: Database) -> dict[str, str]:
-    return {
-        "handler": add_item(
-            db, "Log with rd-logger in handlers", files=["src/api/handler.py"], confidence=0.9
-        ).entity_id,
-        "pattern": add_item(
-            db, "Validate input with pydantic", type="Pattern", code_area="API"
-        ).entity_id,
-        "other_file": add_item(
-            db, "Routes are registered in app.py", files=["src/api/routes.py"]
-        ).entity_id,
-        "issue": add_item(
-            db, "Issue 12 needs a migration", issue_number=12, files=["alembic/versions/0002.py"]
-        ).entity_id,
-        "unrelated": add_item(db, "Docs are built with mkdocs", files=["docs/index.md"]).entity_id,
-    }
 
 
 def test_query_by_file_finds_the_file_then_its_area(db: Database, seeded: dict[str, str]) -> None:
