@@ -104,9 +104,12 @@ def fill_database(db_url: str, files: list[str], learnings: int, edges: int, see
     for i in range(learnings):
         path = rng.choice(files)
         area = path.split("/")[1]
+        # Each item names one of its file's first functions, as a real item names the code
+        # it is about: the prompt hook's items must name the function a prompt names.
+        function = function_name(f"{path}::f{rng.randrange(4)}")
         text = (
-            f"{area} note {i}: the {path.rsplit('/', 1)[-1]} module {rng.choice(VERBS)} "
-            f"requests because of case {rng.randrange(10**6)}"
+            f"{area} note {i}: {function} in the {path.rsplit('/', 1)[-1]} module "
+            f"{rng.choice(VERBS)} requests because of case {rng.randrange(10**6)}"
         )
         items.append(
             prepare_item(
