@@ -31,7 +31,12 @@ from kgraph.capture.gate.candidates import Candidate, text_hash
 from kgraph.capture.gate.junk import rubric_reason
 from kgraph.capture.gate.mentions import FileIndex, build_index
 from kgraph.capture.gate.paths import PathMap
-from kgraph.capture.sources.commits import CommitInfo, commit_content, knowledge_reason
+from kgraph.capture.sources.commits import (
+    CommitInfo,
+    commit_content,
+    is_review_response,
+    knowledge_reason,
+)
 from kgraph.capture.sources.dialogue import corrections_and_decisions, rules
 from kgraph.capture.sources.explanations import Found, explanations, failure_causes
 from kgraph.capture.sources.retractions import Retraction, retracted, retractions
@@ -190,7 +195,8 @@ def _commit_parts(commit: CommitInfo) -> list[str]:
 def commit_candidates(
     commits: Sequence[CommitInfo], rules_: Any, index: FileIndex | None = None
 ) -> list[Candidate]:
-    """Learnings from the session's commits whose message explains something."""
+    """Learnings from the session's commits whose message explains something; a commit
+    answering a code review (origin "commit.review") waits as a candidate."""
     from kgraph.knowledge.areas import infer_code_area
 
     found = []
@@ -215,7 +221,7 @@ def commit_candidates(
                     else None,
                     confidence=0.8 if reason == "breaking" else 0.75,
                     source="commit",
-                    origin="commit",
+                    origin="commit.review" if is_review_response(commit) else "commit",
                 )
             )
     return found

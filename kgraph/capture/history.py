@@ -45,12 +45,14 @@ class HistoryReport:
     explained: int = 0  # of them, messages that explain something
     stored: int = 0  # new items
     known: int = 0  # items already stored (an earlier run, or the same text)
+    waiting: int = 0  # of the new items, candidates (a commit answering a review)
     rejected: dict[str, int] = field(default_factory=dict)
 
     def summary(self) -> str:
+        waiting = f"; {self.waiting} wait as candidates" if self.waiting else ""
         return (
             f"learned {self.stored} item(s) from {self.commits} commit(s) of git history "
-            f"({self.explained} explain something; {self.known} already known)"
+            f"({self.explained} explain something; {self.known} already known{waiting})"
         )
 
 
@@ -125,7 +127,8 @@ def _learn_batch(
                     code,
                     rules,
                     source_ref=source_ref,
-                    origin="history",
+                    # "history", or "history.review" for a commit answering a review
+                    origin="history" + candidate.origin.removeprefix("commit"),
                     created_at=commit.committed,
                 )
             )
@@ -133,6 +136,7 @@ def _learn_batch(
     def write(conn: Connection) -> list[bool]:
         return [write_item(conn, i, bump=False, area_rules=rules).created for i in prepared]
 
-    for created in db.write(write):
+    for item, created in zip(prepared, db.write(write), strict=True):
         report.stored += created
         report.known += not created
+        report.waiting += created and item.candidate

@@ -76,8 +76,6 @@ def prepare(
             issue_number=issue,
             session_id=session_id,
         )
-        if not candidate.trusted:
-            prepared = replace(prepared, candidate=True)
         if candidate.type == "Topic":
             plan.topic = (candidate, source_ref, prepared)
         else:
@@ -97,7 +95,8 @@ def prepared_item(
     """``candidate`` as an item ready to write (validated and redacted by
     :func:`~kgraph.knowledge.prepare.prepare_item`) with the code it names recorded
     (``code``); ``fields`` are prepare_item's other keywords (a session's, a commit's date).
-    A session's capture and the history's learning build their items here alike."""
+    A session's capture and the history's learning build their items here alike; one of an
+    origin not trusted (kgraph.capture.gate.candidates) is stored as a hidden candidate."""
     from kgraph.knowledge.prepare import prepare_item
 
     item = prepare_item(
@@ -112,6 +111,8 @@ def prepared_item(
         area_rules=rules,
         **fields,
     )
+    if not candidate.trusted:
+        item = replace(item, candidate=True)
     return code.record(item, candidate.ref)
 
 

@@ -55,6 +55,23 @@ _REASON = re.compile(
 # pre-commit-ci[bot], github-actions[bot], a "release-bot"): their messages are templates
 # (flask's history gave 77 "Bump pip-tools from 5.2.0 to 5.2.1" items, links and YAML).
 _BOT = re.compile(r"\[bot\]|(?:^|[-_. ])bot\b", re.IGNORECASE)
+# A commit answering a review ("Address PR review feedback", "fix(explain): address low
+# severity PR feedback", "Copilot review comments addressed") lists the reviewer's points
+# fixed one by one. Such a message is knowledge for the session that made it (capture-dev's
+# lessons count them), but replaying real sessions, it reached later agents 23 times and was
+# of use once: it waits as a candidate (kgraph.capture.extract.commit_candidates). "Review
+# URL escaping" or "Fix review page" (a word after "review" that is no list of points) is
+# not such a commit.
+_REVIEW_RESPONSE = re.compile(
+    r"^(?:(?:address(?:ed|es|ing)?|add(?:ed|s)?|appl(?:y|ied|ies)|implement(?:ed|s)?|"
+    r"handle[ds]?|resolve[ds]?|fix(?:ed|es)?|more|remaining|additional|further|local|minor|"
+    r"low|medium|high|severity|the|all|pr|mr|pull\s+request|code|co-?pilot|bugbot|cursor|"
+    r"coderabbit|gemini|reviewers?'?s?|inline|gh)\s+)*"
+    r"(?:review(?:\s+(?:feedback|comments?|suggestions?|findings?|nits?))?|feedback)"
+    r"(?=\s*(?:$|[:;,.(&—–-]|\b(?:from|for|on|of|in|by|to|and|round|items?|points?|"
+    r"addressed|fixes)\b))",
+    re.IGNORECASE,
+)
 _ISSUE_REF = re.compile(r"(?:^|[\s(])#(\d{1,7})\b")
 _MIN_BODY_WORDS = 6
 _BRANCH_ISSUE = (
@@ -170,6 +187,11 @@ def knowledge_reason(commit: CommitInfo) -> str | None:
     if _REASON.search(commit.description):
         return "cause"
     return None
+
+
+def is_review_response(commit: CommitInfo) -> bool:
+    """True for a commit whose subject says it answers a code review (_REVIEW_RESPONSE)."""
+    return any(_REVIEW_RESPONSE.match(text) for text in (commit.description, commit.subject))
 
 
 def commit_content(commit: CommitInfo) -> str:

@@ -8,6 +8,7 @@ import pytest
 from kgraph.capture.sources.commits import (
     clean_body,
     commit_content,
+    is_review_response,
     issue_reference,
     knowledge_reason,
     parse_commit,
@@ -63,6 +64,43 @@ def test_non_conventional_subject_keeps_its_text() -> None:
 )
 def test_knowledge_reason(message: str, reason: str | None) -> None:
     assert knowledge_reason(parse_commit("abc", message)) == reason
+
+
+BODY = "\n\n- Use Committer.When instead of Author.When for RewindPoint.Date\n- Capitalize [Task]"
+
+
+@pytest.mark.parametrize(
+    "subject",
+    [  # subjects of entireio/cli's history, and one of httpx's
+        "fix(explain): address low severity PR feedback",
+        "Address PR review: use state.WorktreePath, scope amend to current HEAD",
+        "Address Bugbot review: extract turn-end helper, add load-error warnings",
+        "fix: address PR review comments for worktree-specific shadow branches",
+        "Copilot review comments addressed",
+        "Implement feedback: Remove duplicates, add hooks.enabled assertion",
+        "review feedback, one more case tested",
+        "addresses pull request feedback",
+        "lint: GH inline feedback & golangci-lint latest (#211)",
+        "Address review comments",
+    ],
+)
+def test_a_commit_answering_a_review_is_known_by_its_subject(subject: str) -> None:
+    assert is_review_response(parse_commit("abc", subject + BODY))
+
+
+@pytest.mark.parametrize(
+    "subject",
+    [  # a review as a feature or an act, not a list of a reviewer's points
+        "Review URL percent escaping sets, from whatwg. (#3371)",
+        "Add .gitreview file",
+        "fix(cli): review command crashes on an empty store",
+        "Fix review page layout on narrow screens",
+        "feat: feedback form validates the email",
+        "chore: update prompts and sandbox configuration for live preview functionality",
+    ],
+)
+def test_a_subject_naming_a_review_feature_is_no_answer_to_one(subject: str) -> None:
+    assert not is_review_response(parse_commit("abc", subject + BODY))
 
 
 def test_content_and_issue_reference() -> None:
