@@ -45,8 +45,8 @@ class HistoryReport:
     explained: int = 0  # of them, messages that explain something
     stored: int = 0  # new items
     known: int = 0  # items already stored (an earlier run, or the same text)
-    waiting: int = 0  # of the new items, candidates (a commit answering a review)
     rejected: dict[str, int] = field(default_factory=dict)
+    waiting: int = 0  # of the new items, candidates (a commit answering a review)
 
     def summary(self) -> str:
         waiting = f"; {self.waiting} wait as candidates" if self.waiting else ""
