@@ -196,7 +196,8 @@ def commit_candidates(
     commits: Sequence[CommitInfo], rules_: Any, index: FileIndex | None = None
 ) -> list[Candidate]:
     """Learnings from the session's commits whose message explains something; a commit
-    answering a code review (origin "commit.review") waits as a candidate."""
+    answering a code review has origin "commit.review" (recall shows it only where it
+    names the code at hand)."""
     from kgraph.knowledge.areas import infer_code_area
 
     found = []

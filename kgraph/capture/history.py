@@ -46,13 +46,11 @@ class HistoryReport:
     stored: int = 0  # new items
     known: int = 0  # items already stored (an earlier run, or the same text)
     rejected: dict[str, int] = field(default_factory=dict)
-    waiting: int = 0  # of the new items, candidates (a commit answering a review)
 
     def summary(self) -> str:
-        waiting = f"; {self.waiting} wait as candidates" if self.waiting else ""
         return (
             f"learned {self.stored} item(s) from {self.commits} commit(s) of git history "
-            f"({self.explained} explain something; {self.known} already known{waiting})"
+            f"({self.explained} explain something; {self.known} already known)"
         )
 
 
@@ -136,7 +134,6 @@ def _learn_batch(
     def write(conn: Connection) -> list[bool]:
         return [write_item(conn, i, bump=False, area_rules=rules).created for i in prepared]
 
-    for item, created in zip(prepared, db.write(write), strict=True):
+    for created in db.write(write):
         report.stored += created
         report.known += not created
-        report.waiting += created and item.candidate

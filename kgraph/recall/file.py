@@ -34,6 +34,7 @@ from kgraph.db.reader import ReadConnection
 from kgraph.knowledge.codenames import read_source
 from kgraph.recall.briefing import Block, fit
 from kgraph.recall.evidence import EvidenceSettings
+from kgraph.recall.items import named_only
 from kgraph.recall.readmodel import focus_for, gather
 from kgraph.recall.relevance import Ranked, rank
 from kgraph.recall.stale import CodeCheck, current_only
@@ -203,11 +204,15 @@ def file_recall(
     # Beside what names the code touched, only the file's warnings and rules, and on a
     # whole-file read the items that name something of the file: an item that only
     # shared a commit with the file is history, left to search.
+    # A review's answer only where it names what is touched (recall.items.named_only).
     rest = [
         r
         for r in rest
-        if r.item.type in WARNING_TYPES
-        or (not symbols and _speaks_of(r.item.content, vocabulary) > 0 and _on_task(r, task))
+        if (
+            r.item.type in WARNING_TYPES
+            or (not symbols and _speaks_of(r.item.content, vocabulary) > 0 and _on_task(r, task))
+        )
+        and not named_only(r.item)
     ]
     rest.sort(  # stable: the rank's order (specific before broad, newer first) kept
         key=lambda r: (r.item.type != "Mistake", -_speaks_of(r.item.content, vocabulary))

@@ -44,6 +44,7 @@ __all__ = [
     "items_of_issue",
     "lexical_ids",
     "load_items",
+    "named_only",
     "project_rules",
     "stored_files",
     "term_frequencies",
@@ -220,19 +221,41 @@ def load_items(conn: ReadConnection, ids: Iterable[str]) -> dict[str, RecallItem
     return items
 
 
-def held_code(data: object) -> tuple[str, ...] | None:
-    """``data["code"]`` of an item's data (JSON text in SQLite, decoded by psycopg, or a
-    library item's dict): the code names its files held when it was captured; None when
-    it was stored before capture recorded them."""
+def _decoded(data: object) -> dict[str, object]:
+    """An item's data as a dict: JSON text in SQLite, decoded by psycopg, or a library
+    item's dict; {} when it is none of them."""
     if isinstance(data, str | bytes):
         try:
             data = json.loads(data)
         except ValueError:
-            return None
-    code = data.get("code") if isinstance(data, dict) else None
+            return {}
+    return data if isinstance(data, dict) else {}
+
+
+def held_code(data: object) -> tuple[str, ...] | None:
+    """``data["code"]`` of an item's data: the code names its files held when it was
+    captured; None when it was stored before capture recorded them."""
+    code = _decoded(data).get("code")
     if not isinstance(code, list):
         return None
     return tuple(name for name in code if isinstance(name, str))
+
+
+# Commits answering a code review ("Address PR review feedback: …"): replaying real
+# sessions, a whole-file read or a word of the prompt brought them 23 times, useful once.
+# They are shown only when they name the code at hand: the symbol an Edit changes, a name
+# the prompt writes (kgraph.capture.sources.commits.is_review_response tags them).
+NAMED_ONLY_ORIGINS = frozenset({"commit.review", "history.review"})
+
+
+def named_only(item: object) -> bool:
+    """Whether ``item`` (a RecallItem, or a library item with its ``data``) is shown only
+    when it names the code at hand (NAMED_ONLY_ORIGINS). The JSON is decoded only when its
+    text holds "review": a hook weighs hundreds of items."""
+    data = getattr(item, "data", None)
+    if isinstance(data, str) and "review" not in data:
+        return False
+    return _decoded(data).get("origin") in NAMED_ONLY_ORIGINS
 
 
 def item_texts(conn: ReadConnection, ids: Iterable[str]) -> dict[str, str]:

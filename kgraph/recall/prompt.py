@@ -261,6 +261,8 @@ def _bears_on_prompt(entry: Ranked, found: _CodeFound, task: TaskWords) -> bool:
     never."""
     if found.names and not found.names.isdisjoint(identifiers(entry.item.content)):
         return True
+    if recall.named_only(entry.item):  # a review's answer only where it names the code
+        return False
     reached = [found.naming[f] for f in entry.item.files if f in found.naming]
     leave_out = frozenset().union(*reached)
     return task.shared(entry.item.content, leave_out=leave_out) >= MIN_LEXICAL
@@ -326,6 +328,7 @@ def _ranked(
     task = TaskWords(conn, term_keys(terms), weights, total)  # the terms scanned above
     code = [r for r in found.ranked if _bears_on_prompt(r, found, task)]
     lexical = select_lexical(conn, terms, weights, exclude) if terms else []
+    lexical = [r for r in lexical if not recall.named_only(r.item)]
     fused = fuse([(CODE_WEIGHT, code), (LEXICAL_WEIGHT, lexical)])
     about_code = {r.item.id for r in code}
     said = phrases(prompt)

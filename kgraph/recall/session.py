@@ -226,7 +226,11 @@ def _day_one(
     def cover(item: RecallItem) -> float:
         return sum(busy.get(f, 0.0) * focus.weight(f) for f in set(item.files))
 
-    scored = [(cover(i), i) for i in gather(conn, focus) if i.id not in exclude]
+    scored = [
+        (cover(i), i)
+        for i in gather(conn, focus)
+        if i.id not in exclude and not recall.named_only(i)
+    ]
     scored = [(value, item) for value, item in scored if value > 0]
     scored.sort(key=lambda p: p[1].updated_at or _EPOCH, reverse=True)
     scored.sort(key=lambda p: p[0], reverse=True)  # stable: newest first among equals
@@ -289,7 +293,8 @@ def session_briefing(
     )
     ranked: list[Ranked] = []
     if limit:
-        candidates = gather(conn, focus, GATHERED_PER_FILE)
+        # A review's answer names no code a session start is about (recall.items.named_only).
+        candidates = [i for i in gather(conn, focus, GATHERED_PER_FILE) if not recall.named_only(i)]
         ranked = [r for r in rank(candidates, focus, now) if r.item.id not in exclude]
         ranked = current_only(per_file(ranked, ITEMS_PER_FILE), check, limit)[:limit]
     elif not work.current and not has_sessions(conn, signals.session_id):

@@ -97,8 +97,8 @@ def test_a_commit_made_in_the_session_is_read_from_its_command(tmp_path: Path) -
     # 58e5 L103: `git commit -m` with the PR-review fixes of gitutil
     commit = only(fragment(tmp_path, "58e5", 100, 105))
     assert commit.source == "commit"
-    # a commit answering a review waits as a candidate
-    assert commit.origin == "commit.review" and not commit.trusted
+    # a commit answering a review: trusted, tagged for recall
+    assert commit.origin == "commit.review" and commit.trusted
     assert 'CheckoutBranch: reject refs starting with "-"' in commit.content
     assert "cmd/entire/cli/gitutil/operations.go" in commit.files
 

@@ -49,23 +49,17 @@ def test_explaining_commits_become_dated_learnings_about_their_files(
     assert "learned 0 item(s) from 4 commit(s)" in again.summary()
 
 
-def test_a_commit_answering_a_review_waits_as_a_candidate(db: Database, tmp_repo: Path) -> None:
-    from kgraph.knowledge import list_candidates
-
+def test_a_commit_answering_a_review_is_learned_as_one(db: Database, tmp_repo: Path) -> None:
     review = (
         "fix(explain): address low severity PR feedback\n\n"
         "- Update help text to reflect default branch view behavior\n"
         "- Add a nil check before dereferencing the commit's parent\n"
     )
     _commit(tmp_repo, "src/explain.go", review)
-    _commit(tmp_repo, "src/retry.go", f"fix: retry counter\n\n{WHY}")
     report = learn_from_history(db, tmp_repo)
-    assert (report.explained, report.stored, report.waiting) == (2, 2, 1)
-    assert "1 wait as candidates" in report.summary()
-    assert query_items(db, files=["src/explain.go"], expand_file_areas=False) == []
-    [waiting] = list_candidates(db)
-    assert waiting.content.startswith("fix(explain): address low severity PR feedback")
-    assert waiting.data["origin"] == "history.review"
+    assert (report.explained, report.stored) == (1, 1)
+    [item] = query_items(db, files=["src/explain.go"], expand_file_areas=False)
+    assert item.data["origin"] == "history.review"  # recall shows it where it names the code
 
 
 def test_commits_a_bot_wrote_are_not_learned(db: Database, tmp_repo: Path) -> None:

@@ -83,6 +83,23 @@ def test_superseded_items_are_not_injected(
     assert new.entity_id in text and old.entity_id not in text
 
 
+def test_a_reviews_answer_is_not_in_a_briefing(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
+) -> None:
+    (tmp_repo / "README.md").write_text("changed\n")
+    answer = add_item(
+        project_db,
+        "Address PR review feedback: the README lists the install steps first",
+        files=["README.md"],
+        data={"origin": "history.review"},
+    ).entity_id
+    plain = add_item(
+        project_db, "The README is rendered on PyPI as markdown", files=["README.md"]
+    ).entity_id
+    text = context_of(hook("session-start", session_id="s1"))
+    assert plain in text and answer not in text
+
+
 def test_budget_is_respected_by_dropping_whole_items(
     hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
 ) -> None:

@@ -63,6 +63,24 @@ def test_items_naming_the_file_s_code_come_and_ones_that_only_touched_it_stay_ou
     assert _recall(conn, tmp_path, symbols={"CacheRegion"}) == [two.entity_id, mistake]
 
 
+def test_a_reviews_answer_comes_only_where_it_names_what_is_touched(
+    db: Database, conn: ReadConnection, tmp_path: Path
+) -> None:
+    (tmp_path / "region.py").write_text(SOURCE)
+    answer = add_item(
+        db,
+        "Address PR review feedback — get_or_create: release the mutex when the creator raises",
+        files=["region.py"],
+        source="commit",
+        data={"origin": "history.review"},
+    ).entity_id
+    plain = add_item(db, "CacheRegion.get_or_create needs a creator", files=["region.py"])
+    # A whole-file read brings what names the file's code, but not a review's answer.
+    assert _recall(conn, tmp_path) == [plain.entity_id]
+    # An edit of get_or_create: the answer names it.
+    assert set(_recall(conn, tmp_path, symbols={"get_or_create"})) == {answer, plain.entity_id}
+
+
 def test_with_the_sessions_words_a_whole_file_read_brings_what_shares_them(
     db: Database, conn: ReadConnection, tmp_path: Path
 ) -> None:

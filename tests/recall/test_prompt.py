@@ -87,3 +87,28 @@ def test_an_item_found_by_words_alone_needs_a_phrase_of_the_prompt(
     assert _ids(conn, "status of git: broken") == []  # the same words, not side by side
     prompt = "after merging main into a branch, resume finds no commits with trailers"
     assert scattered not in _ids(conn, prompt)
+
+
+def test_a_reviews_answer_comes_only_when_the_prompt_names_its_code(
+    db: Database, conn: ReadConnection
+) -> None:
+    review = {"origin": "commit.review"}
+    answer = add_item(
+        db,
+        "Address PR review: the handlers call Status twice, which is slow; cache it once",
+        files=["cmd/hooks.go"],
+        data=review,
+    ).entity_id
+    phrase = add_item(
+        db, "Address review feedback: git status calls consolidated in the stop hook", data=review
+    ).entity_id
+    plain = add_item(
+        db, "The handlers call Status twice, which is slow", files=["cmd/hooks.go"]
+    ).entity_id
+    for n in range(60):  # rarity needs a base
+        add_item(db, f"Unrelated learning number {n}", files=[f"src/m{n}.go"])
+    # The file named and a telling word shared bring an item, but not a review's answer;
+    # nor does a phrase of the prompt.
+    found = _ids(conn, "the handlers in hooks.go are slow")
+    assert plain in found and answer not in found
+    assert phrase not in _ids(conn, "our git status has broken, why?")

@@ -49,8 +49,10 @@ class Candidate:
 # Origins whose items were real knowledge at least 85% of the time on sessions nobody tuned
 # the rules on (module docstring); everything else waits for corroboration.
 # The model extractor (off unless a person turns it on) is trusted too: it is asked for
-# durable knowledge only, and what it finds still passes the rubric.
-TRUSTED_ORIGINS = frozenset({"commit", "summary.errors", "llm"})
+# durable knowledge only, and what it finds still passes the rubric. A commit answering a
+# code review is a commit too; recall shows it only where it names the code at hand
+# (kgraph.recall.items.named_only).
+TRUSTED_ORIGINS = frozenset({"commit", "commit.review", "summary.errors", "llm"})
 
 
 def text_hash(text: str, length: int = 12) -> str:

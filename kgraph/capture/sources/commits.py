@@ -57,9 +57,10 @@ _REASON = re.compile(
 _BOT = re.compile(r"\[bot\]|(?:^|[-_. ])bot\b", re.IGNORECASE)
 # A commit answering a review ("Address PR review feedback", "fix(explain): address low
 # severity PR feedback", "Copilot review comments addressed") lists the reviewer's points
-# fixed one by one. Such a message is knowledge for the session that made it (capture-dev's
-# lessons count them), but replaying real sessions, it reached later agents 23 times and was
-# of use once: it waits as a candidate (kgraph.capture.extract.commit_candidates). "Review
+# fixed one by one. Such a message is knowledge (capture-dev's lessons count them), but
+# replaying real sessions, a whole-file read or a prompt's word brought it to later agents
+# 23 times, and it was of use once: its item gets origin "commit.review", which recall
+# shows only where it names the code at hand (kgraph.recall.items.named_only). "Review
 # URL escaping" or "Fix review page" (a word after "review" that is no list of points) is
 # not such a commit.
 _REVIEW_RESPONSE = re.compile(
