@@ -63,6 +63,7 @@ def run(ctx: HookContext) -> str | None:
             max_chars=ctx.budget(settings.file_recall_max_chars),
             symbols=symbols,
             symbols_only=recalled,
+            edited=ctx.payload.tool_name in ("Edit", "MultiEdit", "Write"),
             vocabulary=() if recalled else file_vocabulary(ctx.root / path, path),
             check=CodeCheck(ctx.root),
             task=tasks[-1],

@@ -177,6 +177,7 @@ def file_recall(
     now: datetime | None = None,
     symbols: Collection[str] = (),
     symbols_only: bool = False,
+    edited: bool = False,
     vocabulary: Collection[str] = (),
     check: CodeCheck | None = None,
     task: TaskWords | None = None,
@@ -188,7 +189,9 @@ def file_recall(
     Mistakes/Patterns of its closest dependencies (not with ``symbols_only``: the file was
     recalled already); with ``check``, items naming code their files no longer hold are
     left out (:mod:`kgraph.recall.stale`); with a ``task`` (the session's prompt words),
-    a whole-file read brings only the items sharing enough of them, and the warnings."""
+    a whole-file read brings only the items sharing enough of them, and the warnings. A
+    review's answer (:func:`~kgraph.recall.items.named_only`) comes only when it names a
+    symbol an edit changed (``edited``): a Read's range covers too many."""
     now = now or datetime.now(UTC)
     if max_items <= 0 or (symbols_only and not symbols):
         return FileRecall(None, ())
@@ -198,13 +201,17 @@ def file_recall(
     # items by how much of the file's code they name, over one that only changed the
     # file once: replaying three histories, the newest items about a file named what the
     # next change to it touched 8-24% of the time, items in this order 17-65%.
-    naming = [r for r in ranked if _names_any(r.item.content, symbols)]
+    naming = [
+        r
+        for r in ranked
+        if _names_any(r.item.content, symbols) and (edited or not named_only(r.item))
+    ]
     named = {r.item.id for r in naming}
     rest = [] if symbols_only else [r for r in ranked if r.item.id not in named]
     # Beside what names the code touched, only the file's warnings and rules, and on a
     # whole-file read the items that name something of the file: an item that only
     # shared a commit with the file is history, left to search.
-    # A review's answer only where it names what is touched (recall.items.named_only).
+    # A review's answer only where it names what an edit changed (recall.items.named_only).
     rest = [
         r
         for r in rest

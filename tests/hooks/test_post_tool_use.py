@@ -215,6 +215,33 @@ def test_an_edit_brings_the_items_naming_the_symbol_it_changes_not_the_rest(
     assert about_scan in text and "detail" not in text
 
 
+def test_a_reviews_answer_comes_with_an_edit_of_what_it_names_not_a_read(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
+) -> None:
+    (tmp_repo / "src").mkdir()
+    (tmp_repo / "src" / "lexer.py").write_text(LEXER)
+    answer = add_item(
+        project_db,
+        "Address PR review feedback: scan_tag must not match '<%%' inside an attribute",
+        files=["src/lexer.py"],
+        data={"origin": "commit.review"},
+    ).entity_id
+    ranged = hook(
+        "post-tool-use",
+        session_id="s1",
+        hook_event_name="PostToolUse",
+        tool_name="Read",
+        tool_input={"file_path": str(tmp_repo / "src" / "lexer.py"), "offset": 8, "limit": 3},
+        tool_response={"type": "text"},
+    )
+    assert answer not in ranged.stdout  # the range covers scan_tag, but nothing changed
+    text = context_of(
+        edit(hook, tmp_repo, "return re.match('<%', text)", "return re.match('<%', text, 0)"),
+        "PostToolUse",
+    )
+    assert answer in text
+
+
 def test_after_a_read_only_an_edit_s_own_symbols_bring_more(
     hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
 ) -> None:

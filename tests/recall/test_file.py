@@ -75,10 +75,13 @@ def test_a_reviews_answer_comes_only_where_it_names_what_is_touched(
         data={"origin": "history.review"},
     ).entity_id
     plain = add_item(db, "CacheRegion.get_or_create needs a creator", files=["region.py"])
-    # A whole-file read brings what names the file's code, but not a review's answer.
+    # A whole-file read brings what names the file's code, but not a review's answer; nor
+    # does a Read of a range (its symbols are whatever the range covers).
     assert _recall(conn, tmp_path) == [plain.entity_id]
+    assert _recall(conn, tmp_path, symbols={"get_or_create"}) == [plain.entity_id]
     # An edit of get_or_create: the answer names it.
-    assert set(_recall(conn, tmp_path, symbols={"get_or_create"})) == {answer, plain.entity_id}
+    both = {answer, plain.entity_id}
+    assert set(_recall(conn, tmp_path, symbols={"get_or_create"}, edited=True)) == both
 
 
 def test_with_the_sessions_words_a_whole_file_read_brings_what_shares_them(
