@@ -11,7 +11,13 @@ from kgraph.db.reader import ReadConnection
 from kgraph.hooks.context import HookContext
 from kgraph.knowledge.areas import relative_path
 from kgraph.recall.evidence import load_evidence_settings
-from kgraph.recall.file import FileRecall, file_recall, file_vocabulary, touched_symbols
+from kgraph.recall.file import (
+    EDIT_TOOLS,
+    FileRecall,
+    file_recall,
+    file_vocabulary,
+    touched_symbols,
+)
 from kgraph.recall.stale import CodeCheck
 from kgraph.recall.words import TaskWords
 
@@ -63,7 +69,7 @@ def run(ctx: HookContext) -> str | None:
             max_chars=ctx.budget(settings.file_recall_max_chars),
             symbols=symbols,
             symbols_only=recalled,
-            edited=ctx.payload.tool_name in ("Edit", "MultiEdit", "Write"),
+            edited=ctx.payload.tool_name in EDIT_TOOLS,
             vocabulary=() if recalled else file_vocabulary(ctx.root / path, path),
             check=CodeCheck(ctx.root),
             task=tasks[-1],
