@@ -125,7 +125,8 @@ class HookContext:
         try:
             from kgraph.recall.readmodel import unused_items
 
-            shown = set(state.ids) | unused_items(conn, self.root, self.payload.session_id)
+            shown = set(state.ids) | state.elsewhere
+            shown |= unused_items(conn, self.root, self.payload.session_id)
             found = find(conn, shown)
         finally:
             conn.close()

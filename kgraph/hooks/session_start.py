@@ -22,7 +22,7 @@ from kgraph.recall.gitinfo import (
 )
 from kgraph.recall.readmodel import unused_items
 from kgraph.recall.session import SessionSignals, session_briefing
-from kgraph.recall.stale import CodeCheck
+from kgraph.recall.stale import CodeCheck, Elsewhere
 from kgraph.runtime import seen
 from kgraph.runtime.notice import take_catchup
 from kgraph.runtime.queue import enqueue
@@ -102,10 +102,13 @@ def run(ctx: HookContext) -> str | None:
     if conn is None:
         return None
     try:
+        away = Elsewhere(conn, ctx.root)  # git runs while the recent work is read
+        recent = recent_work(ctx.root, git.branch, timeout=min(1.0, max(0.1, ctx.remaining())))
+        off = away.ids(timeout=min(1.0, max(0.1, ctx.remaining())))
         signals = SessionSignals(
             branch=git.branch,
             changed=git.changed_files,
-            recent=recent_work(ctx.root, git.branch, timeout=min(1.0, max(0.1, ctx.remaining()))),
+            recent=recent,
             session_id=payload.session_id,
             source=payload.source,
         )
@@ -117,12 +120,15 @@ def run(ctx: HookContext) -> str | None:
             evidence=load_evidence_settings(ctx.root),
             area_rules=_area_rules(ctx),
             exclude=(set() if payload.source in FRESH_SOURCES else set(ctx.seen().ids))
-            | unused_items(conn, ctx.root, payload.session_id),
+            | unused_items(conn, ctx.root, payload.session_id)
+            | off,
             max_chars=ctx.budget(ctx.settings.session_start_max_chars),
             check=CodeCheck(ctx.root),
         )
     finally:
         conn.close()
+    if off and not ctx.options.dry_run:  # for the session's later hooks
+        seen.remember(ctx.root, payload.session_id, (), marks=[f"{seen.ELSEWHERE}{i}" for i in off])
     text = briefing.text
     caught = None if ctx.options.dry_run else take_catchup(ctx.root)
     if caught is not None:  # said once, in the header, with or without a briefing

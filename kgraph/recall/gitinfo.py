@@ -11,12 +11,11 @@ need; a failure is an empty answer).
 
 from __future__ import annotations
 
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from kgraph.capture.sources.commits import issue_from_branch
-from kgraph.runtime.git import git_env, run_git
+from kgraph.runtime.git import GitRun, run_git
 
 __all__ = [
     "CommitFiles",
@@ -48,34 +47,15 @@ class GitState:
     changed_files: tuple[str, ...] = ()
 
 
-def start_status(root: Path) -> subprocess.Popen[bytes] | None:
-    """Start ``git status`` in ``root``; None when git cannot be run."""
-    try:
-        return subprocess.Popen(
-            ["git", "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"],
-            cwd=str(root),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env=git_env(),
-        )
-    except OSError:
-        return None
+def start_status(root: Path) -> GitRun:
+    """Start ``git status`` in ``root``."""
+    return GitRun(root, "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all")
 
 
-def finish_status(process: subprocess.Popen[bytes] | None, timeout: float) -> GitState:
+def finish_status(process: GitRun, timeout: float) -> GitState:
     """Collect the output of :func:`start_status` (waiting at most ``timeout`` seconds)."""
-    if process is None:
-        return GitState()
-    try:
-        out, _ = process.communicate(timeout=max(0.01, timeout))
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.communicate()
-        return GitState()
-    if process.returncode != 0:
-        return GitState()
-    return parse_status(out)
+    out = process.output_bytes(timeout)
+    return GitState() if out is None else parse_status(out)
 
 
 def parse_status(output: bytes) -> GitState:

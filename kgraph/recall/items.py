@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import heapq
 import json
+import re
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ from kgraph.recall.relevance import standing
 __all__ = [
     "RecallItem",
     "area_frequencies",
+    "commit_items",
     "file_frequencies",
     "held_code",
     "item_count",
@@ -79,6 +81,25 @@ class RecallItem:
     # the hundreds of items a hook loads, the stale check reads a few.
     # (:func:`held_code` reads the code names recorded there.)
     data: object = field(default=None, compare=False, repr=False)
+
+
+# A commit named in ``source_ref``: "<sha>", or "<sha>:<issue>" for an item of one.
+_SHA = re.compile(r"[0-9a-f]{7,40}")
+
+
+def commit_items(conn: ReadConnection, most: int) -> dict[str, str]:
+    """Id -> commit sha of the ``most`` newest visible items learned from a commit."""
+    rows = conn.execute(
+        "SELECT id, source_ref FROM entities WHERE source = 'commit' AND hidden_at IS NULL "
+        "ORDER BY created_at DESC LIMIT ?",
+        (most,),
+    )
+    found: dict[str, str] = {}
+    for item_id, ref in rows:
+        sha = str(ref or "").split(":", 1)[0]
+        if _SHA.fullmatch(sha):
+            found[str(item_id)] = sha
+    return found
 
 
 def _edge_list(types: Sequence[str]) -> str:

@@ -25,7 +25,7 @@ import os
 import subprocess
 from pathlib import Path
 
-__all__ = ["Blobs", "git_env", "run_git"]
+__all__ = ["Blobs", "GitRun", "git_env", "run_git"]
 
 MIN_TIMEOUT_S = 0.05  # a spent budget still gives git a moment rather than none
 
@@ -54,6 +54,41 @@ def run_git(root: Path, *args: str, timeout: float = 30.0) -> str | None:
     if proc.returncode != 0:
         return None
     return proc.stdout.decode("utf-8", errors="replace")
+
+
+class GitRun:
+    """``git ARGS`` started now and its output collected later (:meth:`output`), so a hook
+    can do other work while git runs. Failures give None, as :func:`run_git`."""
+
+    def __init__(self, root: Path, *args: str) -> None:
+        try:
+            self._proc: subprocess.Popen[bytes] | None = subprocess.Popen(
+                ["git", *args],
+                cwd=str(root),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                env=git_env(),
+            )
+        except OSError:
+            self._proc = None
+
+    def output_bytes(self, timeout: float) -> bytes | None:
+        """Git's standard output, waiting at most ``timeout`` seconds (then it is killed)."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return None
+        try:
+            out, _ = proc.communicate(timeout=max(MIN_TIMEOUT_S, timeout))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            return None
+        return out if proc.returncode == 0 else None
+
+    def output(self, timeout: float) -> str | None:
+        out = self.output_bytes(timeout)
+        return None if out is None else out.decode("utf-8", errors="replace")
 
 
 class Blobs:

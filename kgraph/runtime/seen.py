@@ -31,10 +31,20 @@ from pathlib import Path
 
 from kgraph.runtime.state import state_dir
 
-__all__ = ["Seen", "forget_all", "prune", "remember", "seen_ids", "seen_path", "seen_state"]
+__all__ = [
+    "ELSEWHERE",
+    "Seen",
+    "forget_all",
+    "prune",
+    "remember",
+    "seen_ids",
+    "seen_path",
+    "seen_state",
+]
 
 MAX_BYTES = 256 * 1024  # ~10,000 ids; a session never gets near it
 KEEP_S = 7 * 86_400
+ELSEWHERE = "elsewhere:"
 
 
 def seen_path(root: Path, session_id: str) -> Path:
@@ -51,6 +61,12 @@ class Seen:
     marks: frozenset[str] = frozenset()
     words: frozenset[str] = frozenset()  # keys of the user's prompts' words so far
     rarity: Mapping[str, float] = field(default_factory=dict)  # key -> rarity, once counted
+
+    @property
+    def elsewhere(self) -> frozenset[str]:
+        """Items the session start found learned from a commit the checkout lacks
+        (``@elsewhere:ID``, kgraph.recall.stale.elsewhere): no hook shows them."""
+        return frozenset(m[len(ELSEWHERE) :] for m in self.marks if m.startswith(ELSEWHERE))
 
 
 def seen_state(root: Path, session_id: str | None) -> Seen:

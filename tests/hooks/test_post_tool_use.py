@@ -306,3 +306,48 @@ def test_after_a_prompt_a_whole_file_read_brings_what_bears_on_it(
     assert quotes in both and other in both
     hook("user-prompt", HookOptions(dry_run=True), session_id="s3", prompt=prompt)
     assert other in read(hook, tmp_repo, "src/lexer.py", session_id="s3").stdout  # not recorded
+
+
+def test_an_item_of_a_commit_the_checkout_lacks_is_not_shown(
+    hook: Callable[..., HookResult],
+    project_db: Database,
+    tmp_repo: Path,
+    git: Callable[..., str],
+) -> None:
+    # Cut from a replay of entireio/cli: a branch's "feat(explain): add --checkpoint,
+    # --verbose, --full flags ... not yet wired to runExplain" reached a session on main.
+    (tmp_repo / "explain.go").write_text("package cli\n\nfunc runExplain() {}\n")
+    git(tmp_repo, "add", ".")
+    git(tmp_repo, "commit", "-q", "-m", "explain")
+    here = git(tmp_repo, "rev-parse", "HEAD").strip()
+    git(tmp_repo, "checkout", "-q", "-b", "flags")
+    git(tmp_repo, "commit", "-q", "--allow-empty", "-m", "flags")
+    there = git(tmp_repo, "rev-parse", "HEAD").strip()
+    git(tmp_repo, "checkout", "-q", "main")
+    files = ["explain.go"]
+    branch = add_item(
+        project_db,
+        "runExplain: the checkpoint flags are not yet wired to runExplain",
+        files=files,
+        source="commit",
+        source_ref=there,
+    ).entity_id
+    merged = add_item(
+        project_db,
+        "runExplain prints the checkpoint of a commit's trailer",
+        files=files,
+        source="commit",
+        source_ref=here,
+    ).entity_id
+
+    def session(session_id: str) -> str:
+        start = hook(
+            "session-start", session_id=session_id, hook_event_name="SessionStart", source="startup"
+        )
+        return start.stdout + read(hook, tmp_repo, "explain.go", session_id=session_id).stdout
+
+    given = session("s1")
+    assert seen_state(tmp_repo, "s1").elsewhere == {branch}
+    assert merged in given and branch not in given
+    git(tmp_repo, "merge", "-q", "--ff-only", "flags")  # merged: the next session is given it
+    assert branch in session("s2")

@@ -132,3 +132,15 @@ def test_the_code_an_item_named_at_capture_is_read_back(db: Database, conn: Read
     assert recall.held_code(found[empty.entity_id].data) == ()
     # stored before capture recorded it
     assert recall.held_code(found[older.entity_id].data) is None
+
+
+def test_the_newest_items_learned_from_commits_and_their_shas(
+    db: Database, conn: ReadConnection
+) -> None:
+    sha = "0123456789abcdef0123456789abcdef01234567"
+    older = add_item(db, "Retries back off", source="commit", source_ref=sha)
+    newer = add_item(db, "Pool size is read once", source="commit", source_ref=f"{sha[:12]}:42")
+    add_item(db, "The pool is per client", source="manual", source_ref=sha)
+    add_item(db, "A ref that is no sha", source="commit", source_ref="HEAD~1")
+    found = recall.commit_items(conn, 10)
+    assert found == {older.entity_id: sha, newer.entity_id: sha[:12]}

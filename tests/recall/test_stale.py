@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from kgraph.db import Database
+from kgraph.db.reader import ReadConnection
+from kgraph.knowledge.store import add_item
 from kgraph.recall.relevance import Ranked
-from kgraph.recall.stale import CodeCheck, current_only
+from kgraph.recall.stale import CodeCheck, Elsewhere, current_only
 
 # Cut from the entireio/cli history: the commit's function was deleted as dead code later.
 STALE = (
@@ -93,3 +97,23 @@ def test_a_name_is_still_there_only_as_a_whole_identifier(tmp_path: Path) -> Non
         "r", "handleSessionStart and handleGeminiSessionStart share a prefix", ("h.go",)
     )
     assert not check.is_current(renamed)
+
+
+def test_the_items_of_commits_head_lacks_are_found_elsewhere(
+    db: Database, conn: ReadConnection, tmp_repo: Path, git: Callable[..., str]
+) -> None:
+    here = git(tmp_repo, "rev-parse", "HEAD").strip()
+    git(tmp_repo, "checkout", "-q", "-b", "work")
+    git(tmp_repo, "commit", "-q", "--allow-empty", "-m", "work")
+    there = git(tmp_repo, "rev-parse", "HEAD").strip()
+    git(tmp_repo, "checkout", "-q", "main")
+    branch = add_item(db, "Work on a branch", source="commit", source_ref=there)
+    short = add_item(db, "Work named short", source="commit", source_ref=f"{there[:10]}:7")
+    add_item(db, "Work on main", source="commit", source_ref=here)
+    add_item(db, "A commit this clone lacks", source="commit", source_ref="ab" * 20)
+    add_item(db, "Typed by hand", source="manual", source_ref=there)
+    found = Elsewhere(conn, tmp_repo).ids(timeout=5.0)
+    assert found == {branch.entity_id, short.entity_id}
+    assert Elsewhere(conn, tmp_repo.parent).ids(timeout=5.0) == set()  # no repository: no answer
+    git(tmp_repo, "merge", "-q", "--ff-only", "work")
+    assert Elsewhere(conn, tmp_repo).ids(timeout=5.0) == set()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kgraph.runtime.git import Blobs, git_env, run_git
+from kgraph.runtime.git import Blobs, GitRun, git_env, run_git
 
 
 def test_output_of_a_command_in_a_repository(tmp_repo: Path) -> None:
@@ -70,3 +70,15 @@ def test_blobs_outside_a_repository_or_without_git_are_none(
     monkeypatch.setenv("PATH", str(tmp_repo / "no-bin"))
     with Blobs(tmp_repo) as blobs:
         assert blobs.text("HEAD", "README.md") is None
+
+
+def test_a_started_run_gives_its_output_once_and_failures_as_none(
+    tmp_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = GitRun(tmp_repo, "log", "--format=%s")
+    assert run.output(timeout=10) == "chore: initial commit\n"
+    assert run.output(timeout=10) is None  # collected already
+    assert GitRun(tmp_repo, "cat-file", "-e", "0" * 40).output_bytes(timeout=10) is None
+    assert GitRun(tmp_path / "missing", "status").output(timeout=10) is None  # cwd gone
+    monkeypatch.setenv("PATH", str(tmp_repo / "no-bin"))
+    assert GitRun(tmp_repo, "status").output(timeout=10) is None  # git missing

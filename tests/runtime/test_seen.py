@@ -70,3 +70,10 @@ def test_how_telling_a_word_is_is_kept_with_its_key(tmp_path: Path) -> None:
     state = seen_state(tmp_path, "s1")
     assert state.words == {"expiry", "mutex", "region", "tags", "lexer"}
     assert state.rarity == {"mutex": 0.25, "expiry": 0.5}
+
+
+def test_the_items_found_elsewhere_are_read_from_their_marks(tmp_path: Path) -> None:
+    marks = [f"{seen.ELSEWHERE}lrn-1", f"{seen.ELSEWHERE}lrn-2", "file:src/elsewhere.py"]
+    seen.remember(tmp_path, "s1", ["mis-3"], marks=marks)
+    state = seen.seen_state(tmp_path, "s1")
+    assert state.elsewhere == {"lrn-1", "lrn-2"} and state.ids == {"mis-3"}
