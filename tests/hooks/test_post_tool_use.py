@@ -144,7 +144,7 @@ def test_reading_a_file_again_brings_nothing_new(
     for i in range(12):
         add_item(project_db, f"lexer fact {i}: the scanner keeps state {i}", files=["src/lexer.py"])
     first = context_of(read(hook, tmp_repo, "src/lexer.py"), "PostToolUse")
-    assert first.count("\n- ") == 3
+    assert first.count("\n- ") == 2  # file_recall_max_items
     for _ in range(6):
         assert read(hook, tmp_repo, "src/lexer.py").stdout == ""
     assert read(hook, tmp_repo, "src/lexer.py", tool_name="Edit").stdout == ""
@@ -255,7 +255,7 @@ def test_after_a_read_only_an_edit_s_own_symbols_bring_more(
             project_db, f"The lexer keeps detail {i} for error messages", files=["src/lexer.py"]
         )
     first = context_of(read(hook, tmp_repo, "src/lexer.py"), "PostToolUse")
-    assert first.count("\n- ") == 3 and about_scan not in first  # the newest come first
+    assert first.count("\n- ") == 2 and about_scan not in first  # the newest come first
     assert edit(hook, tmp_repo, "return text.split()", "return text.split(' ')").stdout == ""
     again = context_of(
         edit(hook, tmp_repo, "return re.match('<%', text)", "return None"), "PostToolUse"
