@@ -18,6 +18,7 @@ from kgraph.recall.file import (
     file_vocabulary,
     touched_symbols,
 )
+from kgraph.recall.readmodel import session_share
 from kgraph.recall.stale import CodeCheck
 from kgraph.recall.words import TaskWords
 
@@ -56,6 +57,7 @@ def run(ctx: HookContext) -> str | None:
         return None
     mark = f"file:{path}" if not recalled else f"file:{path}#" + ",".join(sorted(symbols))[:300]
     seen = ctx.seen()
+    session_id = ctx.payload.session_id
     tasks: list[TaskWords] = []
 
     def find(conn: ReadConnection, exclude: set[str]) -> FileRecall:
@@ -73,6 +75,7 @@ def run(ctx: HookContext) -> str | None:
             vocabulary=() if recalled else file_vocabulary(ctx.root / path, path),
             check=CodeCheck(ctx.root),
             task=tasks[-1],
+            opened_by=0.0 if symbols else session_share(conn, ctx.root, path, session_id),
         )
 
     try:

@@ -38,6 +38,7 @@ __all__ = [
     "has_sessions",
     "open_store",
     "recent_session_files",
+    "session_share",
     "unused_items",
 ]
 
@@ -47,6 +48,8 @@ RECENT_SESSIONS = 5
 # a file it is about is not shown again (:func:`unused_items`).
 UNUSED_AFTER = 2
 UNUSED_WINDOW = 10
+# Below this many recorded sessions with their files known, no file is a session hub.
+MIN_SHARE_SESSIONS = 3
 
 
 def open_store(
@@ -204,6 +207,21 @@ def _session_files(data: str | None, root: Path) -> set[str] | None:
             if isinstance(path, str) and path:
                 found.add(relative_path(path, root))
     return found
+
+
+def session_share(
+    conn: ReadConnection, root: Path, path: str, exclude_session: str | None = None
+) -> float:
+    """The share of the project's latest UNUSED_WINDOW recorded sessions (those whose files
+    are known) that read or edited ``path``; 0.0 under MIN_SHARE_SESSIONS of them."""
+    rows = conn.execute(
+        "SELECT data FROM sessions WHERE session_id != ? ORDER BY started_at DESC LIMIT ?",
+        (exclude_session or "", UNUSED_WINDOW),
+    ).fetchall()
+    known = [files for (data,) in rows if (files := _session_files(data, root)) is not None]
+    if len(known) < MIN_SHARE_SESSIONS:
+        return 0.0
+    return sum(1 for files in known if path in files) / len(known)
 
 
 def unused_items(conn: ReadConnection, root: Path, exclude_session: str | None = None) -> set[str]:

@@ -9,7 +9,7 @@ from kgraph.db import Database
 from kgraph.db.reader import ReadConnection
 from kgraph.knowledge.store import add_item
 from kgraph.recall.evidence import EvidenceSettings
-from kgraph.recall.file import file_recall, file_vocabulary
+from kgraph.recall.file import HUB_SHARE, file_recall, file_vocabulary
 from kgraph.recall.words import TaskWords, task_words
 
 SOURCE = """\
@@ -61,6 +61,18 @@ def test_items_naming_the_file_s_code_come_and_ones_that_only_touched_it_stay_ou
     # An edit: what names the symbol it touches, then the file's warnings; an item about
     # another part of the file waits for a change there.
     assert _recall(conn, tmp_path, symbols={"CacheRegion"}) == [two.entity_id, mistake]
+    # A file a third of the recent sessions opened: a whole read brings only its warnings;
+    # an edit still brings what names what it changes.
+    assert _recall(conn, tmp_path, opened_by=HUB_SHARE) == [mistake]
+    assert _recall(conn, tmp_path, opened_by=HUB_SHARE - 0.01) == [
+        mistake,
+        two.entity_id,
+        one.entity_id,
+    ]
+    assert _recall(conn, tmp_path, symbols={"CacheRegion"}, opened_by=1.0) == [
+        two.entity_id,
+        mistake,
+    ]
 
 
 def test_a_reviews_answer_comes_only_where_it_names_what_is_touched(

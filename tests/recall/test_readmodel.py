@@ -24,7 +24,13 @@ from kgraph.knowledge.store import add_item
 from kgraph.recall.evidence import EvidenceSettings
 from kgraph.recall.file import file_recall
 from kgraph.recall.gitinfo import CommitFiles, RecentWork
-from kgraph.recall.readmodel import gather, open_store, recent_session_files, unused_items
+from kgraph.recall.readmodel import (
+    gather,
+    open_store,
+    recent_session_files,
+    session_share,
+    unused_items,
+)
 from kgraph.recall.relevance import Focus
 from kgraph.recall.session import SessionSignals, session_briefing
 from kgraph.runtime.settings import HookSettings
@@ -304,6 +310,31 @@ def test_an_item_two_sessions_left_alone_is_unused_however_another_used_it(
     }
     # Without s3, only s1 left it alone.
     assert unused_items(conn, tmp_path, exclude_session="s3") == {broad.entity_id}
+    conn.close()
+
+
+def test_the_share_of_recent_sessions_that_opened_a_file(db: Database, tmp_path: Path) -> None:
+    def opened(read: list[str], edited: list[str] = ()) -> Callable[[dict[str, Any]], None]:
+        def change(row: dict[str, Any]) -> None:
+            row["data"]["files_read"] = read
+            row["data"]["files_edited"] = list(edited)
+
+        return change
+
+    hub = str(tmp_path / "cmd" / "state.go")  # recorded as the transcript gave it
+    update_session(db, "s1", opened([hub, "docs/plan.md"]))
+    update_session(db, "s2", opened([]))
+    conn = open_store(db.url)
+    assert conn is not None
+    assert session_share(conn, tmp_path, "cmd/state.go") == 0.0  # two sessions: too few
+    conn.close()
+    update_session(db, "s3", opened([], edited=["cmd/state.go"]))
+    update_session(db, "s4", lambda row: None)  # its transcript never read: not counted
+    conn = open_store(db.url)
+    assert conn is not None
+    assert session_share(conn, tmp_path, "cmd/state.go") == 2 / 3
+    assert session_share(conn, tmp_path, "docs/plan.md") == 1 / 3
+    assert session_share(conn, tmp_path, "cmd/state.go", exclude_session="s1") == 0.0
     conn.close()
 
 
