@@ -291,82 +291,18 @@ def _drain(
         total.failed += 1
         db.close()
         return
+    from kgraph.capture.upkeep import embed_captured, index_vectors, refresh_copy, refresh_graph
+
     try:
         if total.created and total.ended and load_settings(root).embed_captured:
             embed_captured(db, log)
+        if total.ended:
+            refresh_graph(db, root, log)
         refresh_copy(db, root, log)
         index_vectors(db, log)
     finally:
         db.close()
     prune_state(root)
-
-
-def refresh_copy(db: Any, root: Path, log: Any) -> None:
-    """On a server, bring the hooks' local copy up to date (kgraph.db.mirror); a failure is
-    logged, and the hooks keep reading the copy they have."""
-    if db.dialect != "postgresql":
-        return
-    from kgraph.db.mirror_sync import refresh_mirror
-    from kgraph.runtime.state import ensure_state_dir
-
-    try:
-        report = refresh_mirror(db, ensure_state_dir(root))
-    except Exception as exc:
-        log.error("refreshing the local copy failed: %s: %s", type(exc).__name__, exc)
-        return
-    log.info(
-        "local copy refreshed in %.2f s: copied %s, unchanged %s",
-        report.seconds,
-        report.copied or "nothing",
-        ", ".join(report.unchanged) or "nothing",
-    )
-
-
-def embed_captured(db: Any, log: Any) -> None:
-    """Vectors for the items captured, so semantic search and prompt recall see them without
-    a manual ``kgraph embed``; near-duplicates among them merge with what is stored
-    (kgraph.knowledge.backfill.merge_near_duplicates). Here, in the detached worker, once a
-    session has ended: the model loads in this process (seconds of CPU, a few hundred MB,
-    for as long as the worker runs), never in a hook. A candidate another session said in
-    other words is shown then (kgraph.knowledge.candidates.corroborate_similar). Without the
-    model installed it is left to ``kgraph embed``; a failure is logged."""
-    from kgraph.embeddings import get_embedder
-    from kgraph.knowledge.backfill import embed_missing
-    from kgraph.knowledge.candidates import corroborate_similar
-
-    started = time.process_time()
-    try:
-        embedder = get_embedder()
-        report = embed_missing(db, embedder)
-        shown = corroborate_similar(db, report.model, report.dim)
-    except Exception as exc:
-        log.warning("embedding captured items skipped: %s: %s", type(exc).__name__, exc)
-        return
-    log.info(
-        "embedded %d items with %s (%d merged as near-duplicates, %d candidates said again "
-        "by another session) in %.1f CPU-s",
-        report.embedded,
-        report.model,
-        report.merged,
-        shown,
-        time.process_time() - started,
-    )
-
-
-def index_vectors(db: Any, log: Any) -> None:
-    """On a server with pgvector, build the HNSW index of the configured model's vectors
-    if it is missing (items embedded as they were added, a project copied to the server);
-    a no-op costing one catalog query once it exists. A failure is logged."""
-    if db.dialect != "postgresql":
-        return
-    from kgraph.embeddings import model_name_for
-    from kgraph.knowledge.backfill import build_vector_index
-
-    try:
-        if build_vector_index(db, model_name_for()):
-            log.info("vector index of %s ready on the server", model_name_for())
-    except Exception as exc:
-        log.error("building the vector index failed: %s: %s", type(exc).__name__, exc)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

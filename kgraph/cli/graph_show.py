@@ -162,12 +162,7 @@ def show_parse(report: ParseReport, as_json: bool) -> None:
     if as_json:
         print_json(report.to_dict())
         return
-    echo(
-        f"{report.scanned} files: {report.added} added, {report.changed} changed, "
-        f"{report.deleted} deleted, {report.unchanged} unchanged; {report.resolved} resolved "
-        f"({report.entities} entities, {report.relationships} relationships written) "
-        f"in {report.seconds:.2f}s"
-    )
+    echo(report.summary())
     if report.files_with_errors:
         echo(f"{report.files_with_errors} file(s) had syntax errors (parsed around them)")
     if report.failed:

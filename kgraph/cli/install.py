@@ -12,6 +12,7 @@ from kgraph.cli.common import json_option, print_json
 from kgraph.setup import SCOPES, has_kgraph_hooks, install_hooks, install_plugin
 
 if TYPE_CHECKING:
+    from kgraph.codegraph import ParseReport
     from kgraph.setup import Tidied
 
 
@@ -79,6 +80,13 @@ if TYPE_CHECKING:
     help="Learn what the repository's commit messages explain, so the first session "
     "already knows it (default; later runs add only newer commits).",
 )
+@click.option(
+    "--graph/--no-graph",
+    "graph",
+    default=True,
+    help="Parse the code graph, so a prompt's code names lead to their files (default; "
+    "later runs re-parse only changed files, and the worker does after each session).",
+)
 @json_option
 @click.pass_context
 def install_command(
@@ -95,6 +103,7 @@ def install_command(
     server: str | None,
     password_env: str | None,
     history: bool,
+    graph: bool,
     as_json: bool,
 ) -> None:
     """Merge kgraph's hooks into Claude Code's settings (idempotent, backs the file up).
@@ -113,6 +122,7 @@ def install_command(
       kgraph install --uninstall --purge   # and delete the database and state folder
       kgraph install --llm-capture    # capture asks claude -p too
       kgraph install --no-history     # do not read the git history
+      kgraph install --no-graph       # do not parse the code graph
       kgraph install --db postgresql+psycopg://kgraph@db.internal/kgraph \\
         --password-env KGRAPH_DB_PASSWORD   # the team's server, for every process
     """
@@ -198,12 +208,16 @@ def install_command(
         from kgraph.cli.learn import learn_history
 
         learned = learn_history(get_project(ctx), quiet=as_json)
+    parsed = None
+    if graph and not uninstall and not dry_run and scope != "user":
+        parsed = _parse_graph(ctx)
     if as_json:
         print_json(
             {
                 **result.to_dict(),
                 "mcp": mcp,
                 "history": learned and learned.__dict__,
+                "graph": parsed if parsed is None or isinstance(parsed, str) else parsed.to_dict(),
                 "removed": [str(p) for p in tidied.removed] if tidied else [],
                 "kept": [str(p) for p in tidied.kept] if tidied else [],
             }
@@ -221,6 +235,8 @@ def install_command(
             _say_tidied(tidied, purge, ctx)
         if learned is not None and learned.stored:
             click.echo(learned.summary().capitalize())
+        if parsed is not None:
+            _say_parsed(parsed)
         return
     action = (
         "Removed kgraph's hooks from"
@@ -233,6 +249,8 @@ def install_command(
         _say_tidied(tidied, purge, ctx)
     if learned is not None and learned.commits:
         click.echo(learned.summary().capitalize())
+    if parsed is not None:
+        _say_parsed(parsed)
     if not uninstall:
         if scope == "local" and has_kgraph_hooks("project"):
             click.echo(
@@ -240,6 +258,27 @@ def install_command(
                 "with: kgraph install --scope project --uninstall"
             )
         click.echo("Check the wiring with: kgraph doctor")
+
+
+def _parse_graph(ctx: click.Context) -> ParseReport | str:
+    """The project's code graph, parsed (only changed files on a later run); what went
+    wrong instead, when it could not be: the install itself stands."""
+    from kgraph.cli.common import get_db
+    from kgraph.codegraph import parse_repository
+    from kgraph.db import project_root
+
+    root = project_root(None)
+    try:
+        return parse_repository(get_db(ctx), root, root=root)
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}"
+
+
+def _say_parsed(parsed: ParseReport | str) -> None:
+    if isinstance(parsed, str):
+        click.echo(f"The code graph was not parsed ({parsed}); try: kgraph graph parse .")
+    else:
+        click.echo(f"Parsed the code graph: {parsed.summary()}")
 
 
 def _record_server(ctx: click.Context, url: str, password_env: str | None, *, quiet: bool) -> None:

@@ -60,6 +60,15 @@ class ParseReport:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def summary(self) -> str:
+        """One line: what was scanned, parsed and written, and how long it took."""
+        return (
+            f"{self.scanned} files: {self.added} added, {self.changed} changed, "
+            f"{self.deleted} deleted, {self.unchanged} unchanged; {self.resolved} resolved "
+            f"({self.entities} entities, {self.relationships} relationships written) "
+            f"in {self.seconds:.2f}s"
+        )
+
 
 class ParseTarget(NamedTuple):
     """What a parse of ``path`` covers: the folder or file, its root and the graph path of

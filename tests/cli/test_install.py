@@ -325,3 +325,28 @@ def test_install_db_records_the_server_without_its_password(
     assert refused.returncode == 2 and "team server" in refused.stderr
     alone = run_kgraph("install", "--password-env", "KG_PW", cwd=tmp_repo)
     assert alone.returncode == 2 and "goes with --db" in alone.stderr
+
+
+def test_install_parses_the_code_graph_unless_told_not_to(
+    run_kgraph: Callable[..., CliResult], tmp_repo: Path, git: Callable[..., str]
+) -> None:
+    from kgraph.codegraph import has_graph, what_calls
+    from kgraph.db import open_database
+
+    (tmp_repo / "app.py").write_text("def load():\n    return 1\n\n\ndef main():\n    load()\n")
+    git(tmp_repo, "add", ".")
+    git(tmp_repo, "commit", "-qm", "app")
+    skipped = run_kgraph("install", "--no-graph", "--no-history", cwd=tmp_repo, use_db=False)
+    assert skipped.returncode == 0 and "code graph" not in skipped.stdout
+    url = f"sqlite:///{tmp_repo / '.claude' / 'execution-state.db'}"
+    db = open_database(url)
+    assert not has_graph(db)
+    db.close()
+    done = run_kgraph("install", "--no-history", cwd=tmp_repo, use_db=False)
+    assert done.returncode == 0, done.stderr
+    assert "Parsed the code graph: 1 files: 1 added" in done.stdout
+    db = open_database(url)
+    assert [c.caller.name for c in what_calls(db, "load")[1]] == ["main"]
+    db.close()
+    again = run_kgraph("install", "--no-history", "--json", cwd=tmp_repo, use_db=False)
+    assert again.json()["graph"]["unchanged"] == 1  # type: ignore[index]

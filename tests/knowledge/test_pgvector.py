@@ -281,7 +281,7 @@ def test_the_worker_indexes_items_embedded_as_they_were_added(
 ) -> None:
     import logging
 
-    from kgraph.capture.worker import index_vectors
+    from kgraph.capture.upkeep import index_vectors
 
     for content in _texts(15):
         add_item(vdb, content, embedder=fake)  # no backfill: no index yet
