@@ -1,6 +1,6 @@
 """What the capture worker does once its queue is drained: vectors for what it captured,
-the code graph brought up to date after a session, and on a server the hooks' local copy
-and the vector index. Each step logs its failure and never stops the others."""
+the code graph brought up to date when a session starts or ends, and on a server the
+hooks' local copy and the vector index. Each step logs its failure and never stops the others."""
 
 from __future__ import annotations
 
@@ -80,10 +80,11 @@ def index_vectors(db: Any, log: Any) -> None:
 
 
 def refresh_graph(db: Any, root: Path, log: Any) -> None:
-    """Once a session has ended, re-parse the files it changed into the code graph, when
-    the project has one (``kgraph install`` parses it; only changed files are read again,
-    in one process): the prompt hook resolves the names a prompt writes through it, and a
-    graph that missed a session's new functions would not find them. A failure is logged."""
+    """When a session has started or ended, re-parse into the code graph the files changed
+    since it was parsed (a checkout, a pull, the session's own edits), when the project has
+    one (``kgraph install`` parses it; only changed files are read again, in one process):
+    the prompt hook resolves the names a prompt writes through it, and a graph that missed
+    the functions a checkout brought would not find them. A failure is logged."""
     from kgraph.codegraph import has_graph, parse_repository
 
     try:

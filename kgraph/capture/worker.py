@@ -38,6 +38,7 @@ class WorkerReport:
     created: int = 0
     failed: int = 0
     ended: bool = False  # a session's last capture (SessionEnd) was among them
+    started: bool = False  # a session's start was among them
 
 
 def _as_int(value: Any) -> int | None:
@@ -124,6 +125,7 @@ def process(db: Any, root: Path, requests: list[Request], log: Any) -> WorkerRep
         try:
             (_apply_start if request.kind == "start" else _apply_injected)(db, request)
             report.applied += 1
+            report.started = report.started or request.kind == "start"
             queue.finish([request])
         except ConnectionLostError:
             raise
@@ -278,6 +280,7 @@ def _drain(
             total.created += report.created
             total.failed += report.failed
             total.ended = total.ended or report.ended
+            total.started = total.started or report.started
             if report.failed or time.monotonic() - started > max_seconds:
                 break
             requests = queue.claim_all(root)
@@ -296,7 +299,7 @@ def _drain(
     try:
         if total.created and total.ended and load_settings(root).embed_captured:
             embed_captured(db, log)
-        if total.ended:
+        if total.ended or total.started:  # the session's changes; a checkout since
             refresh_graph(db, root, log)
         refresh_copy(db, root, log)
         index_vectors(db, log)

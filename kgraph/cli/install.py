@@ -85,7 +85,8 @@ if TYPE_CHECKING:
     "graph",
     default=True,
     help="Parse the code graph, so a prompt's code names lead to their files (default; "
-    "later runs re-parse only changed files, and the worker does after each session).",
+    "later runs re-parse only changed files, as the worker does when a session starts or "
+    "ends).",
 )
 @json_option
 @click.pass_context

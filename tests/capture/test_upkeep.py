@@ -47,6 +47,23 @@ def test_a_session_s_end_re_parses_what_it_changed_into_the_graph(
     )
 
 
+def test_a_session_s_start_re_parses_what_a_checkout_changed(
+    tmp_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("KGRAPH_DB", raising=False)
+    url = f"sqlite:///{tmp_repo / '.claude' / 'execution-state.db'}"
+    (tmp_repo / "app.py").write_text("def load():\n    return 1\n")
+    db = open_database(url)
+    parse_repository(db, tmp_repo, root=tmp_repo)
+    db.close()
+    # A pull between sessions brought a caller of load(): the next session's first prompt
+    # may name it.
+    (tmp_repo / "cli.py").write_text("from app import load\n\n\ndef run():\n    load()\n")
+    queue.enqueue(tmp_repo, "start", session_id="s2", cwd=str(tmp_repo))
+    worker.run_worker(tmp_repo)
+    assert _callers(url, "load") == ["run"]
+
+
 def test_without_a_graph_none_is_made_and_a_failure_is_logged(
     tmp_repo: Path, db_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
