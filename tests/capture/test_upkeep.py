@@ -23,15 +23,21 @@ def _callers(url: str, name: str) -> list[str]:
         db.close()
 
 
-def test_a_session_s_end_re_parses_what_it_changed_into_the_graph(
-    tmp_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def url(tmp_repo: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The project's database (where the worker finds it), its graph parsed from app.py."""
     monkeypatch.delenv("KGRAPH_DB", raising=False)
     url = f"sqlite:///{tmp_repo / '.claude' / 'execution-state.db'}"
     (tmp_repo / "app.py").write_text("def load():\n    return 1\n")
     db = open_database(url)
     parse_repository(db, tmp_repo, root=tmp_repo)
     db.close()
+    return url
+
+
+def test_a_session_s_end_re_parses_what_it_changed_into_the_graph(
+    tmp_repo: Path, tmp_path: Path, url: str
+) -> None:
     # The session wrote a caller of load(); the worker sees its end.
     (tmp_repo / "app.py").write_text("def load():\n    return 1\n\n\ndef main():\n    load()\n")
     path = TranscriptBuilder("s1", str(tmp_repo)).prompt("add main").write(tmp_path / "t.jsonl")
@@ -47,15 +53,7 @@ def test_a_session_s_end_re_parses_what_it_changed_into_the_graph(
     )
 
 
-def test_a_session_s_start_re_parses_what_a_checkout_changed(
-    tmp_repo: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.delenv("KGRAPH_DB", raising=False)
-    url = f"sqlite:///{tmp_repo / '.claude' / 'execution-state.db'}"
-    (tmp_repo / "app.py").write_text("def load():\n    return 1\n")
-    db = open_database(url)
-    parse_repository(db, tmp_repo, root=tmp_repo)
-    db.close()
+def test_a_session_s_start_re_parses_what_a_checkout_changed(tmp_repo: Path, url: str) -> None:
     # A pull between sessions brought a caller of load(): the next session's first prompt
     # may name it.
     (tmp_repo / "cli.py").write_text("from app import load\n\n\ndef run():\n    load()\n")
