@@ -39,7 +39,7 @@ from kgraph.cli.graph_show import (
 
 
 @contextmanager
-def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]:
+def parse_progress(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]:
     """A rich progress bar on stderr (only on a terminal: logs stay clean)."""
     if not enabled or not sys.stderr.isatty():
         yield None
@@ -130,7 +130,7 @@ def parse_cmd(
             param_hint="PATH",
         )
 
-    with _progress(not as_json) as progress:
+    with parse_progress(not as_json) as progress:
         report = parse_repository(
             get_db(ctx),
             Path(path),

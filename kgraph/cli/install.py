@@ -211,7 +211,7 @@ def install_command(
         learned = learn_history(get_project(ctx), quiet=as_json)
     parsed = None
     if graph and not uninstall and not dry_run and scope != "user":
-        parsed = _parse_graph(ctx)
+        parsed = _parse_graph(ctx, quiet=as_json)
     if as_json:
         print_json(
             {
@@ -261,16 +261,19 @@ def install_command(
         click.echo("Check the wiring with: kgraph doctor")
 
 
-def _parse_graph(ctx: click.Context) -> ParseReport | str:
-    """The project's code graph, parsed (only changed files on a later run); what went
-    wrong instead, when it could not be: the install itself stands."""
+def _parse_graph(ctx: click.Context, *, quiet: bool) -> ParseReport | str:
+    """The project's code graph, parsed (only changed files on a later run; a progress bar
+    on a terminal: a cold parse reads about a hundred files a second); what went wrong
+    instead, when it could not be: the install itself stands."""
     from kgraph.cli.common import get_db
+    from kgraph.cli.graph import parse_progress
     from kgraph.codegraph import parse_repository
     from kgraph.db import project_root
 
     root = project_root(None)
     try:
-        return parse_repository(get_db(ctx), root, root=root)
+        with parse_progress(not quiet) as progress:
+            return parse_repository(get_db(ctx), root, root=root, progress=progress)
     except Exception as exc:
         return f"{type(exc).__name__}: {exc}"
 
