@@ -37,7 +37,7 @@ LAYERS = (
     "runtime",
     "db",
 )
-BASE = ("errors", "config", "redact", "lazy", "jsontext", "limits", "digest")
+BASE = ("errors", "config", "redact", "lazy", "jsontext", "limits", "digest", "tools")
 PUBLIC_ONLY = ("cli", "mcp", "api")
 # What ``from kgraph import X`` means, by layer.
 TOP_LEVEL = {"__version__": "errors", "open": "api", "Project": "api"}

@@ -43,6 +43,7 @@ from kgraph.capture.sources.retractions import Retraction, retracted, retraction
 from kgraph.capture.sources.stream import Event, Ran, Said, conversation
 from kgraph.capture.sources.summary_items import SummaryItem, summary_items
 from kgraph.capture.sources.tables import fix_tables
+from kgraph.tools import TEXT_EDIT_TOOLS
 
 _SUMMARY_KIND = {
     "errors": "Mistake",
@@ -285,11 +286,7 @@ def _turn_files(events: Sequence[Event], at: int, paths: PathMap) -> tuple[str, 
         end += 1
     edited: list[str] = []
     for event in events[start : end + 1]:
-        if (
-            isinstance(event, Ran)
-            and event.name in ("Edit", "MultiEdit", "Write")
-            and not event.is_error
-        ):
+        if isinstance(event, Ran) and event.name in TEXT_EDIT_TOOLS and not event.is_error:
             raw = event.input.get("file_path")
             rel = paths.rel(raw) if isinstance(raw, str) else None
             if rel and rel not in edited:

@@ -12,7 +12,6 @@ from kgraph.hooks.context import HookContext
 from kgraph.knowledge.areas import relative_path
 from kgraph.recall.evidence import load_evidence_settings
 from kgraph.recall.file import (
-    EDIT_TOOLS,
     FileRecall,
     file_recall,
     file_vocabulary,
@@ -21,10 +20,9 @@ from kgraph.recall.file import (
 from kgraph.recall.readmodel import session_share
 from kgraph.recall.stale import CodeCheck
 from kgraph.recall.words import TaskWords
+from kgraph.tools import FILE_TOOLS, TEXT_EDIT_TOOLS
 
-__all__ = ["FILE_TOOLS", "run", "tool_path"]
-
-FILE_TOOLS = frozenset({"Read", "Edit", "Write", "MultiEdit", "NotebookEdit"})
+__all__ = ["run", "tool_path"]
 
 
 def tool_path(ctx: HookContext) -> str | None:
@@ -71,7 +69,7 @@ def run(ctx: HookContext) -> str | None:
             max_chars=ctx.budget(settings.file_recall_max_chars),
             symbols=symbols,
             symbols_only=recalled,
-            edited=ctx.payload.tool_name in EDIT_TOOLS,
+            edited=ctx.payload.tool_name in TEXT_EDIT_TOOLS,
             vocabulary=() if recalled else file_vocabulary(ctx.root / path, path),
             check=CodeCheck(ctx.root),
             task=tasks[-1],

@@ -44,11 +44,9 @@ from kgraph.recall.readmodel import focus_for, gather
 from kgraph.recall.relevance import Ranked, rank
 from kgraph.recall.stale import CodeCheck, current_only
 from kgraph.recall.words import MIN_LEXICAL, TaskWords
+from kgraph.tools import TEXT_EDIT_TOOLS
 
-__all__ = ["EDIT_TOOLS", "FileRecall", "file_recall", "file_vocabulary", "touched_symbols"]
-
-# The tools that change a file: the symbols they touch are what an edit changed.
-EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write"})
+__all__ = ["FileRecall", "file_recall", "file_vocabulary", "touched_symbols"]
 
 # Dependencies looked at (closest first), and the items they may add: only warnings and rules.
 DEPENDENCIES = 3
@@ -120,7 +118,7 @@ def touched_symbols(file: Path, tool_name: str | None, tool_input: Mapping[str, 
     """The definitions an Edit/MultiEdit/Write changed (enclosing the new text in ``file``,
     or written in it) or a Read with ``offset`` covered; empty for a whole-file read."""
     names: set[str] = set()
-    if tool_name in EDIT_TOOLS:
+    if tool_name in TEXT_EDIT_TOOLS:
         edits = tool_input.get("edits") if tool_name == "MultiEdit" else [tool_input]
         text = _read_text(file)
         for edit in edits if isinstance(edits, list) else []:

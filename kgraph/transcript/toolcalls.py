@@ -13,10 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from kgraph.tools import FILE_TOOLS, MODIFY_TOOLS
 from kgraph.transcript.entry import Entry
 
-FILE_TOOLS = frozenset({"Read", "NotebookRead", "Edit", "MultiEdit", "NotebookEdit", "Write"})
-MODIFY_TOOLS = frozenset({"Edit", "MultiEdit", "NotebookEdit", "Write"})
 _TOOL_ERROR_TAG = re.compile(r"</?tool_use_error>")
 SIBLING_CANCEL_TEXT = "Sibling tool call errored"
 

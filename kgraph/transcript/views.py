@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kgraph.tools import MODIFY_TOOLS, READ_TOOLS
 from kgraph.transcript.conversation import (
     AssistantMessage,
     QAPair,
@@ -69,9 +70,6 @@ __all__ = [
     "user_prompts",
 ]
 
-READ_TOOLS = frozenset({"Read", "NotebookRead"})
-EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "NotebookEdit"})
-WRITE_TOOLS = frozenset({"Write"})
 # Input keys that change between otherwise identical calls and say nothing about the fix.
 _NOISE_KEYS = frozenset({"description", "timeout"})
 
@@ -128,11 +126,11 @@ def files_touched(entries: Iterable[Entry]) -> FilesTouched:
             result_path = value if isinstance(value, str) and value else None
         if call.name in READ_TOOLS and path:
             touched.read.add(path)
-        elif call.name in EDIT_TOOLS | WRITE_TOOLS:
+        elif call.name in MODIFY_TOOLS:
             for p in {path, result_path} - {None}:
                 assert p is not None
                 touched.edited.add(p)
-                if call.name in WRITE_TOOLS:
+                if call.name == "Write":
                     touched.written.add(p)
     cwd: str | None = None
     for entry in entries:
@@ -274,7 +272,7 @@ def _describe_fix(failed: ToolCall, fixed: ToolCall, between: Sequence[ToolCall]
             path = _input_path(call.input)
             if path and path not in read:
                 read.append(path)
-        elif call.name in EDIT_TOOLS | WRITE_TOOLS:
+        elif call.name in MODIFY_TOOLS:
             path = _input_path(call.input)
             if path and path not in edited:
                 edited.append(path)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from kgraph.capture.gate.paths import PathMap
 from kgraph.capture.sources.stream import Event, Ran
+from kgraph.tools import FILE_TOOLS
 
 MAX_FILES = 4
 _PATHLIKE = re.compile(r"(?<![\w~/.-])((?:[\w.-]+/)*[\w.-]+\.[A-Za-z]{1,5})\b")
@@ -38,7 +39,6 @@ _COMMON_NAMES = frozenset(
     {"main", "init", "test", "run", "get", "set", "new", "New", "err", "ctx", "self", "cls", "t"}
 )
 _PROSE_SUFFIXES = frozenset({"md", "markdown", "txt", "rst", "json", "yaml", "yml", "toml"})
-_FILE_TOOLS = frozenset({"Read", "Edit", "MultiEdit", "Write", "NotebookEdit", "NotebookRead"})
 
 
 @dataclass
@@ -125,7 +125,7 @@ def build_index(events: Iterable[Event], paths: PathMap) -> FileIndex:
     for event in events:
         if not isinstance(event, Ran) or event.is_error:
             continue
-        if event.name in _FILE_TOOLS:
+        if event.name in FILE_TOOLS:
             raw = event.input.get("file_path") or event.input.get("notebook_path")
             rel = paths.rel(raw) if isinstance(raw, str) else None
             if rel is None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from kgraph.capture.gate import prose
 from kgraph.capture.sources.stream import Event, Ran, Said
+from kgraph.tools import TEXT_EDIT_TOOLS
 
 _LEAD_IN = re.compile(
     r"^(?:found (?:it|the (?:issue|bug|problem|cause|culprit))|that'?s (?:the|our) (?:bug|issue|"
@@ -200,7 +201,7 @@ def _edit_fix(events: Sequence[Event], start: int, failed: Ran) -> str:
             return ""
         if not isinstance(later, Ran):
             continue
-        if later.name in ("Edit", "MultiEdit", "Write") and not later.is_error:
+        if later.name in TEXT_EDIT_TOOLS and not later.is_error:
             edits.append(later)
         elif later.name == "Bash" and head and str(later.input.get("command", "")).startswith(head):
             if later.is_error or len(edits) != 1:
