@@ -84,9 +84,15 @@ def refresh_graph(db: Any, root: Path, log: Any) -> None:
     since it was parsed (a checkout, a pull, the session's own edits), when the project has
     one (``kgraph install`` parses it; only changed files are read again, in one process):
     the prompt hook resolves the names a prompt writes through it, and a graph that missed
-    the functions a checkout brought would not find them. A failure is logged."""
+    the functions a checkout brought would not find them. A failure is logged.
+
+    Only a project's own SQLite database: a team's server holds one graph for every clone,
+    and one member's checkout must not replace it at each of their session starts (whoever
+    means to runs ``kgraph graph parse .``)."""
     from kgraph.codegraph import has_graph, parse_repository
 
+    if db.dialect != "sqlite":
+        return
     try:
         if not has_graph(db):
             return

@@ -263,8 +263,8 @@ def install_command(
 
 def _parse_graph(ctx: click.Context, *, quiet: bool) -> ParseReport | str:
     """The project's code graph, parsed (only changed files on a later run; a progress bar
-    on a terminal: a cold parse reads about a hundred files a second); what went wrong
-    instead, when it could not be: the install itself stands."""
+    on a terminal: a cold parse reads about a hundred files a second); why not instead: a
+    team server's one graph is parsed on purpose, and a failure leaves the install standing."""
     from kgraph.cli.common import get_db
     from kgraph.cli.graph import parse_progress
     from kgraph.codegraph import parse_repository
@@ -272,15 +272,18 @@ def _parse_graph(ctx: click.Context, *, quiet: bool) -> ParseReport | str:
 
     root = project_root(None)
     try:
+        db = get_db(ctx)
+        if db.dialect != "sqlite":  # one graph for every clone: parsed on purpose
+            return "a team server holds one graph for every clone"
         with parse_progress(not quiet) as progress:
-            return parse_repository(get_db(ctx), root, root=root, progress=progress)
+            return parse_repository(db, root, root=root, progress=progress)
     except Exception as exc:
         return f"{type(exc).__name__}: {exc}"
 
 
 def _say_parsed(parsed: ParseReport | str) -> None:
     if isinstance(parsed, str):
-        click.echo(f"The code graph was not parsed ({parsed}); try: kgraph graph parse .")
+        click.echo(f"The code graph was not parsed: {parsed}. To parse it: kgraph graph parse .")
     else:
         click.echo(f"Parsed the code graph: {parsed.summary()}")
 

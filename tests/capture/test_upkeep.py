@@ -63,11 +63,11 @@ def test_a_session_s_start_re_parses_what_a_checkout_changed(tmp_repo: Path, url
 
 
 def test_without_a_graph_none_is_made_and_a_failure_is_logged(
-    tmp_repo: Path, db_url: str, caplog: pytest.LogCaptureFixture
+    tmp_repo: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     (tmp_repo / "app.py").write_text("def load():\n    return 1\n")
     log = logging.getLogger("test.upkeep")
-    db = open_database(db_url)
+    db = open_database(f"sqlite:///{tmp_path / 'k.db'}")
     try:
         refresh_graph(db, tmp_repo, log)
         assert not has_graph(db)  # the user never asked for one
@@ -75,5 +75,21 @@ def test_without_a_graph_none_is_made_and_a_failure_is_logged(
         with caplog.at_level(logging.ERROR, logger="test.upkeep"):
             refresh_graph(db, tmp_repo / "gone", log)
         assert "refreshing the code graph failed" in caplog.text
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
+def test_a_team_server_s_graph_is_left_to_whoever_parses_it(
+    tmp_repo: Path, db_url: str, backend: str
+) -> None:
+    (tmp_repo / "app.py").write_text("def load():\n    return 1\n")
+    db = open_database(db_url)
+    try:
+        parse_repository(db, tmp_repo, root=tmp_repo)
+        # A member's checkout differs: their session start must not rewrite the one graph.
+        (tmp_repo / "app.py").write_text("def load():\n    return 1\n\n\ndef main():\n    load()\n")
+        refresh_graph(db, tmp_repo, logging.getLogger("test.upkeep"))
+        assert what_calls(db, "load")[1] == []
     finally:
         db.close()
