@@ -4,7 +4,8 @@ One small file per session, ``.claude/kgraph/sessions/<session_id>.ids``, one it
 line, and three kinds of marker line: ``#chars N`` for the characters a delivery put into
 the session (the hooks share one budget per session, ``session_max_chars``), ``@NAME`` for
 what was already looked up (``@file:PATH``: a file recalled once is not recalled again when
-the agent reads it again) and ``%KEY KEY ...`` for the words of the user's prompts (what
+the agent reads it again; ``@elsewhere:ID``: an item of a commit the checkout lacks, which
+no hook shows) and ``%KEY KEY ...`` for the words of the user's prompts (what
 the session is about: a file read brings the items that share them), each kept as a short
 digest of its stem, never as the word (a prompt may hold a secret); ``KEY:0.42`` adds how
 telling the word is in the store, once a hook has counted it (the later hooks of the session

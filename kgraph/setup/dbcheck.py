@@ -77,7 +77,7 @@ def check_database(root: Path, db_url: str | None = None, *, full: bool = False)
     from kgraph.db import migrate
     from kgraph.db.core import check_database_path, make_engine
     from kgraph.db.failures import describe_failure
-    from kgraph.db.models import Entity, Session
+    from kgraph.db.models import Entity, GraphFile, Session
     from kgraph.db.postgres import display_url
 
     where = str(path) if path is not None else display_url(url)
@@ -109,12 +109,17 @@ def check_database(root: Path, db_url: str | None = None, *, full: bool = False)
             items = conn.execute(select(func.count()).select_from(Entity)).scalar_one()
             sessions = conn.execute(select(func.count()).select_from(Session)).scalar_one()
             failed = len(failed_files(conn))  # code graph files whose analysis failed
+            parsed = conn.execute(select(func.count()).select_from(GraphFile)).scalar_one()
+        # The prompt hook finds the code a prompt names through the graph.
+        graph = (
+            f"a code graph of {parsed} files" if parsed else "no code graph (kgraph graph parse .)"
+        )
         return Check(
             "database",
             "warn" if failed else "ok",
             f"{where}: schema {revision}, "
             + ("" if server else f"{pragma} ok, ")
-            + f"{items} entities, {sessions} sessions"
+            + f"{items} entities, {sessions} sessions, {graph}"
             + (f"; {failed} code graph file(s) failed (kgraph graph summary)" if failed else ""),
         )
     except Exception as exc:

@@ -29,6 +29,18 @@ def test_a_healthy_database_passes_quick_and_full_checks(tmp_repo: Path) -> None
     full = dbcheck.check_database(tmp_repo, full=True)
     assert quick.status == "ok" and "quick_check ok" in quick.detail
     assert full.status == "ok" and "integrity_check ok" in full.detail
+    assert "no code graph (kgraph graph parse .)" in quick.detail
+
+
+def test_the_database_check_says_how_much_code_graph_there_is(tmp_repo: Path) -> None:
+    from kgraph.codegraph import parse_repository
+
+    path = _project_db(tmp_repo, 1)
+    (tmp_repo / "app.py").write_text("def load():\n    return 1\n")
+    db = open_database(f"sqlite:///{path}")
+    parse_repository(db, tmp_repo, root=tmp_repo)
+    db.close()
+    assert "a code graph of 1 files" in dbcheck.check_database(tmp_repo).detail
 
 
 def test_doctor_promises_an_upgrade_only_when_a_copy_takes_it(tmp_repo: Path) -> None:
