@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from kgraph.db.location import is_server_url, resolve_database_url
 from kgraph.db.reader import ReadConnection
@@ -20,6 +20,9 @@ from kgraph.hooks.payload import HookInput
 from kgraph.runtime.seen import Seen
 from kgraph.runtime.settings import HookSettings
 from kgraph.runtime.state import HookLog
+
+if TYPE_CHECKING:
+    from kgraph.recall.readmodel import RecordedSession
 
 
 @dataclass
@@ -62,6 +65,7 @@ class HookContext:
     finalizers: list[Callable[[], None]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _seen: Seen | None = field(default=None, repr=False)
+    _sessions: list[RecordedSession] | None = field(default=None, repr=False)
 
     def publish(self, text: str | None, ids: tuple[str, ...] = ()) -> None:
         with self._lock:
@@ -95,6 +99,15 @@ class HookContext:
 
             remember(self.root, self.payload.session_id, (), words=words, rarity=rarity)
 
+    def latest_sessions(self, conn: ReadConnection) -> list[RecordedSession]:
+        """The project's latest recorded sessions but this one (read once per hook run):
+        what was shown to them and what they opened."""
+        if self._sessions is None:
+            from kgraph.recall.readmodel import latest_sessions
+
+            self._sessions = latest_sessions(conn, self.root, self.payload.session_id)
+        return self._sessions
+
     def seen(self) -> Seen:
         """What this session has been given so far (read once per hook run)."""
         if self._seen is None:
@@ -126,7 +139,7 @@ class HookContext:
             from kgraph.recall.readmodel import unused_items
 
             shown = set(state.ids) | state.elsewhere
-            shown |= unused_items(conn, self.root, self.payload.session_id)
+            shown |= unused_items(conn, self.latest_sessions(conn))
             found = find(conn, shown)
         finally:
             conn.close()

@@ -55,7 +55,6 @@ def run(ctx: HookContext) -> str | None:
         return None
     mark = f"file:{path}" if not recalled else f"file:{path}#" + ",".join(sorted(symbols))[:300]
     seen = ctx.seen()
-    session_id = ctx.payload.session_id
     tasks: list[TaskWords] = []
 
     def find(conn: ReadConnection, exclude: set[str]) -> FileRecall:
@@ -73,7 +72,7 @@ def run(ctx: HookContext) -> str | None:
             vocabulary=() if recalled else file_vocabulary(ctx.root / path, path),
             check=CodeCheck(ctx.root),
             task=tasks[-1],
-            opened_by=0.0 if symbols else session_share(conn, ctx.root, path, session_id),
+            opened_by=0.0 if symbols else session_share(ctx.latest_sessions(conn), path),
         )
 
     try:

@@ -120,7 +120,7 @@ def run(ctx: HookContext) -> str | None:
             evidence=load_evidence_settings(ctx.root),
             area_rules=_area_rules(ctx),
             exclude=(set() if payload.source in FRESH_SOURCES else set(ctx.seen().ids))
-            | unused_items(conn, ctx.root, payload.session_id)
+            | unused_items(conn, ctx.latest_sessions(conn))
             | off,
             max_chars=ctx.budget(ctx.settings.session_start_max_chars),
             check=CodeCheck(ctx.root),

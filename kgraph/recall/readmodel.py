@@ -12,7 +12,8 @@ one set of queries (:mod:`kgraph.recall.items`, :mod:`kgraph.codegraph.filedeps`
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from kgraph.db.location import is_server_url, sqlite_path
@@ -33,9 +34,11 @@ from kgraph.recall.relevance import (
 from kgraph.runtime.state import log_warning
 
 __all__ = [
+    "RecordedSession",
     "focus_for",
     "gather",
     "has_sessions",
+    "latest_sessions",
     "open_store",
     "recent_session_files",
     "session_share",
@@ -190,10 +193,18 @@ def recent_session_files(
     return list(found.items())
 
 
-def _session_files(data: str | None, root: Path) -> set[str] | None:
-    """The repo-relative files a recorded session read or edited; None when its transcript
-    was never read (a session known only from what the hooks injected: it crashed before
-    its end, or its transcript is gone), which says nothing of what it opened."""
+@dataclass(frozen=True)
+class RecordedSession:
+    """What a recorded session was shown and what it opened."""
+
+    injected: tuple[str, ...]
+    # The repo-relative files it read or edited; None when its transcript was never read (a
+    # session known only from what the hooks injected: it crashed before its end, or its
+    # transcript is gone), which says nothing of what it opened.
+    files: frozenset[str] | None
+
+
+def _session_files(data: str | None, root: Path) -> frozenset[str] | None:
     try:
         parsed = json.loads(data) if data else None
     except ValueError:
@@ -206,28 +217,45 @@ def _session_files(data: str | None, root: Path) -> set[str] | None:
         for path in paths if isinstance(paths, list) else []:
             if isinstance(path, str) and path:
                 found.add(relative_path(path, root))
-    return found
+    return frozenset(found)
 
 
-def session_share(
-    conn: ReadConnection, root: Path, path: str, exclude_session: str | None = None
-) -> float:
-    """The share of the project's latest UNUSED_WINDOW recorded sessions (those whose files
-    are known) that read or edited ``path``; 0.0 under MIN_SHARE_SESSIONS of them."""
+def _injected(text: str | None) -> tuple[str, ...]:
+    try:
+        ids = json.loads(text) if text else []
+    except ValueError:
+        ids = []
+    if not isinstance(ids, list):
+        return ()
+    return tuple(dict.fromkeys(i for i in ids if isinstance(i, str)))
+
+
+def latest_sessions(
+    conn: ReadConnection, root: Path, exclude_session: str | None = None
+) -> list[RecordedSession]:
+    """The project's latest UNUSED_WINDOW recorded sessions but ``exclude_session``, newest
+    first: what :func:`unused_items` and :func:`session_share` weigh (a hook reads them once)."""
     rows = conn.execute(
-        "SELECT data FROM sessions WHERE session_id != ? ORDER BY started_at DESC LIMIT ?",
+        "SELECT injected_ids, data FROM sessions WHERE session_id != ? "
+        "ORDER BY started_at DESC LIMIT ?",
         (exclude_session or "", UNUSED_WINDOW),
     ).fetchall()
-    known = [files for (data,) in rows if (files := _session_files(data, root)) is not None]
+    return [RecordedSession(_injected(ids), _session_files(data, root)) for ids, data in rows]
+
+
+def session_share(sessions: Sequence[RecordedSession], path: str) -> float:
+    """The share of ``sessions`` (those whose files are known) that read or edited ``path``;
+    0.0 under MIN_SHARE_SESSIONS of them."""
+    known = [s.files for s in sessions if s.files is not None]
     if len(known) < MIN_SHARE_SESSIONS:
         return 0.0
     return sum(1 for files in known if path in files) / len(known)
 
 
-def unused_items(conn: ReadConnection, root: Path, exclude_session: str | None = None) -> set[str]:
-    """Items shown to UNUSED_AFTER or more of the project's latest UNUSED_WINDOW recorded
-    sessions that did not read or edit a file the item is about (a session whose transcript
-    was never read does not count: nothing says what it opened).
+def unused_items(conn: ReadConnection, sessions: Sequence[RecordedSession]) -> set[str]:
+    """Items shown to UNUSED_AFTER or more of ``sessions`` (:func:`latest_sessions`) that did
+    not read or edit a file the item is about (a session whose transcript was never read
+    does not count: nothing says what it opened).
 
     Replaying real sessions, a broad item that a prompt's file names or words matched came
     back session after session, to work it had nothing to do with; an item that was shown
@@ -235,25 +263,13 @@ def unused_items(conn: ReadConnection, root: Path, exclude_session: str | None =
     it, but that does not make it bear on the next one: an item about a project's central
     files (opened by most sessions) reached five of nine replayed sessions and helped one,
     though two of them never opened its files."""
-    rows = conn.execute(
-        "SELECT injected_ids, data FROM sessions WHERE session_id != ? "
-        "ORDER BY started_at DESC LIMIT ?",
-        (exclude_session or "", UNUSED_WINDOW),
-    ).fetchall()
-    shown: dict[str, list[set[str]]] = {}  # item id -> the files of each session shown it
-    for injected, data in rows:
-        try:
-            ids = json.loads(injected) if injected else []
-        except ValueError:
-            ids = []
-        if not isinstance(ids, list) or not ids:
+    shown: dict[str, list[frozenset[str]]] = {}  # item id -> the files of each session shown it
+    for session in sessions:
+        if session.files is None:
             continue
-        files = _session_files(data, root)
-        if files is None:
-            continue
-        for item_id in {i for i in ids if isinstance(i, str)}:
-            shown.setdefault(item_id, []).append(files)
-    often = [i for i, sessions in shown.items() if len(sessions) >= UNUSED_AFTER]
+        for item_id in session.injected:
+            shown.setdefault(item_id, []).append(session.files)
+    often = [i for i, files in shown.items() if len(files) >= UNUSED_AFTER]
     items = recall.load_items(conn, often) if often else {}
     return {
         item_id

@@ -44,3 +44,22 @@ def test_no_limit_and_no_session_leave_the_hooks_own_budget(tmp_path: Path) -> N
     assert context(tmp_path, total=0).budget(3_000) == 3_000
     assert context(tmp_path, session_id=None).budget(3_000) == 3_000
     assert context(tmp_path, max_chars=20_000, total=0).budget(3_000) == 9_000
+
+
+def test_the_latest_sessions_are_read_once_per_hook_run_without_this_one(tmp_path: Path) -> None:
+    import sqlite3
+
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE sessions (session_id, started_at, injected_ids, data)")
+    conn.executemany(
+        "INSERT INTO sessions VALUES (?, ?, ?, ?)",
+        [
+            ("s0", "2026-11-01", '["lrn-1"]', '{"files_read": ["a.go"]}'),
+            ("s1", "2026-11-02", '["lrn-2"]', '{"files_read": ["b.go"]}'),
+        ],
+    )
+    ctx = context(tmp_path)  # session s1
+    first = ctx.latest_sessions(conn)
+    conn.execute("DELETE FROM sessions")
+    assert ctx.latest_sessions(conn) is first  # not read again
+    assert [(s.injected, s.files) for s in first] == [(("lrn-1",), frozenset({"a.go"}))]

@@ -26,6 +26,7 @@ from kgraph.recall.file import file_recall
 from kgraph.recall.gitinfo import CommitFiles, RecentWork
 from kgraph.recall.readmodel import (
     gather,
+    latest_sessions,
     open_store,
     recent_session_files,
     session_share,
@@ -304,12 +305,12 @@ def test_an_item_two_sessions_left_alone_is_unused_however_another_used_it(
     assert conn is not None
     # broad: shown three times, never opened; once: shown once. opened: s2 read its file,
     # but s1 and s3 did not: two sessions left it alone, however another used it.
-    assert unused_items(conn, tmp_path, exclude_session="s4") == {
+    assert unused_items(conn, latest_sessions(conn, tmp_path, "s4")) == {
         broad.entity_id,
         opened.entity_id,
     }
     # Without s3, only s1 left it alone.
-    assert unused_items(conn, tmp_path, exclude_session="s3") == {broad.entity_id}
+    assert unused_items(conn, latest_sessions(conn, tmp_path, "s3")) == {broad.entity_id}
     conn.close()
 
 
@@ -326,15 +327,16 @@ def test_the_share_of_recent_sessions_that_opened_a_file(db: Database, tmp_path:
     update_session(db, "s2", opened([]))
     conn = open_store(db.url)
     assert conn is not None
-    assert session_share(conn, tmp_path, "cmd/state.go") == 0.0  # two sessions: too few
+    # Two sessions: too few.
+    assert session_share(latest_sessions(conn, tmp_path), "cmd/state.go") == 0.0
     conn.close()
     update_session(db, "s3", opened([], edited=["cmd/state.go"]))
     update_session(db, "s4", lambda row: None)  # its transcript never read: not counted
     conn = open_store(db.url)
     assert conn is not None
-    assert session_share(conn, tmp_path, "cmd/state.go") == 2 / 3
-    assert session_share(conn, tmp_path, "docs/plan.md") == 1 / 3
-    assert session_share(conn, tmp_path, "cmd/state.go", exclude_session="s1") == 0.0
+    assert session_share(latest_sessions(conn, tmp_path), "cmd/state.go") == 2 / 3
+    assert session_share(latest_sessions(conn, tmp_path), "docs/plan.md") == 1 / 3
+    assert session_share(latest_sessions(conn, tmp_path, "s1"), "cmd/state.go") == 0.0
     conn.close()
 
 
@@ -356,13 +358,13 @@ def test_a_session_whose_transcript_was_never_read_says_nothing_of_use(
     update_session(db, "s2", shown)
     conn = open_store(db.url)
     assert conn is not None
-    assert unused_items(conn, tmp_path) == set()
+    assert unused_items(conn, latest_sessions(conn, tmp_path)) == set()
     conn.close()
     update_session(db, "s3", shown_and_read)
     update_session(db, "s4", shown_and_read)  # two read transcripts, its file not opened
     conn = open_store(db.url)
     assert conn is not None
-    assert unused_items(conn, tmp_path) == {item.entity_id}
+    assert unused_items(conn, latest_sessions(conn, tmp_path)) == {item.entity_id}
     conn.close()
 
 
