@@ -201,9 +201,9 @@ def file_recall(
     left out (:mod:`kgraph.recall.stale`); with a ``task`` (the session's prompt words),
     a whole-file read brings only the items sharing enough of them, and the warnings (only
     the warnings when ``opened_by``, the share of recent sessions that opened the file, is
-    HUB_SHARE or more). A
-    review's answer (:func:`~kgraph.recall.items.named_only`) comes only when it names a
-    symbol an edit changed (``edited``): a Read's range covers too many."""
+    HUB_SHARE or more). A review's answer (:func:`~kgraph.recall.items.named_only`) comes
+    only when it names a symbol an edit changed (``edited``): a Read's range covers too
+    many."""
     now = now or datetime.now(UTC)
     if max_items <= 0 or (symbols_only and not symbols):
         return FileRecall(None, ())

@@ -40,25 +40,13 @@ def git_env() -> dict[str, str]:
 def run_git(root: Path, *args: str, timeout: float = 30.0) -> str | None:
     """``git ARGS`` in ``root``: its standard output, or None when git cannot be run, exits
     non-zero or takes longer than ``timeout`` seconds."""
-    try:
-        proc = subprocess.run(
-            ["git", *args],
-            cwd=str(root),
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=max(MIN_TIMEOUT_S, timeout),
-            env=git_env(),
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if proc.returncode != 0:
-        return None
-    return proc.stdout.decode("utf-8", errors="replace")
+    return GitRun(root, *args).output(timeout)
 
 
 class GitRun:
     """``git ARGS`` started now and its output collected later (:meth:`output`), so a hook
-    can do other work while git runs. Failures give None, as :func:`run_git`."""
+    can do other work while git runs; :func:`run_git` waits at once. Any failure gives
+    None."""
 
     def __init__(self, root: Path, *args: str) -> None:
         try:
