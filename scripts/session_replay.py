@@ -208,6 +208,17 @@ def _injected(
         )
 
 
+def _tool_trigger(step: ToolCall) -> str:
+    """What a tool call is shown as: "Read cmd/x.go", "Read cmd/x.go lines 40-79" for a
+    partial read (which brings the items naming what those lines define)."""
+    offset, limit = step.input.get("offset"), step.input.get("limit")
+    if step.name != "Read" or (not isinstance(offset, int) and not isinstance(limit, int)):
+        return f"{step.name} {step.path}"
+    first = offset if isinstance(offset, int) and offset > 0 else 1
+    last = f"{first + limit - 1}" if isinstance(limit, int) and limit > 0 else "end"
+    return f"{step.name} {step.path} lines {first}-{last}"
+
+
 def replay_session(
     workspace: Workspace, plan: SessionPlan, *, install: bool, graph: bool
 ) -> SessionResult:
@@ -256,7 +267,7 @@ def replay_session(
                 result.skipped_missing += 1
                 continue
             result.tool_calls += 1
-            hook("post-tool-use", f"{step.name} {step.path}", **tool_payload(workspace, step))
+            hook("post-tool-use", _tool_trigger(step), **tool_payload(workspace, step))
     _injected(workspace, result, found)
     before = all_items(workspace)
     hook("session-end", reason="other")

@@ -105,6 +105,8 @@ def run(ctx: HookContext) -> str | None:
         away = Elsewhere(conn, ctx.root)  # git runs while the recent work is read
         recent = recent_work(ctx.root, git.branch, timeout=min(1.0, max(0.1, ctx.remaining())))
         off = away.ids(timeout=min(1.0, max(0.1, ctx.remaining())))
+        if away.unanswered:
+            ctx.log.debug("git did not say which commits HEAD lacks: none left out")
         signals = SessionSignals(
             branch=git.branch,
             changed=git.changed_files,

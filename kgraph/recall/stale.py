@@ -95,6 +95,7 @@ class Elsewhere:
     def __init__(self, conn: ReadConnection, root: Path) -> None:
         self._commits = commit_items(conn, MAX_COMMITS)
         self._run: GitRun | None = None
+        self.unanswered = False  # git was asked and gave no answer (failed, too slow)
         if self._commits:
             from kgraph.runtime.git import GitRun
 
@@ -103,6 +104,7 @@ class Elsewhere:
 
     def ids(self, timeout: float) -> set[str]:
         out = self._run.output(timeout) if self._run is not None else None
+        self.unanswered = self._run is not None and out is None
         listed = set(out.split()) if out else set()
         if not listed:
             return set()

@@ -456,3 +456,19 @@ def test_the_next_briefing_says_once_what_catch_up_captured(
     text = context_of(hook("session-start", session_id="s1", source="startup"))
     assert text.startswith("<kgraph-context>\nkgraph captured 3 earlier session(s)")
     assert hook("session-start", session_id="s2", source="startup").stdout == ""  # said once
+
+
+def test_when_git_cannot_say_which_commits_head_lacks_the_log_says_so(
+    hook: Callable[..., HookResult],
+    project_db: Database,
+    tmp_repo: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Git gone from the project (here: its directory moved away) cannot say which commits
+    # HEAD's history lacks, so no item is left out as another branch's: the log says so.
+    monkeypatch.setenv("KGRAPH_HOOK_DEBUG", "1")
+    add_item(project_db, "Work on a branch", source="commit", source_ref="ab" * 20)
+    (tmp_repo / ".git").rename(tmp_repo / "git.moved")
+    hook("session-start", session_id="s1", source="startup")
+    log = (tmp_repo / ".claude" / "kgraph" / "hook.log").read_text()
+    assert "git did not say which commits HEAD lacks" in log

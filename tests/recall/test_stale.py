@@ -112,8 +112,10 @@ def test_the_items_of_commits_head_lacks_are_found_elsewhere(
     add_item(db, "Work on main", source="commit", source_ref=here)
     add_item(db, "A commit this clone lacks", source="commit", source_ref="ab" * 20)
     add_item(db, "Typed by hand", source="manual", source_ref=there)
-    found = Elsewhere(conn, tmp_repo).ids(timeout=5.0)
-    assert found == {branch.entity_id, short.entity_id}
-    assert Elsewhere(conn, tmp_repo.parent).ids(timeout=5.0) == set()  # no repository: no answer
+    asked = Elsewhere(conn, tmp_repo)
+    assert asked.ids(timeout=5.0) == {branch.entity_id, short.entity_id}
+    assert not asked.unanswered
+    nowhere = Elsewhere(conn, tmp_repo.parent)  # no repository: no answer, and it says so
+    assert nowhere.ids(timeout=5.0) == set() and nowhere.unanswered
     git(tmp_repo, "merge", "-q", "--ff-only", "work")
     assert Elsewhere(conn, tmp_repo).ids(timeout=5.0) == set()

@@ -70,3 +70,16 @@ def test_the_summary_counts_verdicts_per_hook_and_an_item_s_reach() -> None:
     assert rows["all"].counts == {"useful": 1, "irrelevant": 1, "junk": 0, "unjudged": 1}
     assert rows["all"].share("useful") == 0.5
     assert rows["user-prompt"].injected == 2 and rows["post-tool-use"].counts["irrelevant"] == 1
+
+
+def test_a_partial_read_is_shown_with_its_lines() -> None:
+    from session_replay import _tool_trigger
+
+    def call(name: str, **given: object) -> ToolCall:
+        return ToolCall(name, "cmd/x.go", {"file_path": "/r/cmd/x.go", **given}, "c1")
+
+    assert _tool_trigger(call("Read")) == "Read cmd/x.go"
+    assert _tool_trigger(call("Read", offset=40, limit=40)) == "Read cmd/x.go lines 40-79"
+    assert _tool_trigger(call("Read", limit=20)) == "Read cmd/x.go lines 1-20"
+    assert _tool_trigger(call("Read", offset=900)) == "Read cmd/x.go lines 900-end"
+    assert _tool_trigger(call("Edit", offset=3)) == "Edit cmd/x.go"
