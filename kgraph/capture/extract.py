@@ -224,6 +224,7 @@ def commit_candidates(
                     confidence=0.8 if reason == "breaking" else 0.75,
                     source="commit",
                     origin="commit.review" if is_review_response(commit) else "commit",
+                    at=commit.committed,
                 )
             )
     return found

@@ -127,7 +127,7 @@ def _learn_batch(
                     source_ref=source_ref,
                     # "history", or "history.review" for a commit answering a review
                     origin="history" + candidate.origin.removeprefix("commit"),
-                    created_at=commit.committed,
+                    created_at=candidate.at,
                 )
             )
 

@@ -209,7 +209,9 @@ def capture_session(
         candidates = list(extraction.candidates)
         refs = set(data.get("refs") or [])
         with Blobs(root) as blobs:
-            plan = prepare(candidates, session_id, issue, refs, rules, CodeAt(root, blobs))
+            plan = prepare(
+                candidates, session_id, issue, refs, rules, CodeAt(root, blobs), until=until
+            )
         plan.retractions = extraction.retractions
         commit_facts = [c.to_fact() for c in commits if commit_parsing.knowledge_reason(c) is None]
         written = write(

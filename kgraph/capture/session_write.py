@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from kgraph.capture.code_at import CodeAt
@@ -49,10 +50,13 @@ def prepare(
     refs: set[str],
     rules: Any,
     code: CodeAt,
+    until: datetime | None = None,
 ) -> Plan:
     """The candidates as items ready for the write: through the junk gate (commits
     trusted), refs the session stored already skipped, prepared (validated, redacted), the
-    code each names recorded (``code``), and the untrusted ones stored as candidates."""
+    code each names recorded (``code``), and the untrusted ones stored as candidates. An
+    item of a commit is dated by the commit, or (a commit only the transcript knows) by
+    ``until``, the transcript's latest entry read (kgraph.recall.recent)."""
     plan = Plan()
     for candidate in candidates:
         if candidate.ref in refs:
@@ -75,6 +79,7 @@ def prepare(
             origin=candidate.origin,
             issue_number=issue,
             session_id=session_id,
+            created_at=candidate.at or (until if candidate.source == "commit" else None),
         )
         if candidate.type == "Topic":
             plan.topic = (candidate, source_ref, prepared)

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -9,6 +11,7 @@ import pytest
 from kgraph.capture.session_capture import CARRY_ENTRIES, capture_session
 from kgraph.capture.sessions import get_session, record_session_start
 from kgraph.db import Database
+from kgraph.db.reader import parse_time
 from kgraph.knowledge.query import list_items
 from kgraph.knowledge.records import KnowledgeItem, item_edges
 from tests.capture.transcript_builder import TranscriptBuilder
@@ -343,3 +346,50 @@ def test_a_later_batch_saying_the_same_cause_again_adds_nothing(
     (item,) = [i for i in stored(db) if i.type == "Mistake"]
     assert item.id in created and item.id in later.reinforced and not later.created
     assert item.seen_count == 1  # the same session saying it twice is one sighting
+
+
+def test_an_item_learned_from_a_sessions_commit_is_dated_by_the_commit(
+    db: Database,
+    tmp_repo: Path,
+    git: Callable[..., str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # As the history's items are: how recent the commit is says whether a prompt's match
+    # with it is trusted (kgraph.recall.recent), whenever its session is captured.
+    start(db, tmp_repo, git)
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "2026-02-03T04:05:06Z")
+    commit(tmp_repo, git, "src/config.py", "fix(config): read config as UTF-8 because cp1252")
+    path = TranscriptBuilder("s1", str(tmp_repo)).prompt("Fix it.").write(tmp_path / "t.jsonl")
+    capture_session(db, tmp_repo, "s1", transcript_path=str(path), final=True)
+    rows = db.read(
+        lambda conn: conn.exec_driver_sql(
+            "SELECT created_at FROM entities WHERE source = 'commit' AND type = 'Learning'"
+        ).all()
+    )
+    assert [parse_time(r[0]) for r in rows] == [datetime(2026, 2, 3, 4, 5, 6, tzinfo=UTC)]
+
+
+def test_a_commit_only_the_transcript_knows_is_dated_by_the_transcript(
+    db: Database, tmp_repo: Path, git: Callable[..., str], tmp_path: Path
+) -> None:
+    # Its sha is gone (rebased, another machine): the transcript's time stands for the
+    # commit's, not the capture's (which may come days later, by catch-up).
+    start(db, tmp_repo, git)
+    command = (
+        'git add src/config.py && git commit -m "fix(config): read config as UTF-8 because cp1252"'
+    )
+    path = (
+        TranscriptBuilder("s1", str(tmp_repo))
+        .prompt("Fix it.")
+        .tool("Bash", {"command": command}, "[main 0abc123] fix(config): read config\n 1 file")
+        .write(tmp_path / "t.jsonl")
+    )
+    last = max(json.loads(line)["timestamp"] for line in path.read_text().splitlines())
+    capture_session(db, tmp_repo, "s1", transcript_path=str(path), final=True)
+    rows = db.read(
+        lambda conn: conn.exec_driver_sql(
+            "SELECT created_at FROM entities WHERE source = 'commit' AND type = 'Learning'"
+        ).all()
+    )
+    assert [parse_time(r[0]) for r in rows] == [parse_time(last)]

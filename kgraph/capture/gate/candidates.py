@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from datetime import datetime
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,9 @@ class Candidate:
     # What corroborates an untrusted origin within the capture ("commit": a commit of the
     # session changed a file the item names); None when nothing does.
     corroborated: str | None = None
+    # When what it says was made: a commit's time (an item learned from a commit is dated by
+    # it, as the history's are); None: when it is captured.
+    at: datetime | None = None
 
     @property
     def trusted(self) -> bool:
