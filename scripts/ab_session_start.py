@@ -6,7 +6,8 @@ start does with items learned from commits (asking git which of their commits th
 lacks, :class:`kgraph.recall.stale.Elsewhere`) needs a repository and its history. This
 clones BUNDLE at REV into a temp folder, runs ``kgraph install`` there with B, then runs
 ``kgraph hook session-start`` (a new session each time, ``source: startup``) with A and B
-in turn, alternating which goes first.
+in turn, alternating which goes first; with ``--prompt``, each session's first prompt too
+(it reads what the start left for the session's later hooks).
 
 Example:
     python scripts/ab_session_start.py ../shared/repos/entireio-cli.bundle \\
@@ -39,16 +40,12 @@ def _env(base: Path) -> dict[str, str]:
     return env
 
 
-def _session_start(kgraph: str, clone: Path, env: dict[str, str]) -> float:
-    payload = {
-        "session_id": str(uuid.uuid4()),
-        "cwd": str(clone),
-        "hook_event_name": "SessionStart",
-        "source": "startup",
-    }
+def _hook(kgraph: str, clone: Path, env: dict[str, str], name: str, **fields: str) -> float:
+    """Seconds one ``kgraph hook NAME`` process took, Claude Code's JSON on stdin."""
+    payload = {"cwd": str(clone), **fields}
     started = time.perf_counter()
     subprocess.run(
-        [kgraph, "hook", "session-start"],
+        [kgraph, "hook", name],
         input=json.dumps(payload).encode(),
         cwd=clone,
         env=env,
@@ -58,6 +55,22 @@ def _session_start(kgraph: str, clone: Path, env: dict[str, str]) -> float:
     return time.perf_counter() - started
 
 
+def _session(kgraph: str, clone: Path, env: dict[str, str], prompt: str | None) -> dict[str, float]:
+    """A new session's start and, given a ``prompt``, its first prompt (which reads what
+    the start left in the session's seen file)."""
+    sid = str(uuid.uuid4())
+    took = {
+        "session-start": _hook(
+            kgraph, clone, env, "session-start", session_id=sid, source="startup"
+        )
+    }
+    if prompt:
+        took["user-prompt"] = _hook(
+            kgraph, clone, env, "user-prompt", session_id=sid, prompt=prompt
+        )
+    return took
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("bundle", type=Path, help="a git bundle (or repository) with a main branch")
@@ -65,6 +78,7 @@ def main() -> None:
     parser.add_argument("--a", required=True, help="the reference kgraph executable")
     parser.add_argument("--b", required=True, help="the kgraph executable measured against it")
     parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument("--prompt", help="also time this first prompt of each session")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="kgraph-ab-") as tmp:
         base = Path(tmp)
@@ -79,18 +93,20 @@ def main() -> None:
             [args.b, "install", "--no-mcp"], cwd=clone, env=env, capture_output=True, text=True
         )
         print(installed.stdout.strip() or installed.stderr.strip())
-        times: dict[str, list[float]] = {"a": [], "b": []}
+        times: dict[tuple[str, str], list[float]] = {}
         for run in range(args.runs):
             for which in ("a", "b") if run % 2 else ("b", "a"):
-                times[which].append(_session_start(getattr(args, which), clone, env))
+                took = _session(getattr(args, which), clone, env, args.prompt)
+                for hook, seconds in took.items():
+                    times.setdefault((which, hook), []).append(seconds)
         baseline = []
         for _ in range(9):
             started = time.perf_counter()
             subprocess.run([sys.executable, "-c", "pass"], check=True)
             baseline.append(time.perf_counter() - started)
-    for which, values in times.items():
+    for (which, hook), values in sorted(times.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         print(
-            f"{which}: session-start median {statistics.median(values):.4f} s, "
+            f"{which}: {hook} median {statistics.median(values):.4f} s, "
             f"min {min(values):.4f} s ({len(values)} runs)"
         )
     print(f"python -c pass: median {statistics.median(baseline):.4f} s")

@@ -21,6 +21,7 @@ from kgraph.recall.gitinfo import (
     start_status,
 )
 from kgraph.recall.readmodel import unused_items
+from kgraph.recall.recent import LatestChanges
 from kgraph.recall.session import SessionSignals, session_briefing
 from kgraph.recall.stale import CodeCheck, Elsewhere
 from kgraph.runtime import seen
@@ -59,13 +60,14 @@ def _catchup_due(ctx: HookContext) -> bool:
     return True
 
 
-def _queue_work(ctx: HookContext, git: GitState) -> None:
-    """Queue the session record with the ids actually printed (and catch-up when due), and
-    start the worker. Runs as a finalizer: also when the briefing missed its deadline."""
+def _queue_work(ctx: HookContext, git: GitState, marks: list[str]) -> None:
+    """Remember what was printed (and the ``marks`` for the session's later hooks), queue
+    the session record with the ids actually printed (and catch-up when due), and start
+    the worker. Runs as a finalizer: also when the briefing missed its deadline."""
     payload = ctx.payload
     text, ids = ctx.published()
     injected = list(ids)
-    seen.remember(ctx.root, payload.session_id, injected, chars=len(text or ""))
+    seen.remember(ctx.root, payload.session_id, injected, chars=len(text or ""), marks=marks)
     cwd = payload.cwd or str(ctx.root)
     if payload.session_id is not None:
         enqueue(
@@ -89,12 +91,16 @@ def _queue_work(ctx: HookContext, git: GitState) -> None:
 
 def run(ctx: HookContext) -> str | None:
     status = start_status(ctx.root)
+    latest = LatestChanges(ctx.root)  # git runs while the store opens
     payload = ctx.payload
     if payload.source in FRESH_SOURCES and not ctx.options.dry_run:
         seen.forget_all(ctx.root, payload.session_id)
     git = finish_status(status, timeout=min(2.0, max(0.1, ctx.remaining())))
+    # For the session's later hooks: the items of commits HEAD lacks, and the commits of
+    # the project's latest changes (the prompt hook trusts its matches for those only).
+    marks: list[str] = []
     if not ctx.options.dry_run:
-        ctx.finalizers.append(lambda: _queue_work(ctx, git))
+        ctx.finalizers.append(lambda: _queue_work(ctx, git, marks))
     # The worker _queue_work starts refreshes the server's local copy: no request here.
     if ctx.budget_spent():
         return None
@@ -105,8 +111,14 @@ def run(ctx: HookContext) -> str | None:
         away = Elsewhere(conn, ctx.root)  # git runs while the recent work is read
         recent = recent_work(ctx.root, git.branch, timeout=min(1.0, max(0.1, ctx.remaining())))
         off = away.ids(timeout=min(1.0, max(0.1, ctx.remaining())))
+        marks.extend(f"{seen.ELSEWHERE}{i}" for i in sorted(off))
         if away.unanswered:
             ctx.log.debug("git did not say which commits HEAD lacks: none left out")
+        if (found := latest.found(timeout=min(1.0, max(0.1, ctx.remaining())))) is not None:
+            marks.append(f"{seen.RECENT_SINCE}{int(found.since)}")
+            marks.extend(f"{seen.RECENT}{sha}" for sha in sorted(found.shas))
+        else:
+            ctx.log.debug("no recent commits known (a short history?): prompts hold none back")
         signals = SessionSignals(
             branch=git.branch,
             changed=git.changed_files,
@@ -129,8 +141,6 @@ def run(ctx: HookContext) -> str | None:
         )
     finally:
         conn.close()
-    if off and not ctx.options.dry_run:  # for the session's later hooks
-        seen.remember(ctx.root, payload.session_id, (), marks=[f"{seen.ELSEWHERE}{i}" for i in off])
     text = briefing.text
     caught = None if ctx.options.dry_run else take_catchup(ctx.root)
     if caught is not None:  # said once, in the header, with or without a briefing

@@ -35,6 +35,7 @@ def run(ctx: HookContext) -> str | None:
                 max_items=settings.user_prompt_max_items,
                 max_chars=ctx.budget(settings.user_prompt_max_chars),
                 check=CodeCheck(ctx.root),
+                recent=ctx.seen().recent,
             )
         )
         return found[-1]

@@ -35,9 +35,11 @@ from kgraph.knowledge.model import KNOWLEDGE_TYPES, content_hash
 from kgraph.recall.relevance import standing
 
 __all__ = [
+    "FromCommit",
     "RecallItem",
     "area_frequencies",
     "commit_items",
+    "commit_refs",
     "file_frequencies",
     "held_code",
     "item_count",
@@ -99,6 +101,31 @@ def commit_items(conn: ReadConnection, most: int) -> dict[str, str]:
         sha = str(ref or "").split(":", 1)[0]
         if _SHA.fullmatch(sha):
             found[str(item_id)] = sha
+    return found
+
+
+@dataclass(frozen=True)
+class FromCommit:
+    """The commit an item was learned from, and when (the commit's time; for a commit only
+    a session's transcript knows, the transcript's time: kgraph.capture.session_write)."""
+
+    sha: str
+    at: datetime | None
+
+
+def commit_refs(conn: ReadConnection, ids: Sequence[str]) -> dict[str, FromCommit]:
+    """Id -> the commit of those of ``ids`` learned from one."""
+    found: dict[str, FromCommit] = {}
+    for part in chunked(list(ids)):
+        rows = conn.execute(
+            f"SELECT id, source_ref, created_at FROM entities WHERE source = 'commit' "
+            f"AND id IN ({marks(len(part))})",
+            tuple(part),
+        )
+        for item_id, ref, created in rows:
+            sha = str(ref or "").split(":", 1)[0]
+            if _SHA.fullmatch(sha):
+                found[str(item_id)] = FromCommit(sha, parse_time(created))
     return found
 
 

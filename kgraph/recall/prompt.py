@@ -39,6 +39,7 @@ from kgraph.recall import items as recall
 from kgraph.recall.briefing import Block, fit
 from kgraph.recall.evidence import EvidenceSettings
 from kgraph.recall.readmodel import focus_for, gather
+from kgraph.recall.recent import is_recent
 from kgraph.recall.relevance import Ranked, rank
 from kgraph.recall.stale import CodeCheck, current_only
 from kgraph.recall.words import (
@@ -51,6 +52,7 @@ from kgraph.recall.words import (
     term_keys,
     term_weights,
 )
+from kgraph.runtime.seen import Recent
 
 __all__ = [
     "PromptRecall",
@@ -353,10 +355,16 @@ def prompt_recall(
     max_chars: int,
     now: datetime | None = None,
     check: CodeCheck | None = None,
+    recent: Recent | None = None,
 ) -> PromptRecall:
     """What to inject for ``prompt``: :func:`prompt_ranked`, rendered within budget (with
-    ``check``, items naming code their files no longer hold left out)."""
+    ``check``, items naming code their files no longer hold left out; with ``recent``, the
+    project's latest changes, items learned from older commits left out:
+    :mod:`kgraph.recall.recent`)."""
     ranked, task = _ranked(conn, prompt, settings, exclude, now or datetime.now(UTC))
+    if recent is not None and ranked:
+        commits = recall.commit_refs(conn, [r.item.id for r in ranked])
+        ranked = [r for r in ranked if is_recent(r.item.id, commits, recent)]
     fused = current_only(ranked, check, max_items)
     if not fused:
         return PromptRecall(None, (), task.rarity)

@@ -5,15 +5,16 @@ line, and three kinds of marker line: ``#chars N`` for the characters a delivery
 the session (the hooks share one budget per session, ``session_max_chars``), ``@NAME`` for
 what was already looked up (``@file:PATH``: a file recalled once is not recalled again when
 the agent reads it again; ``@elsewhere:ID``: an item of a commit the checkout lacks, which
-no hook shows) and ``%KEY KEY ...`` for the words of the user's prompts (what
-the session is about: a file read brings the items that share them), each kept as a short
-digest of its stem, never as the word (a prompt may hold a secret); ``KEY:0.42`` adds how
-telling the word is in the store, once a hook has counted it (the later hooks of the session
-need not count it again). Hooks append with a
-single ``O_APPEND`` write (parallel tool calls run their PostToolUse hooks at once; appends
-of a few kilobytes do not interleave), read it whole, and never open the database to learn
-what they injected: the database's ``sessions.injected_ids`` is filled by the worker from
-the queue, for metrics.
+no hook shows; ``@recent-since:T`` and ``@recent:SHA``: the project's latest changes as the
+session start found them, kgraph.recall.recent) and ``%KEY KEY ...`` for the words of the
+user's prompts (what the session is about: a file read brings the items that share them),
+each kept as a short digest of its stem, never as the word (a prompt may hold a secret);
+``KEY:0.42`` adds how telling the word is in the store, once a hook has counted it (the
+later hooks of the session need not count it again). Hooks append with a single
+``O_APPEND`` write (parallel tool calls run their PostToolUse hooks at once; appends of a
+few kilobytes do not interleave), read it whole, and never open the database to learn what
+they injected: the database's ``sessions.injected_ids`` is filled by the worker from the
+queue, for metrics.
 
 After a compaction (or /clear) the conversation no longer holds what was injected, so
 session-start starts the file afresh (:func:`forget_all`). Files untouched for a week are
@@ -34,6 +35,9 @@ from kgraph.runtime.state import state_dir
 
 __all__ = [
     "ELSEWHERE",
+    "RECENT",
+    "RECENT_SINCE",
+    "Recent",
     "Seen",
     "forget_all",
     "prune",
@@ -46,11 +50,22 @@ __all__ = [
 MAX_BYTES = 256 * 1024  # ~10,000 ids; a session never gets near it
 KEEP_S = 7 * 86_400
 ELSEWHERE = "elsewhere:"
+RECENT = "recent:"  # a commit of the project's latest changes (its sha, cut)
+RECENT_SINCE = "recent-since:"  # when the first of them was made (seconds since the epoch)
 
 
 def seen_path(root: Path, session_id: str) -> Path:
     """The session's file (``session_id`` is validated by the hook payload parser)."""
     return state_dir(root) / "sessions" / f"{session_id}.ids"
+
+
+@dataclass(frozen=True)
+class Recent:
+    """The project's latest changes as the session start found them: the commits they
+    brought (shas cut short) and the commit time they follow (kgraph.recall.recent)."""
+
+    since: float
+    shas: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -68,6 +83,16 @@ class Seen:
         """Items the session start found learned from a commit the checkout lacks
         (``@elsewhere:ID``, kgraph.recall.stale.elsewhere): no hook shows them."""
         return frozenset(m[len(ELSEWHERE) :] for m in self.marks if m.startswith(ELSEWHERE))
+
+    @property
+    def recent(self) -> Recent | None:
+        """The project's latest changes as the session start found them; None when it did
+        not say (``@recent-since:T``, ``@recent:SHA``)."""
+        since = [_number(m[len(RECENT_SINCE) :]) for m in self.marks if m.startswith(RECENT_SINCE)]
+        if not since or since[0] is None:
+            return None
+        shas = frozenset(m[len(RECENT) :] for m in self.marks if m.startswith(RECENT))
+        return Recent(since[0], shas)
 
 
 def seen_state(root: Path, session_id: str | None) -> Seen:

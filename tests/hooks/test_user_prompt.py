@@ -2,7 +2,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
+
+import pytest
 
 from kgraph.capture.sessions import injected_ids
 from kgraph.capture.worker import run_worker
@@ -11,6 +14,7 @@ from kgraph.hooks.context import HookOptions
 from kgraph.hooks.runner import HookResult
 from kgraph.knowledge.store import add_item
 from kgraph.recall.prompt import code_names
+from kgraph.recall.recent import RECENT_STEPS
 from kgraph.recall.words import significant_terms, stem
 from kgraph.runtime import queue, seen
 from tests.hooks.conftest import context_of
@@ -171,3 +175,45 @@ def test_a_plain_word_naming_a_module_brings_its_knowledge(
     assert hook("user-prompt", session_id="s3", prompt="streaming multipart support").stdout == ""
     assert hook("user-prompt", session_id="s2", prompt="tweak setup.cfg again").stdout == ""
     assert setup.entity_id  # the word "setup" of setup.cfg names no module
+
+
+def test_a_prompt_brings_the_history_of_recent_changes_only(
+    hook: Callable[..., HookResult],
+    project_db: Database,
+    tmp_repo: Path,
+    git: Callable[..., str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Learned from a commit over 20 changes back, a match is likelier chance than the work
+    # at hand (kgraph.recall.recent); a recent commit's item and a person's note still come.
+    made = []
+    for day in range(1, RECENT_STEPS + 3):
+        monkeypatch.setenv("GIT_COMMITTER_DATE", f"2026-01-{day:02d}T12:00:00Z")
+        git(tmp_repo, "commit", "-q", "--allow-empty", "-m", f"change {day}")
+        made.append(
+            (git(tmp_repo, "rev-parse", "HEAD").strip(), datetime(2026, 1, day, 12, tzinfo=UTC))
+        )
+    (old_sha, old_at), (new_sha, new_at) = made[0], made[-1]
+    old = add_item(
+        project_db,
+        "The payment webhook retries three times because Stripe times out",
+        source="commit",
+        source_ref=old_sha,
+        created_at=old_at,
+    ).entity_id
+    new = add_item(
+        project_db,
+        "The invoice mailer batches sends because the SMTP relay throttles",
+        source="commit",
+        source_ref=f"{new_sha[:10]}:7",
+        created_at=new_at,
+    ).entity_id
+    noted = add_item(project_db, "The cache warmer skips private buckets: listing is slow")
+    payment = "why does the payment webhook retry so often?"
+    assert old in hook("user-prompt", session_id="s0", prompt=payment).stdout  # no start: all
+    hook("session-start", session_id="s1", source="startup")
+    assert hook("user-prompt", session_id="s1", prompt=payment).stdout == ""
+    invoice = "the invoice mailer batches sends, why?"
+    assert new in hook("user-prompt", session_id="s1", prompt=invoice).stdout
+    cache = "does the cache warmer skip private buckets?"
+    assert noted.entity_id in hook("user-prompt", session_id="s1", prompt=cache).stdout

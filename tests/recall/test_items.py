@@ -144,3 +144,7 @@ def test_the_newest_items_learned_from_commits_and_their_shas(
     add_item(db, "A ref that is no sha", source="commit", source_ref="HEAD~1")
     found = recall.commit_items(conn, 10)
     assert found == {older.entity_id: sha, newer.entity_id: sha[:12]}
+    every = [older.entity_id, newer.entity_id, *(f"lrn-{i}" for i in range(1_200))]
+    refs = recall.commit_refs(conn, every)  # asked in parts; the others are not named
+    assert {i: r.sha for i, r in refs.items()} == found
+    assert all(r.at is not None for r in refs.values())

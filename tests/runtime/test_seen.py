@@ -77,3 +77,17 @@ def test_the_items_found_elsewhere_are_read_from_their_marks(tmp_path: Path) -> 
     seen.remember(tmp_path, "s1", ["mis-3"], marks=marks)
     state = seen.seen_state(tmp_path, "s1")
     assert state.elsewhere == {"lrn-1", "lrn-2"} and state.ids == {"mis-3"}
+
+
+def test_the_latest_changes_are_known_only_once_the_session_start_said_them(
+    tmp_path: Path,
+) -> None:
+    seen.remember(tmp_path, "s1", ["mis-3"], marks=[f"{seen.ELSEWHERE}lrn-1"])
+    assert seen.seen_state(tmp_path, "s1").recent is None
+    marks = [f"{seen.RECENT_SINCE}1770000000", f"{seen.RECENT}0123456789ab"]
+    seen.remember(tmp_path, "s1", [], marks=marks)
+    assert seen.seen_state(tmp_path, "s1").recent == seen.Recent(
+        1.77e9, frozenset({"0123456789ab"})
+    )
+    seen.remember(tmp_path, "s2", [], marks=[f"{seen.RECENT_SINCE}x"])  # unreadable: unknown
+    assert seen.seen_state(tmp_path, "s2").recent is None
