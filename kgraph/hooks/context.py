@@ -45,6 +45,9 @@ class Recalled(Protocol):
     @property
     def ids(self) -> tuple[str, ...]: ...
 
+    @property
+    def why(self) -> str: ...  # when nothing was found and the reason is not the usual one
+
 
 @dataclass
 class HookContext:
@@ -146,8 +149,9 @@ class HookContext:
         marks = () if mark is None else (mark,)
         if found.text is None:
             self.log.debug(
-                "%s printed nothing: no stored item cleared the bar (%d already shown)",
+                "%s printed nothing: %s (%d already shown)",
                 self.event,
+                found.why or "no stored item cleared the bar",
                 len(state.ids),
             )
             if marks and not self.options.dry_run:

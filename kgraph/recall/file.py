@@ -80,6 +80,7 @@ class FileRecall:
 
     text: str | None
     ids: tuple[str, ...]
+    why: str = ""
 
 
 def _dependency_items(

@@ -296,6 +296,7 @@ class PromptRecall:
     # How telling the prompt's words it weighed are (by word key), for the session's later
     # hooks (kgraph.runtime.seen): they need not count them again.
     rarity: Mapping[str, float] = field(default_factory=dict)
+    why: str = ""  # when nothing is printed for a reason beside "nothing matched"
 
 
 def prompt_ranked(
@@ -362,11 +363,14 @@ def prompt_recall(
     project's latest changes, items learned from older commits left out:
     :mod:`kgraph.recall.recent`)."""
     ranked, task = _ranked(conn, prompt, settings, exclude, now or datetime.now(UTC))
+    held = 0
     if recent is not None and ranked:
         commits = recall.commit_refs(conn, [r.item.id for r in ranked])
-        ranked = [r for r in ranked if is_recent(r.item.id, commits, recent)]
+        kept = [r for r in ranked if is_recent(r.item.id, commits, recent)]
+        held, ranked = len(ranked) - len(kept), kept
     fused = current_only(ranked, check, max_items)
     if not fused:
-        return PromptRecall(None, (), task.rarity)
+        why = f"{held} match(es) of history older than the latest changes held back" if held else ""
+        return PromptRecall(None, (), task.rarity, why)
     text, kept = fit(fused, PROMPT_BLOCK, max_chars, max_items)
     return PromptRecall(text, tuple(r.item.id for r in kept), task.rarity)

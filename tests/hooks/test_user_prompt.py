@@ -212,7 +212,10 @@ def test_a_prompt_brings_the_history_of_recent_changes_only(
     payment = "why does the payment webhook retry so often?"
     assert old in hook("user-prompt", session_id="s0", prompt=payment).stdout  # no start: all
     hook("session-start", session_id="s1", source="startup")
+    monkeypatch.setenv("KGRAPH_HOOK_DEBUG", "1")
     assert hook("user-prompt", session_id="s1", prompt=payment).stdout == ""
+    log = (tmp_repo / ".claude" / "kgraph" / "hook.log").read_text()
+    assert "printed nothing: 1 match(es) of history older than the latest changes held" in log
     invoice = "the invoice mailer batches sends, why?"
     assert new in hook("user-prompt", session_id="s1", prompt=invoice).stdout
     cache = "does the cache warmer skip private buckets?"
