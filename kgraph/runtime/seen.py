@@ -86,13 +86,15 @@ class Seen:
 
     @property
     def recent(self) -> Recent | None:
-        """The project's latest changes as the session start found them; None when it did
-        not say (``@recent-since:T``, ``@recent:SHA``)."""
-        since = [_number(m[len(RECENT_SINCE) :]) for m in self.marks if m.startswith(RECENT_SINCE)]
-        if not since or since[0] is None:
+        """The project's latest changes as the session start found them (each start of a
+        resumed session adds its own: the latest beginning counts, and every commit); None
+        when it did not say (``@recent-since:T``, ``@recent:SHA``)."""
+        stamps = (_number(m[len(RECENT_SINCE) :]) for m in self.marks if m.startswith(RECENT_SINCE))
+        since = [n for n in stamps if n is not None]  # a resumed session's start adds one
+        if not since:
             return None
         shas = frozenset(m[len(RECENT) :] for m in self.marks if m.startswith(RECENT))
-        return Recent(since[0], shas)
+        return Recent(max(since), shas)
 
 
 def seen_state(root: Path, session_id: str | None) -> Seen:

@@ -91,3 +91,7 @@ def test_the_latest_changes_are_known_only_once_the_session_start_said_them(
     )
     seen.remember(tmp_path, "s2", [], marks=[f"{seen.RECENT_SINCE}x"])  # unreadable: unknown
     assert seen.seen_state(tmp_path, "s2").recent is None
+    # resumed the next day: the later start's beginning counts, every commit stays
+    seen.remember(tmp_path, "s1", [], marks=[f"{seen.RECENT_SINCE}1780000000", f"{seen.RECENT}ab"])
+    found = seen.seen_state(tmp_path, "s1").recent
+    assert found == seen.Recent(1.78e9, frozenset({"0123456789ab", "ab"}))
