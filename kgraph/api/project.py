@@ -312,15 +312,18 @@ class Project:
         code it names, telling words) fused with meaning (see kgraph.api.recall).
 
         With ``session_id``, items already given to that Claude Code session (by any hook
-        or an earlier recall) are left out, and the ones returned are remembered as given,
-        exactly as the prompt hook does.
+        or an earlier recall) are left out, and so are those its start found on another
+        branch or learned from commits before the project's latest changes; the ones
+        returned are remembered as given, exactly as the prompt hook does.
         """
         from kgraph.api.recall import recall
-        from kgraph.runtime import enqueue, remember_seen, seen_ids
+        from kgraph.runtime import enqueue, remember_seen, seen_state
 
-        if session_id:
-            exclude = [*exclude, *seen_ids(self.root, session_id)]
-        result = recall(self, prompt, limit=limit, exclude=exclude, semantic=semantic)
+        state = seen_state(self.root, session_id)
+        exclude = [*exclude, *state.ids, *state.elsewhere]
+        result = recall(
+            self, prompt, limit=limit, exclude=exclude, semantic=semantic, recent=state.recent
+        )
         if session_id and result.items:
             given = [r.item.id for r in result.items]
             remember_seen(self.root, session_id, given)

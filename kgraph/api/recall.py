@@ -30,9 +30,10 @@ from kgraph.recall import (
     fuse_ranked,
     load_evidence_settings,
     prompt_ranked,
+    recent_only,
     session_briefing,
 )
-from kgraph.runtime import load_settings
+from kgraph.runtime import Recent, load_settings
 
 if TYPE_CHECKING:
     from kgraph.api.knowledge import SearchMode
@@ -106,8 +107,10 @@ def recall(
     limit: int = 8,
     exclude: Sequence[str] = (),
     semantic: bool | None = None,
+    recent: Recent | None = None,
 ) -> RecallResult:
-    """See module docstring. ``exclude``: ids not to return (already shown this session)."""
+    """See module docstring. ``exclude``: ids not to return (already shown this session);
+    ``recent``: a session's latest changes, as its prompt hook holds back older history."""
     text = prompt.strip()[:MAX_PROMPT_CHARS]
     if not text:
         return RecallResult((), "lexical + graph", "nothing to look up in the prompt")
@@ -118,6 +121,8 @@ def recall(
     )
     by_meaning, mode, note = _by_meaning(project, text, limit * 3, semantic, skip)
     fused = fuse_ranked([(HOOK_WEIGHT, by_hooks), (MEANING_WEIGHT, by_meaning)])
+    if recent is not None:
+        fused = project.db.read(lambda conn: recent_only(raw_connection(conn), fused, recent)[0])
     # As the hooks do: an item whose files no longer hold the code it named is left out.
     fused = current_only(fused, CodeCheck(project.root), limit)
     items = get_items(project.db, [r.item.id for r in fused])

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from kgraph.recall.file import FileRecall, file_recall
     from kgraph.recall.prompt import code_names, prompt_ranked, prompt_recall
     from kgraph.recall.prompt import fuse as fuse_ranked
+    from kgraph.recall.recent import recent_only
     from kgraph.recall.relevance import Ranked
     from kgraph.recall.session import Briefing, SessionSignals, session_briefing
     from kgraph.recall.stale import CodeCheck, current_only
@@ -39,6 +40,7 @@ _LAZY = {
     "fuse_ranked": "prompt:fuse",
     "prompt_ranked": "prompt",
     "prompt_recall": "prompt",
+    "recent_only": "recent",
     "Ranked": "relevance",
     "Briefing": "session",
     "SessionSignals": "session",
@@ -63,6 +65,7 @@ __all__ = [
     "load_evidence_settings",
     "prompt_ranked",
     "prompt_recall",
+    "recent_only",
     "session_briefing",
 ]
 

@@ -39,7 +39,7 @@ from kgraph.recall import items as recall
 from kgraph.recall.briefing import Block, fit
 from kgraph.recall.evidence import EvidenceSettings
 from kgraph.recall.readmodel import focus_for, gather
-from kgraph.recall.recent import is_recent
+from kgraph.recall.recent import recent_only
 from kgraph.recall.relevance import Ranked, rank
 from kgraph.recall.stale import CodeCheck, current_only
 from kgraph.recall.words import (
@@ -363,11 +363,7 @@ def prompt_recall(
     project's latest changes, items learned from older commits left out:
     :mod:`kgraph.recall.recent`)."""
     ranked, task = _ranked(conn, prompt, settings, exclude, now or datetime.now(UTC))
-    held = 0
-    if recent is not None and ranked:
-        commits = recall.commit_refs(conn, [r.item.id for r in ranked])
-        kept = [r for r in ranked if is_recent(r.item.id, commits, recent)]
-        held, ranked = len(ranked) - len(kept), kept
+    ranked, held = recent_only(conn, ranked, recent)
     fused = current_only(ranked, check, max_items)
     if not fused:
         why = f"{held} match(es) of history older than the latest changes held back" if held else ""

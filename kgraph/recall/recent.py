@@ -23,17 +23,19 @@ Mistakes, what a person wrote) are never held back. Standard library only.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kgraph.recall.items import FromCommit
+from kgraph.db.reader import ReadConnection
+from kgraph.recall.items import FromCommit, commit_refs
+from kgraph.recall.relevance import Ranked
 from kgraph.runtime.seen import Recent
 
 if TYPE_CHECKING:
     from kgraph.runtime.git import GitRun
 
-__all__ = ["RECENT_STEPS", "SHA_KEPT", "LatestChanges", "is_recent"]
+__all__ = ["RECENT_STEPS", "SHA_KEPT", "LatestChanges", "is_recent", "recent_only"]
 
 RECENT_STEPS = 20  # changes on HEAD's first-parent line whose commits count as recent
 SHA_KEPT = 12  # characters of a sha the seen file keeps
@@ -82,3 +84,15 @@ def is_recent(item_id: str, learned: Mapping[str, FromCommit], recent: Recent | 
     if len(commit.sha) >= SHA_KEPT:
         return commit.sha[:SHA_KEPT] in recent.shas
     return any(kept.startswith(commit.sha) for kept in recent.shas)  # a short sha
+
+
+def recent_only(
+    conn: ReadConnection, ranked: Sequence[Ranked], recent: Recent | None
+) -> tuple[list[Ranked], int]:
+    """``ranked`` less the items learned from commits before the ``recent`` changes (all
+    of it when they are not known), and how many were left out."""
+    if recent is None or not ranked:
+        return list(ranked), 0
+    learned = commit_refs(conn, [r.item.id for r in ranked])
+    kept = [r for r in ranked if is_recent(r.item.id, learned, recent)]
+    return kept, len(ranked) - len(kept)

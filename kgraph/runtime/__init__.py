@@ -18,8 +18,8 @@ from kgraph.lazy import lazy
 if TYPE_CHECKING:
     from kgraph.runtime.logfile import flush_logs, get_logger
     from kgraph.runtime.queue import enqueue
+    from kgraph.runtime.seen import Recent, seen_state
     from kgraph.runtime.seen import remember as remember_seen
-    from kgraph.runtime.seen import seen_ids
     from kgraph.runtime.settings import (
         HookSettings,
         load_settings,
@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 _LAZY = {
     "enqueue": "queue",
     "remember_seen": "seen:remember",
-    "seen_ids": "seen",
+    "seen_state": "seen",
+    "Recent": "seen",
     "HookSettings": "settings",
     "load_settings": "settings",
     "set_extractor": "settings",
@@ -44,12 +45,13 @@ _LAZY = {
 
 __all__ = [
     "HookSettings",
+    "Recent",
     "enqueue",
     "flush_logs",
     "get_logger",
     "load_settings",
     "remember_seen",
-    "seen_ids",
+    "seen_state",
     "set_extractor",
     "set_learn_history",
     "spawn_worker",

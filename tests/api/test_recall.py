@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from kgraph.api import Project
 from kgraph.knowledge.store import add_item
+from kgraph.runtime import seen
 
 
 def test_a_named_symbol_recalls_what_is_known_about_its_file(
@@ -99,3 +102,29 @@ def test_recall_and_context_leave_out_what_names_code_that_is_gone(
     assert held in recalled and gone not in recalled
     briefing = kg.context_for(files=["app/repo.py"], prompt="open_store hangs twice")
     assert held in briefing.item_ids and gone not in briefing.item_ids
+
+
+def test_recall_for_a_session_holds_back_what_its_prompt_hook_would(
+    sample: tuple[Project, dict[str, str]],
+) -> None:
+    # What the session's start left in its seen file: the backoff item's commit is not one
+    # of the project's latest changes, and the warning item was found on another branch.
+    kg, _ids = sample
+    old = add_item(
+        kg.db,
+        "Refund backoff doubles because the card network rate-limits refunds",
+        source="commit",
+        source_ref="ab" * 20,
+        created_at=datetime(2026, 1, 1, tzinfo=UTC),
+    ).entity_id
+    away = add_item(kg.db, "Invoice exports log a warning when the ledger lags").entity_id
+    backoff, ledger = "why does refund backoff double?", "invoice exports ledger warning"
+
+    def found(prompt: str, session_id: str | None = None) -> set[str]:
+        return {r.item.id for r in kg.recall(prompt, session_id=session_id).items}
+
+    assert old in found(backoff) and away in found(ledger)
+    since = int(datetime(2026, 2, 1, tzinfo=UTC).timestamp())
+    marks = [f"{seen.RECENT_SINCE}{since}", f"{seen.ELSEWHERE}{away}"]
+    seen.remember(kg.root, "s-9", [], marks=marks)
+    assert old not in found(backoff, "s-9") and away not in found(ledger, "s-9")
