@@ -12,8 +12,8 @@ does not ask).
 
 So the session start asks git once (``git rev-list --boundary HEAD~N..HEAD``: the commits
 the latest N first-parent steps brought, a merged branch's own commits included however
-long ago they were written, and when the first of them was made) while it reads the recent
-commits; the seen file keeps them (:class:`kgraph.runtime.seen.Recent`), and the prompt
+long ago they were written, and when the change before them was made), started beside its
+``git status``; the seen file keeps them (:class:`kgraph.runtime.seen.Recent`), and the prompt
 hook brings an item learned from a commit only when the commit is one of them or the item
 was learned since (a session's own commit, rebased since under another sha, is as recent
 as its session). When git cannot say (no repository, a history shorter than N steps, a

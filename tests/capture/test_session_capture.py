@@ -348,6 +348,15 @@ def test_a_later_batch_saying_the_same_cause_again_adds_nothing(
     assert item.seen_count == 1  # the same session saying it twice is one sighting
 
 
+def _commit_learning_dates(db: Database) -> list[datetime | None]:
+    rows = db.read(
+        lambda conn: conn.exec_driver_sql(
+            "SELECT created_at FROM entities WHERE source = 'commit' AND type = 'Learning'"
+        ).all()
+    )
+    return [parse_time(r[0]) for r in rows]
+
+
 def test_an_item_learned_from_a_sessions_commit_is_dated_by_the_commit(
     db: Database,
     tmp_repo: Path,
@@ -362,12 +371,7 @@ def test_an_item_learned_from_a_sessions_commit_is_dated_by_the_commit(
     commit(tmp_repo, git, "src/config.py", "fix(config): read config as UTF-8 because cp1252")
     path = TranscriptBuilder("s1", str(tmp_repo)).prompt("Fix it.").write(tmp_path / "t.jsonl")
     capture_session(db, tmp_repo, "s1", transcript_path=str(path), final=True)
-    rows = db.read(
-        lambda conn: conn.exec_driver_sql(
-            "SELECT created_at FROM entities WHERE source = 'commit' AND type = 'Learning'"
-        ).all()
-    )
-    assert [parse_time(r[0]) for r in rows] == [datetime(2026, 2, 3, 4, 5, 6, tzinfo=UTC)]
+    assert _commit_learning_dates(db) == [datetime(2026, 2, 3, 4, 5, 6, tzinfo=UTC)]
 
 
 def test_a_commit_only_the_transcript_knows_is_dated_by_the_transcript(
@@ -387,9 +391,4 @@ def test_a_commit_only_the_transcript_knows_is_dated_by_the_transcript(
     )
     last = max(json.loads(line)["timestamp"] for line in path.read_text().splitlines())
     capture_session(db, tmp_repo, "s1", transcript_path=str(path), final=True)
-    rows = db.read(
-        lambda conn: conn.exec_driver_sql(
-            "SELECT created_at FROM entities WHERE source = 'commit' AND type = 'Learning'"
-        ).all()
-    )
-    assert [parse_time(r[0]) for r in rows] == [parse_time(last)]
+    assert _commit_learning_dates(db) == [parse_time(last)]
