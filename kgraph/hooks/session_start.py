@@ -91,7 +91,8 @@ def _queue_work(ctx: HookContext, git: GitState, marks: list[str]) -> None:
 
 def run(ctx: HookContext) -> str | None:
     status = start_status(ctx.root)
-    latest = LatestChanges(ctx.root)  # git runs while the store opens
+    steps = ctx.settings.user_prompt_history_changes
+    latest = LatestChanges(ctx.root, steps) if steps else None  # git runs as the store opens
     payload = ctx.payload
     if payload.source in FRESH_SOURCES and not ctx.options.dry_run:
         seen.forget_all(ctx.root, payload.session_id)
@@ -114,11 +115,12 @@ def run(ctx: HookContext) -> str | None:
         marks.extend(f"{seen.ELSEWHERE}{i}" for i in sorted(off))
         if away.unanswered:
             ctx.log.debug("git did not say which commits HEAD lacks: none left out")
-        if (found := latest.found(timeout=min(1.0, max(0.1, ctx.remaining())))) is not None:
+        found = latest.found(timeout=min(1.0, max(0.1, ctx.remaining()))) if latest else None
+        if found is not None:
             marks.append(f"{seen.RECENT_SINCE}{int(found.since)}")
             marks.extend(f"{seen.RECENT}{sha}" for sha in sorted(found.shas))
-        else:
-            ctx.log.debug("no recent commits known (a short history?): prompts hold none back")
+        elif latest is not None:
+            ctx.log.debug("no recent changes known (a short history?): prompts hold none back")
         signals = SessionSignals(
             branch=git.branch,
             changed=git.changed_files,

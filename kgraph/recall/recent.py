@@ -5,7 +5,7 @@ the last merges brought, the next step of a plan. Its words and code names match
 of the whole history, and the older an item, the likelier such a match is chance: the
 history has many more old commits than recent ones. Replaying real sessions of two
 repositories, the items learned from commits that a prompt brought were useful 8 times in
-10 when their commit was among the latest RECENT_STEPS changes on HEAD's line, and 1 time
+10 when their commit was among the latest 20 changes on HEAD's line, and 1 time
 in 15 otherwise (3 of those junk: what they described had changed since). A file the agent
 opens is different evidence: there the commit's age told nothing (:mod:`kgraph.recall.file`
 does not ask).
@@ -35,9 +35,8 @@ from kgraph.runtime.seen import Recent
 if TYPE_CHECKING:
     from kgraph.runtime.git import GitRun
 
-__all__ = ["RECENT_STEPS", "SHA_KEPT", "LatestChanges", "is_recent", "recent_only"]
+__all__ = ["SHA_KEPT", "LatestChanges", "is_recent", "recent_only"]
 
-RECENT_STEPS = 20  # changes on HEAD's first-parent line whose commits count as recent
 SHA_KEPT = 12  # characters of a sha the seen file keeps
 # Commits kept at most (newest first): a merge of a long-lived branch may bring thousands;
 # the ones past these still count when they were made since the changes began.
@@ -45,14 +44,15 @@ MAX_SHAS = 2_000
 
 
 class LatestChanges:
-    """The commits HEAD's latest RECENT_STEPS first-parent steps brought, asked of git when
-    made and collected by :meth:`found`."""
+    """The commits HEAD's latest ``steps`` first-parent steps brought (the hook setting
+    ``user_prompt_history_changes``), asked of git when made and collected by
+    :meth:`found`."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, steps: int) -> None:
         from kgraph.runtime.git import GitRun
 
         self._run: GitRun = GitRun(
-            root, "rev-list", "--boundary", "--timestamp", f"HEAD~{RECENT_STEPS}..HEAD", "--"
+            root, "rev-list", "--boundary", "--timestamp", f"HEAD~{steps}..HEAD", "--"
         )
 
     def found(self, timeout: float) -> Recent | None:

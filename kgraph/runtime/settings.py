@@ -10,6 +10,8 @@ session_start_recent_items = 0     # clean tree: items from recent activity (the
 session_start_deadline_s = 3.0     # return what is ready when this expires
 user_prompt_max_chars = 2000
 user_prompt_max_items = 1          # the best match (replayed sessions: a second never helped)
+user_prompt_history_changes = 20   # of the history, a prompt brings what these last changes
+                                   # brought (0: all of it; kgraph.recall.recent)
 user_prompt_deadline_s = 1.5
 file_recall_max_items = 2           # post-tool-use: items about the file read/edited
 file_recall_max_chars = 1500
@@ -49,6 +51,7 @@ class HookSettings:
     session_start_deadline_s: float = 3.0
     user_prompt_max_chars: int = 2_000
     user_prompt_max_items: int = 1
+    user_prompt_history_changes: int = 20
     user_prompt_deadline_s: float = 1.5
     file_recall_max_items: int = 2
     file_recall_max_chars: int = 1_500
@@ -72,6 +75,7 @@ _BOUNDS: dict[str, tuple[float, float]] = {
     "session_start_deadline_s": (0.1, 30),
     "user_prompt_max_chars": (100, HARD_MAX_CHARS),
     "user_prompt_max_items": (1, 50),
+    "user_prompt_history_changes": (0, 100_000),
     "user_prompt_deadline_s": (0.1, 10),
     "file_recall_max_items": (0, 20),
     "file_recall_max_chars": (100, HARD_MAX_CHARS),

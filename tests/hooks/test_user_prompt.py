@@ -14,7 +14,6 @@ from kgraph.hooks.context import HookOptions
 from kgraph.hooks.runner import HookResult
 from kgraph.knowledge.store import add_item
 from kgraph.recall.prompt import code_names
-from kgraph.recall.recent import RECENT_STEPS
 from kgraph.recall.words import significant_terms, stem
 from kgraph.runtime import queue, seen
 from tests.hooks.conftest import context_of
@@ -184,10 +183,14 @@ def test_a_prompt_brings_the_history_of_recent_changes_only(
     git: Callable[..., str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # Learned from a commit over 20 changes back, a match is likelier chance than the work
-    # at hand (kgraph.recall.recent); a recent commit's item and a person's note still come.
+    # Learned from a commit before the latest changes (3 here, 20 by default), a match is
+    # likelier chance than the work at hand (kgraph.recall.recent); a recent commit's item
+    # and a person's note still come.
+    settings = tmp_repo / ".claude" / "kgraph.toml"
+    settings.parent.mkdir(exist_ok=True)
+    settings.write_text("[hooks]\nuser_prompt_history_changes = 3\n")
     made = []
-    for day in range(1, RECENT_STEPS + 3):
+    for day in range(1, 3 + 3):
         monkeypatch.setenv("GIT_COMMITTER_DATE", f"2026-01-{day:02d}T12:00:00Z")
         git(tmp_repo, "commit", "-q", "--allow-empty", "-m", f"change {day}")
         made.append(
@@ -220,3 +223,6 @@ def test_a_prompt_brings_the_history_of_recent_changes_only(
     assert new in hook("user-prompt", session_id="s1", prompt=invoice).stdout
     cache = "does the cache warmer skip private buckets?"
     assert noted.entity_id in hook("user-prompt", session_id="s1", prompt=cache).stdout
+    settings.write_text("[hooks]\nuser_prompt_history_changes = 0\n")  # all the history
+    hook("session-start", session_id="s2", source="startup")
+    assert old in hook("user-prompt", session_id="s2", prompt=payment).stdout

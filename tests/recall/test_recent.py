@@ -10,8 +10,10 @@ import pytest
 
 from kgraph.recall import recent
 from kgraph.recall.items import FromCommit
-from kgraph.recall.recent import RECENT_STEPS, SHA_KEPT, LatestChanges, is_recent
+from kgraph.recall.recent import SHA_KEPT, LatestChanges, is_recent
 from kgraph.runtime.seen import Recent
+
+STEPS = 5  # the project's latest changes, as a setting may say
 
 
 def _commits(git: Callable[..., str], repo: Path, count: int, prefix: str) -> list[str]:
@@ -25,15 +27,15 @@ def _commits(git: Callable[..., str], repo: Path, count: int, prefix: str) -> li
 def test_the_latest_steps_bring_their_commits_a_merged_branchs_included(
     tmp_repo: Path, git: Callable[..., str]
 ) -> None:
-    old = _commits(git, tmp_repo, RECENT_STEPS, "old")
+    old = _commits(git, tmp_repo, STEPS, "old")
     git(tmp_repo, "checkout", "-q", "-b", "topic", old[0])  # written long ago ...
     topic = _commits(git, tmp_repo, 2, "topic")
     git(tmp_repo, "checkout", "-q", "main")
-    latest = _commits(git, tmp_repo, RECENT_STEPS - 2, "new")
+    latest = _commits(git, tmp_repo, STEPS - 2, "new")
     git(tmp_repo, "merge", "-q", "--no-ff", "-m", "merge topic", "topic")  # ... merged now
     merge = git(tmp_repo, "rev-parse", "HEAD").strip()
     latest += _commits(git, tmp_repo, 1, "last")
-    found = LatestChanges(tmp_repo).found(timeout=5.0)
+    found = LatestChanges(tmp_repo, STEPS).found(timeout=5.0)
     assert found is not None
     assert found.shas == {s[:SHA_KEPT] for s in [*latest, merge, *topic]}
     assert not found.shas & {s[:SHA_KEPT] for s in old}
@@ -44,8 +46,8 @@ def test_a_history_shorter_than_the_steps_says_nothing(
     tmp_repo: Path, git: Callable[..., str]
 ) -> None:
     _commits(git, tmp_repo, 3, "young")
-    assert LatestChanges(tmp_repo).found(timeout=5.0) is None
-    assert LatestChanges(tmp_repo.parent).found(timeout=5.0) is None  # no repository
+    assert LatestChanges(tmp_repo, STEPS).found(timeout=5.0) is None
+    assert LatestChanges(tmp_repo.parent, STEPS).found(timeout=5.0) is None  # no repository
 
 
 def test_only_items_learned_from_older_commits_are_held_back() -> None:
@@ -71,6 +73,6 @@ def test_a_merge_of_thousands_keeps_the_newest_commits_only(
     tmp_repo: Path, git: Callable[..., str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(recent, "MAX_SHAS", 3)
-    made = _commits(git, tmp_repo, RECENT_STEPS + 1, "change")
-    found = LatestChanges(tmp_repo).found(timeout=5.0)
+    made = _commits(git, tmp_repo, STEPS + 1, "change")
+    found = LatestChanges(tmp_repo, STEPS).found(timeout=5.0)
     assert found is not None and found.shas == {s[:SHA_KEPT] for s in made[-3:]}
