@@ -14,7 +14,8 @@ picked); list fragments without a subject ("Creates a file matching…", a "Fix:
 without its issue); change logs that give no reason ("Added `--force` flag"); narration of
 what the agent is about to do ("Let me check…"); greetings and chatter; bare commands;
 version bumps; merge commits; tracker bookkeeping (links to issues and tickets); text about
-the session itself ("as discussed in this session"); and, for text taken from a
+the session itself ("as discussed in this session"); build errors of the session's own work
+in progress (a name used before it was defined or imported); and, for text taken from a
 conversation, anything that carries no marker of knowledge at all (no cause, fix, rule,
 behaviour or decision). Commit messages are trusted sources and skip only that last test:
 their subject and body were written to explain. Anything already taken in the same capture
@@ -102,6 +103,21 @@ _TRACKER = re.compile(
     re.IGNORECASE,
 )
 _MERGE = re.compile(r"^merge (?:branch|remote-tracking|pull request|origin/|[\w./-]+ into )", re.I)
+# A build error of the session's own code in progress: a name it used before defining or
+# importing it ("`X` undefined", "undefined: X", "not imported", "cannot find symbol" ...),
+# said of a build (a runtime "`port` is undefined when ..." is knowledge), and then defined.
+_UNDEFINED_NAME = re.compile(
+    r"`[^`]+`\s+(?:is\s+)?undefined\b|\bundefined:\s|\bundeclared\b|\bnot (?:yet )?(?:imported|"
+    r"defined|declared)\b|\bcannot find (?:symbol|name|module)\b|\bunresolved (?:reference|"
+    r"import|name)\b|\bno module named\b|\berrors? (?:for|about|from) (?:a |the )?missing\b",
+    re.IGNORECASE,
+)
+_BUILD = re.compile(r"\b(?:compil\w*|build|import\w*|package|symbol|module|tsc|typecheck)", re.I)
+_DEFINED_IT = re.compile(
+    r"\b(?:add(?:ed|ing)?|import(?:ed|ing)?|creat(?:ed|ing)|defin(?:ed|ing)|replac(?:ed|ing)|"
+    r"renam(?:ed|ing)|declar(?:ed|ing))\b",
+    re.IGNORECASE,
+)
 _MAX_LINES = 8
 _WORD = re.compile(r"^[\"'(`]*[A-Za-z][A-Za-z'-]*[\"'`).,;:!?]*$")
 
@@ -134,6 +150,13 @@ def _change_log(flat: str) -> bool:
     return bool(_CHANGE_LOG.match(body)) and not prose.CAUSE.search(body)
 
 
+def _transient_build_error(flat: str) -> bool:
+    """A name the session's code used before it defined or imported it, then did: the
+    compiler's complaint about work in progress, not something to remember (read on
+    summaries' "Errors and fixes": "`X` undefined. Fix: Added the missing function")."""
+    return all(p.search(flat) for p in (_UNDEFINED_NAME, _BUILD, _DEFINED_IT))
+
+
 def _bare_status(flat: str) -> bool:
     return bool(prose.STATUS.search(flat)) and not (
         prose.CAUSE.search(flat) or prose.ISSUE.search(flat)
@@ -148,6 +171,7 @@ _CHECKS: tuple[tuple[str, Callable[[str], object]], ...] = (
     ("paste", _PASTE_MARKS.search),
     ("incomplete", lambda flat: _FRAGMENT.match(flat) or _BARE_FIX.match(flat)),
     ("change log", _change_log),
+    ("transient build error", _transient_build_error),
     ("chatter", _GREETING.match),
     ("status", _PENDING.search),
     ("status", _LABEL.match),

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from kgraph.capture.gate.junk import JunkGate, junk_reason
+from kgraph.capture.gate.junk import JunkGate, junk_reason, rubric_reason
 
 
 @pytest.mark.parametrize(
@@ -30,3 +30,43 @@ def test_gate_rejects_duplicates_within_a_run() -> None:
     assert not gate.admit("the cache must be cleared after a schema change.")
     assert not gate.admit("modified 4 files")
     assert gate.rejected == {"duplicate": 1, "activity log": 1}
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # Cut from real sessions' "Errors and fixes": the session's own code in progress.
+        (
+            "Error: Test compilation failure - `SimulateGeminiAfterAgent` undefined. Fix: Added "
+            "the missing function to `hooks.go` and `testenv.go`",
+            "transient build error",
+        ),
+        (
+            "`session` package not imported: After editing `manual_commit_hooks.go` to add "
+            "`session.Transition()` calls, the `session` package identifier is undefined "
+            "because it's not imported yet. The import block was updated.",
+            "transient build error",
+        ),
+        (
+            "Compile errors for missing AnnotationMessageRef: Expected during incremental "
+            "editing. Fixed by creating the module file.",
+            "transient build error",
+        ),
+        # Knowledge that speaks of undefined things, kept.
+        (
+            "`config.port` is undefined when PORT is unset, so the server listened on a random "
+            "port; added a default of 8080",
+            None,
+        ),
+        (
+            "TypeScript compilation error in `tests/daytona_sandbox.test.ts`: `Type 'boolean' is "
+            "not assignable to type 'void | Promise<void>'` because the arrow function returned "
+            "the assertion; wrapped it in braces",
+            None,
+        ),
+    ],
+)
+def test_a_name_the_session_used_before_defining_it_is_no_lesson(
+    text: str, reason: str | None
+) -> None:
+    assert rubric_reason(text) == reason
