@@ -89,6 +89,12 @@ def _queue_work(ctx: HookContext, git: GitState, marks: list[str]) -> None:
     spawn_worker(ctx.root, ctx.db_url)
 
 
+def _git_wait(ctx: HookContext) -> float:
+    """How long one of the briefing's git answers may be waited for: a second at most,
+    within the hook's deadline."""
+    return min(1.0, max(0.1, ctx.remaining()))
+
+
 def run(ctx: HookContext) -> str | None:
     status = start_status(ctx.root)
     steps = ctx.settings.user_prompt_history_changes
@@ -110,12 +116,12 @@ def run(ctx: HookContext) -> str | None:
         return None
     try:
         away = Elsewhere(conn, ctx.root)  # git runs while the recent work is read
-        recent = recent_work(ctx.root, git.branch, timeout=min(1.0, max(0.1, ctx.remaining())))
-        off = away.ids(timeout=min(1.0, max(0.1, ctx.remaining())))
+        recent = recent_work(ctx.root, git.branch, timeout=_git_wait(ctx))
+        off = away.ids(timeout=_git_wait(ctx))
         marks.extend(f"{seen.ELSEWHERE}{i}" for i in sorted(off))
         if away.unanswered:
             ctx.log.debug("git did not say which commits HEAD lacks: none left out")
-        found = latest.found(timeout=min(1.0, max(0.1, ctx.remaining()))) if latest else None
+        found = latest.found(timeout=_git_wait(ctx)) if latest else None
         if found is not None:
             marks.append(f"{seen.RECENT_SINCE}{int(found.since)}")
             marks.extend(f"{seen.RECENT}{sha}" for sha in sorted(found.shas))

@@ -96,12 +96,7 @@ def commit_items(conn: ReadConnection, most: int) -> dict[str, str]:
         "ORDER BY created_at DESC LIMIT ?",
         (most,),
     )
-    found: dict[str, str] = {}
-    for item_id, ref in rows:
-        sha = str(ref or "").split(":", 1)[0]
-        if _SHA.fullmatch(sha):
-            found[str(item_id)] = sha
-    return found
+    return {str(item_id): sha for item_id, ref in rows if (sha := _commit_sha(ref))}
 
 
 @dataclass(frozen=True)
@@ -123,10 +118,15 @@ def commit_refs(conn: ReadConnection, ids: Sequence[str]) -> dict[str, FromCommi
             tuple(part),
         )
         for item_id, ref, created in rows:
-            sha = str(ref or "").split(":", 1)[0]
-            if _SHA.fullmatch(sha):
+            if sha := _commit_sha(ref):
                 found[str(item_id)] = FromCommit(sha, parse_time(created))
     return found
+
+
+def _commit_sha(ref: object) -> str | None:
+    """The commit an item's ``source_ref`` names, when it names one."""
+    sha = str(ref or "").split(":", 1)[0]
+    return sha if _SHA.fullmatch(sha) else None
 
 
 def _edge_list(types: Sequence[str]) -> str:

@@ -51,7 +51,7 @@ MAX_BYTES = 256 * 1024  # ~10,000 ids; a session never gets near it
 KEEP_S = 7 * 86_400
 ELSEWHERE = "elsewhere:"
 RECENT = "recent:"  # a commit of the project's latest changes (its sha, cut)
-RECENT_SINCE = "recent-since:"  # when the first of them was made (seconds since the epoch)
+RECENT_SINCE = "recent-since:"  # when the change before them was made (epoch seconds)
 
 
 def seen_path(root: Path, session_id: str) -> Path:
@@ -82,19 +82,22 @@ class Seen:
     def elsewhere(self) -> frozenset[str]:
         """Items the session start found learned from a commit the checkout lacks
         (``@elsewhere:ID``, kgraph.recall.stale.elsewhere): no hook shows them."""
-        return frozenset(m[len(ELSEWHERE) :] for m in self.marks if m.startswith(ELSEWHERE))
+        return frozenset(self._marked(ELSEWHERE))
 
     @property
     def recent(self) -> Recent | None:
         """The project's latest changes as the session start found them (each start of a
         resumed session adds its own: the latest beginning counts, and every commit); None
         when it did not say (``@recent-since:T``, ``@recent:SHA``)."""
-        stamps = (_number(m[len(RECENT_SINCE) :]) for m in self.marks if m.startswith(RECENT_SINCE))
+        stamps = (_number(value) for value in self._marked(RECENT_SINCE))
         since = [n for n in stamps if n is not None]  # a resumed session's start adds one
         if not since:
             return None
-        shas = frozenset(m[len(RECENT) :] for m in self.marks if m.startswith(RECENT))
-        return Recent(max(since), shas)
+        return Recent(max(since), frozenset(self._marked(RECENT)))
+
+    def _marked(self, kind: str) -> list[str]:
+        """What follows ``kind`` in the marks of that kind (``@elsewhere:ID`` -> ID)."""
+        return [m[len(kind) :] for m in self.marks if m.startswith(kind)]
 
 
 def seen_state(root: Path, session_id: str | None) -> Seen:
