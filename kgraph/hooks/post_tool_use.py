@@ -17,7 +17,7 @@ from kgraph.recall.file import (
     file_vocabulary,
     touched_symbols,
 )
-from kgraph.recall.readmodel import session_share
+from kgraph.recall.readmodel import history_shown, session_share
 from kgraph.recall.stale import CodeCheck
 from kgraph.recall.words import TaskWords
 from kgraph.tools import FILE_TOOLS, TEXT_EDIT_TOOLS
@@ -63,7 +63,7 @@ def run(ctx: HookContext) -> str | None:
             conn,
             path,
             settings=load_evidence_settings(ctx.root),
-            exclude=exclude,
+            exclude=exclude | history_shown(conn, ctx.latest_sessions(conn)),
             max_items=settings.file_recall_max_items,
             max_chars=ctx.budget(settings.file_recall_max_chars),
             symbols=symbols,

@@ -38,6 +38,7 @@ __all__ = [
     "focus_for",
     "gather",
     "has_sessions",
+    "history_shown",
     "latest_sessions",
     "open_store",
     "recent_session_files",
@@ -276,3 +277,16 @@ def unused_items(conn: ReadConnection, sessions: Sequence[RecordedSession]) -> s
         for item_id, item in items.items()
         if sum(1 for files in shown[item_id] if files.isdisjoint(item.files)) >= UNUSED_AFTER
     }
+
+
+def history_shown(conn: ReadConnection, sessions: Sequence[RecordedSession]) -> set[str]:
+    """Items learned from a commit that one of ``sessions`` was shown: a file read does not
+    bring them again.
+
+    A commit's message is history ``git log`` keeps, and the file read that shows it also
+    counts as opening its file, so :func:`unused_items` never sees it left alone. Over
+    three replays (31 real sessions) the file hook brought such an item to a session that
+    an earlier one had been shown it 7 times, useful once. A prompt's own words asking for
+    it again weigh more: of 3 such showings, 1 was useful, so the prompt hook keeps them."""
+    shown = {item_id for session in sessions for item_id in session.injected}
+    return set(recall.commit_refs(conn, list(shown))) if shown else set()

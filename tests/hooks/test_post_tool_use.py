@@ -120,6 +120,33 @@ def test_items_from_session_start_are_not_repeated(
     assert read(hook, tmp_repo, "README.md").stdout == ""
 
 
+def test_history_an_earlier_session_was_shown_is_not_read_out_again(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
+) -> None:
+    from kgraph.capture.sessions import update_session
+
+    history = add_item(
+        project_db,
+        "Track the lexer's open tags in a stack",
+        files=["src/lexer.py"],
+        source="commit",
+        source_ref="0123456789ab",
+    ).entity_id
+    told = add_item(
+        project_db, "The lexer's stack of open tags must be reset per file", files=["src/lexer.py"]
+    ).entity_id
+    text = read(hook, tmp_repo, "src/lexer.py").stdout
+    assert history in text and told in text
+
+    def shown(row: dict[str, Any]) -> None:
+        row["injected_ids"] = [history, told]
+        row["data"]["files_read"] = [str(tmp_repo / "src/lexer.py")]
+
+    update_session(project_db, "s1", shown)  # what the session's capture records
+    text = read(hook, tmp_repo, "src/lexer.py", session_id="s2").stdout
+    assert told in text and history not in text
+
+
 def test_dry_run_prints_but_records_nothing(
     hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
 ) -> None:

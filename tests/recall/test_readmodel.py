@@ -26,6 +26,7 @@ from kgraph.recall.file import file_recall
 from kgraph.recall.gitinfo import CommitFiles, RecentWork
 from kgraph.recall.readmodel import (
     gather,
+    history_shown,
     latest_sessions,
     open_store,
     recent_session_files,
@@ -311,6 +312,41 @@ def test_an_item_two_sessions_left_alone_is_unused_however_another_used_it(
     }
     # Without s3, only s1 left it alone.
     assert unused_items(conn, latest_sessions(conn, tmp_path, "s3")) == {broad.entity_id}
+    conn.close()
+
+
+def test_history_one_session_was_shown_is_spent(db: Database, tmp_path: Path) -> None:
+    commit = add_item(
+        db,
+        "Track last interaction time",
+        files=["src/state.go"],
+        source="commit",
+        source_ref="0123456789ab",
+    )
+    told = add_item(db, "The worker retries twice", files=["src/state.go"])
+    later = add_item(
+        db,
+        "Add EndedAt to the session state",
+        files=["src/state.go"],
+        source="commit",
+        source_ref="fedcba987654",
+    )
+
+    def shown(row: dict[str, Any]) -> None:
+        row["injected_ids"] = [commit.entity_id, told.entity_id]
+        row["data"]["files_read"] = ["src/state.go"]  # it opened the file: used, as unused counts
+
+    update_session(db, "s1", shown)
+    conn = open_store(db.url)
+    assert conn is not None
+    latest = latest_sessions(conn, tmp_path, "s2")
+    # The commit's message, once shown, is spent; what a person or a session said is not,
+    # nor history no session was shown.
+    assert history_shown(conn, latest) == {commit.entity_id}
+    assert unused_items(conn, latest) == set()
+    # The session itself is not an earlier one.
+    assert history_shown(conn, latest_sessions(conn, tmp_path, "s1")) == set()
+    assert later.entity_id not in history_shown(conn, latest)
     conn.close()
 
 
