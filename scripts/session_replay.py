@@ -298,7 +298,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--only", help="only the sessions whose id starts with this")
     parser.add_argument("--limit", type=int, help="only the first N sessions (in time order)")
     parser.add_argument("--keep", type=Path, help="work in DIR and keep the clone and database")
-    parser.add_argument("--kgraph", help="the kgraph executable (default: beside this Python)")
+    parser.add_argument(
+        "--kgraph",
+        help="the kgraph executable (default: beside this Python); the capture worker runs "
+        "the python beside it",
+    )
     parser.add_argument("--verdicts", type=Path)
     parser.add_argument("--write-template", action="store_true", help="add unjudged entries")
     parser.add_argument("--show-captured", action="store_true", help="print captured items")
@@ -327,6 +331,13 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"no sessions to replay in {args.transcripts}")
     base = args.keep or Path(tempfile.mkdtemp(prefix="session-replay-"))
     workspace = Workspace(base.resolve(), args.kgraph or find_kgraph())
+    if workspace.python == sys.executable and args.kgraph:
+        # The hooks run ``--kgraph``, but the capture worker is a module: without a python
+        # beside that kgraph, capture is this interpreter's kgraph, not the one measured.
+        print(
+            f"note: no python beside {args.kgraph}; capture runs {sys.executable}'s kgraph",
+            file=sys.stderr,
+        )
     verdicts = load_verdicts(args.verdicts)
     started = time.perf_counter()
     results: list[SessionResult] = []

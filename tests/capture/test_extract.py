@@ -236,6 +236,36 @@ def test_a_commit_backs_the_agent_s_claim_about_a_file_it_changed_not_the_user_s
     assert cause.trusted and cause.corroborated == "commit"
 
 
+def test_a_commit_does_not_back_a_summary_s_listing_of_the_files_it_changed(
+    tmp_path: Path,
+) -> None:
+    # A summary's "Files and Code Sections" lists the files the session worked on, so a
+    # commit of them says nothing more (a fourth repository's listings, 4 of 4 junk).
+    from kgraph.capture.sources.commits import parse_commit
+
+    repo = tmp_path / "repo"
+    summary = (
+        "This session is being continued from a previous conversation.\n\n"
+        "3. Files and Code Sections:\n"
+        "   - `src/style.css`\n"
+        "      - countdown selectors extended with #db-* ids; `#db-systems` panel state "
+        "colors never reset when the level restarts, so the blink stays on\n"
+    )
+    path = (
+        TranscriptBuilder("s1", str(repo))
+        .prompt("restyle the countdown")
+        .tool("Read", {"file_path": str(repo / "src" / "style.css")}, "#db-systems {}\n")
+        .compaction(summary)
+        .write(tmp_path / "t.jsonl")
+    )
+    entries, _ = read_new_entries(str(path), 0, final=True)
+    styled = parse_commit("b" * 40, "Restyle the countdown", ("src/style.css",))
+    found = extract_candidates(entries, repo, commits=[styled]).candidates
+    listing = next(c for c in found if c.origin == "summary.files")
+    assert "src/style.css" in listing.files
+    assert listing.corroborated is None and not listing.trusted
+
+
 @real
 def test_a_user_s_interruption_is_not_backed_by_the_commit_of_the_file_it_stopped(
     tmp_path: Path,
