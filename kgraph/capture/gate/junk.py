@@ -15,7 +15,8 @@ without its issue); change logs that give no reason ("Added `--force` flag"); na
 what the agent is about to do ("Let me check…"); greetings and chatter; bare commands;
 version bumps; merge commits; tracker bookkeeping (links to issues and tickets); text about
 the session itself ("as discussed in this session"); build errors of the session's own work
-in progress (a name used before it was defined or imported); and, for text taken from a
+in progress (a name used before it was defined or imported); errors of the agent's own tool
+protocol (an Edit before a Read, a file changed since it was read); and, for text taken from a
 conversation, anything that carries no marker of knowledge at all (no cause, fix, rule,
 behaviour or decision). Commit messages are trusted sources and skip only that last test:
 their subject and body were written to explain. Anything already taken in the same capture
@@ -118,6 +119,12 @@ _DEFINED_IT = re.compile(
     r"renam(?:ed|ing)|declar(?:ed|ing))\b",
     re.IGNORECASE,
 )
+# Claude Code's own read-before-write protocol ("File has not been read yet. Read it first
+# before writing to it.", "File has been modified since read, ... Read it again"): an
+# error of the agent's tools, which say how to recover, not something about the project.
+_TOOL_PROTOCOL = re.compile(
+    r"\bfile has (?:not been read yet|been modified since (?:it was )?read)\b", re.IGNORECASE
+)
 _MAX_LINES = 8
 _WORD = re.compile(r"^[\"'(`]*[A-Za-z][A-Za-z'-]*[\"'`).,;:!?]*$")
 
@@ -172,6 +179,7 @@ _CHECKS: tuple[tuple[str, Callable[[str], object]], ...] = (
     ("incomplete", lambda flat: _FRAGMENT.match(flat) or _BARE_FIX.match(flat)),
     ("change log", _change_log),
     ("transient build error", _transient_build_error),
+    ("tool protocol", _TOOL_PROTOCOL.search),
     ("chatter", _GREETING.match),
     ("status", _PENDING.search),
     ("status", _LABEL.match),

@@ -70,3 +70,30 @@ def test_a_name_the_session_used_before_defining_it_is_no_lesson(
     text: str, reason: str | None
 ) -> None:
     assert rubric_reason(text) == reason
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # Cut from "Errors and fixes" of sessions of a repository nobody had used: Claude
+        # Code's read-before-write protocol, however the summary words its recovery.
+        (
+            'MEMORY.md Edit failed ("File has not been read yet") - Read it, then edited.',
+            "tool protocol",
+        ),
+        (
+            '"File has been modified since read" Edit errors (islandView.js, style.css): a '
+            "concurrent Codex session was editing the same files. Fixed by re-reading files "
+            "and re-applying edits.",
+            "tool protocol",
+        ),
+        # A pitfall of the project that an Edit ran into is still one.
+        (
+            "Edit failed because the file uses CRLF line endings, so the string to replace "
+            "never matched; the formatter must keep LF",
+            None,
+        ),
+    ],
+)
+def test_the_agent_s_read_before_write_errors_are_no_lesson(text: str, reason: str | None) -> None:
+    assert rubric_reason(text) == reason
