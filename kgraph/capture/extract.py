@@ -89,8 +89,8 @@ def _from_summary(item: SummaryItem, index: FileIndex, number: int, n: int) -> F
 # changed. A user's correction or answer names the file being edited because its template
 # does ("who stopped the Edit of `x.go`"), not because it says something about that file.
 # Nor does a summary's "Files and Code Sections": it lists the files the session worked on,
-# so a commit of them is no second word; read on sessions of a fourth repository, the
-# bullets a commit backed were listings of selectors and wiring 4 times in 4.
+# so a commit of them is no second word; read on sessions of a repository nobody had
+# used, the bullets a commit backed were listings of selectors and wiring 4 times in 4.
 COMMIT_BACKED = frozenset(
     {"explanation", "failure", "fix-table", "summary.solving", "summary.concepts"}
 )

@@ -285,7 +285,7 @@ def history_shown(conn: ReadConnection, sessions: Sequence[RecordedSession]) -> 
 
     A commit's message is history ``git log`` keeps, and the file read that shows it also
     counts as opening its file, so :func:`unused_items` never sees it left alone. Over
-    three replays (31 real sessions) the file hook brought such an item to a session that
+    three replays (41 real sessions) the file hook brought such an item to a session that
     an earlier one had been shown it 7 times, useful once. A prompt's own words asking for
     it again weigh more: of 3 such showings, 1 was useful, so the prompt hook keeps them."""
     shown = {item_id for session in sessions for item_id in session.injected}
