@@ -104,11 +104,12 @@ _TRACKER = re.compile(
     re.IGNORECASE,
 )
 _MERGE = re.compile(r"^merge (?:branch|remote-tracking|pull request|origin/|[\w./-]+ into )", re.I)
-# A build error of the session's own code in progress: a name it used before defining or
-# importing it ("`X` undefined", "undefined: X", "not imported", "cannot find symbol" ...),
+# A build error of the session's own code in progress: a syntax error, or a name it used
+# before defining or importing it ("`X` undefined", "undefined: X", "not imported", ...),
 # said of a build (a runtime "`port` is undefined when ..." is knowledge), and then defined.
 _UNDEFINED_NAME = re.compile(
-    r"`[^`]+`\s+(?:is\s+)?undefined\b|\bundefined:\s|\bundeclared\b|\bnot (?:yet )?(?:imported|"
+    r"\bsyntax error\b|`[^`]+`\s+(?:is\s+)?undefined\b|\bundefined:\s|\bundeclared\b|"
+    r"\bnot (?:yet )?(?:imported|"
     r"defined|declared)\b|\bcannot find (?:symbol|name|module)\b|\bunresolved (?:reference|"
     r"import|name)\b|\bno module named\b|\berrors? (?:for|about|from) (?:a |the )?missing\b",
     re.IGNORECASE,
@@ -119,11 +120,13 @@ _DEFINED_IT = re.compile(
     r"renam(?:ed|ing)|declar(?:ed|ing))\b",
     re.IGNORECASE,
 )
-# Claude Code's own read-before-write protocol ("File has not been read yet. Read it first
-# before writing to it.", "File has been modified since read, ... Read it again"): an
-# error of the agent's tools, which say how to recover, not something about the project.
+# Claude Code's own Edit protocol ("File has not been read yet. Read it first before
+# writing to it.", "File has been modified since read, ... Read it again", an Edit's
+# ``old_string`` that did not match): an error of the agent's tools, which say how to
+# recover, not something about the project.
 _TOOL_PROTOCOL = re.compile(
-    r"\bfile has (?:not been read yet|been modified since (?:it was )?read)\b", re.IGNORECASE
+    r"\bfile has (?:not been read yet|been modified since (?:it was )?read)\b|\bold_string\b",
+    re.IGNORECASE,
 )
 _MAX_LINES = 8
 _WORD = re.compile(r"^[\"'(`]*[A-Za-z][A-Za-z'-]*[\"'`).,;:!?]*$")

@@ -52,6 +52,12 @@ def test_gate_rejects_duplicates_within_a_run() -> None:
             "editing. Fixed by creating the module file.",
             "transient build error",
         ),
+        (
+            "Syntax error in main.go: Missing closing brace for `instrument` function. Fix: "
+            "Added closing brace `}` after the inner function's closing brace. Verified with "
+            "successful build",
+            "transient build error",
+        ),
         # Knowledge that speaks of undefined things, kept.
         (
             "`config.port` is undefined when PORT is unset, so the server listened on a random "
@@ -85,6 +91,12 @@ def test_a_name_the_session_used_before_defining_it_is_no_lesson(
             '"File has been modified since read" Edit errors (islandView.js, style.css): a '
             "concurrent Codex session was editing the same files. Fixed by re-reading files "
             "and re-applying edits.",
+            "tool protocol",
+        ),
+        (
+            "Edit tool string mismatch: When trying to update the brainstorming session file, "
+            "the `old_string` didn't match due to trailing whitespace. Fixed by reading the "
+            "file first and using exact content.",
             "tool protocol",
         ),
         # A pitfall of the project that an Edit ran into is still one.
