@@ -223,6 +223,8 @@ class Project:
         """
         from kgraph.knowledge import search_items
 
+        if not query.strip():  # before the model loads (~10 s), not after
+            raise InvalidValueError("empty search query")
         embedder, note = pick_embedder(self.embedder, semantic, self._has_vectors)
         hits = search_items(
             self.db,

@@ -28,6 +28,7 @@ from kgraph.cli.common import (
     print_json,
     table,
 )
+from kgraph.errors import InvalidValueError
 from kgraph.knowledge import KNOWLEDGE_TYPES, SOURCES
 
 TYPE_CHOICE = click.Choice([t.lower() for t in KNOWLEDGE_TYPES], case_sensitive=False)
@@ -257,6 +258,8 @@ def search_cmd(
     from kgraph.embeddings import is_cheap, model_name_for
     from kgraph.knowledge import has_vectors
 
+    if not query.strip():  # said before the model's load is announced
+        raise InvalidValueError("empty search query")
     project = get_project(ctx)
     if not (lexical or as_json or is_cheap()) and has_vectors(project.db, model_name_for()):
         click.echo("loading the embedding model (~10 s on first use)...", err=True)
