@@ -54,15 +54,6 @@ def test_non_conventional_subject_keeps_its_text() -> None:
         ("bugfix: make sure we always use the right path, even if claude cwd", None),
         ("fix: typo", None),
         ("docs: update readme", None),
-        # A documentation commit tells what was written where, however long its body
-        # (cut from a repository nobody had used when the rules were written).
-        (
-            "docs: add todos for IPFS vault key migration and IPNS resolution alternatives"
-            "\n\nTwo future considerations:\n- Move rootFolderKey to IPFS vault record to "
-            "eliminate server-side key storage\n- Investigate alternatives to delegated-ipfs.dev",
-            None,
-        ),
-        ("docs!: the config moved\n\nBREAKING CHANGE: read [hooks], not [hook]", "breaking"),
         ("chore(release): 1.2.3", None),
         (
             "feat: add login\n\nCo-authored-by: Claude <noreply@anthropic.com>\n\n"
