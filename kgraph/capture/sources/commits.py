@@ -75,6 +75,11 @@ _REVIEW_RESPONSE = re.compile(
 )
 _ISSUE_REF = re.compile(r"(?:^|[\s(])#(\d{1,7})\b")
 _MIN_BODY_WORDS = 6
+# A Markdown heading is a title, not an explanation. A tool that commits with the user's
+# prompt as the message, cut short, leaves "Implement the following plan:" over "# Plan:
+# Implement Pydantic Logfire for Ag": replaying a repository nobody had used, 19 of the 23
+# junk items its sessions were shown were such messages.
+_HEADING = re.compile(r"^\s*#{1,6}\s")
 _BRANCH_ISSUE = (
     # issue-123, issues/123, fix/issue-123, gh-123, bug_123
     re.compile(r"(?:^|[/_.-])(?:issues?|gh|bug|ticket)[-_/#.]?(\d{1,7})(?!\d)", re.IGNORECASE),
@@ -185,7 +190,8 @@ def knowledge_reason(commit: CommitInfo) -> str | None:
         return None
     if commit.breaking:
         return "breaking"
-    if len(commit.body.split()) >= _MIN_BODY_WORDS:
+    prose = [line for line in commit.body.splitlines() if not _HEADING.match(line)]
+    if len(" ".join(prose).split()) >= _MIN_BODY_WORDS:
         return "body"
     if commit.type == "fix" and _CAUSE.search(commit.description):
         return "cause"

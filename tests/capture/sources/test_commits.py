@@ -55,6 +55,18 @@ def test_non_conventional_subject_keeps_its_text() -> None:
         ("fix: typo", None),
         ("docs: update readme", None),
         ("chore(release): 1.2.3", None),
+        # A prompt a tool committed as the message, cut short: headings explain nothing
+        # (cut from a repository nobody had used when the rules were written).
+        (
+            "Implement the following plan:\n\n# Plan: Implement Pydantic Logfire for Ag\n\n"
+            "Entire-Checkpoint: e16729a1a7f8",
+            None,
+        ),
+        (
+            "Implement the following plan:\n\n# Plan: Cache the tokens\n\nTokens expired "
+            "mid-request because the refresh ran after the call",
+            "body",
+        ),
         (
             "feat: add login\n\nCo-authored-by: Claude <noreply@anthropic.com>\n\n"
             "🤖 Generated with [Claude Code](https://claude.com/claude-code)",
