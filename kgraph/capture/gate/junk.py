@@ -15,12 +15,12 @@ without its issue); change logs that give no reason ("Added `--force` flag"); na
 what the agent is about to do ("Let me check…"); greetings and chatter; bare commands;
 version bumps; merge commits; tracker bookkeeping (links to issues and tickets); text about
 the session itself ("as discussed in this session"); build errors of the session's own work
-in progress (a name used before it was defined or imported); errors of the agent's own tool
-protocol (an Edit before a Read, a file changed since it was read); and, for text taken from a
-conversation, anything that carries no marker of knowledge at all (no cause, fix, rule,
-behaviour or decision). Commit messages are trusted sources and skip only that last test:
-their subject and body were written to explain. Anything already taken in the same capture
-is a duplicate.
+in progress (a syntax error, a name used before it was defined or imported); errors of the
+agent's own tool protocol (an Edit before a Read, a file changed since it was read, an
+``old_string`` that did not match); and, for text taken from a conversation, anything
+that carries no marker of knowledge at all (no cause, fix, rule, behaviour or decision).
+Commit messages are trusted sources and skip only that last test: their subject and body
+were written to explain. Anything already taken in the same capture is a duplicate.
 """
 
 from __future__ import annotations
@@ -109,9 +109,9 @@ _MERGE = re.compile(r"^merge (?:branch|remote-tracking|pull request|origin/|[\w.
 # said of a build (a runtime "`port` is undefined when ..." is knowledge), and then defined.
 _UNDEFINED_NAME = re.compile(
     r"\bsyntax error\b|`[^`]+`\s+(?:is\s+)?undefined\b|\bundefined:\s|\bundeclared\b|"
-    r"\bnot (?:yet )?(?:imported|"
-    r"defined|declared)\b|\bcannot find (?:symbol|name|module)\b|\bunresolved (?:reference|"
-    r"import|name)\b|\bno module named\b|\berrors? (?:for|about|from) (?:a |the )?missing\b",
+    r"\bnot (?:yet )?(?:imported|defined|declared)\b|\bcannot find (?:symbol|name|module)\b|"
+    r"\bunresolved (?:reference|import|name)\b|\bno module named\b|"
+    r"\berrors? (?:for|about|from) (?:a |the )?missing\b",
     re.IGNORECASE,
 )
 _BUILD = re.compile(r"\b(?:compil\w*|build|import\w*|package|symbol|module|tsc|typecheck)", re.I)
