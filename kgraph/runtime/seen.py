@@ -42,7 +42,6 @@ __all__ = [
     "forget_all",
     "prune",
     "remember",
-    "seen_ids",
     "seen_path",
     "seen_state",
 ]
@@ -137,11 +136,6 @@ def _number(text: str) -> float | None:
     except ValueError:
         return None
     return value if math.isfinite(value) and value >= 0 else None
-
-
-def seen_ids(root: Path, session_id: str | None) -> set[str]:
-    """Ids already injected into the session (empty without a session id or a file)."""
-    return set(seen_state(root, session_id).ids)
 
 
 def remember(

@@ -11,17 +11,17 @@ def test_ids_are_remembered_per_session(tmp_path: Path) -> None:
     seen.remember(tmp_path, "s1", ["a", "b"])
     seen.remember(tmp_path, "s1", ["c"])
     seen.remember(tmp_path, "s2", ["z"])
-    assert seen.seen_ids(tmp_path, "s1") == {"a", "b", "c"}
-    assert seen.seen_ids(tmp_path, "s2") == {"z"}
-    assert seen.seen_ids(tmp_path, "s3") == set()
-    assert seen.seen_ids(tmp_path, None) == set()
+    assert seen.seen_state(tmp_path, "s1").ids == {"a", "b", "c"}
+    assert seen.seen_state(tmp_path, "s2").ids == {"z"}
+    assert seen.seen_state(tmp_path, "s3").ids == set()
+    assert seen.seen_state(tmp_path, None).ids == set()
 
 
 def test_forget_all_starts_a_session_afresh(tmp_path: Path) -> None:
     seen.remember(tmp_path, "s1", ["a"])
     seen.forget_all(tmp_path, "s1")
     seen.forget_all(tmp_path, "never")
-    assert seen.seen_ids(tmp_path, "s1") == set()
+    assert seen.seen_state(tmp_path, "s1").ids == set()
 
 
 def test_without_a_session_nothing_is_written(tmp_path: Path) -> None:
@@ -36,17 +36,17 @@ def test_prune_deletes_old_session_files_only(tmp_path: Path) -> None:
     stale = time.time() - 8 * 86_400
     os.utime(seen.seen_path(tmp_path, "old"), (stale, stale))
     assert seen.prune(tmp_path) == 1
-    assert seen.seen_ids(tmp_path, "new") == {"b"}
+    assert seen.seen_state(tmp_path, "new").ids == {"b"}
     assert seen.prune(tmp_path / "nowhere") == 0
 
 
 def test_characters_and_marks_are_kept_apart_from_the_ids(tmp_path: Path) -> None:
-    from kgraph.runtime.seen import remember, seen_ids, seen_state
+    from kgraph.runtime.seen import remember, seen_state
 
     remember(tmp_path, "s1", ["lrn-1", "mis-2"], chars=700, marks=["file:src/a.py"])
     remember(tmp_path, "s1", ["#chars 9999", "@file:x"], chars=300)  # not ids
     state = seen_state(tmp_path, "s1")
-    assert state.ids == {"lrn-1", "mis-2"} == seen_ids(tmp_path, "s1")
+    assert state.ids == {"lrn-1", "mis-2"}
     assert state.chars == 1_000 and state.marks == {"file:src/a.py"}
 
 
