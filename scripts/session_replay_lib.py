@@ -73,9 +73,19 @@ class SessionPlan:
         return next((s.text for s in self.steps if isinstance(s, Prompt)), "")
 
 
+def posix_path(path: str) -> str:
+    """A Windows drive path written POSIX-style (``C:\\x\\y`` → ``C:/x/y``), as capture
+    writes it (kgraph.capture.gate.paths.posix_path): sessions recorded on Windows."""
+    if len(path) > 2 and path[1] == ":" and path[2] in "\\/":
+        return path[0].upper() + path[1:].replace("\\", "/")
+    return path
+
+
 def _relative(path: object, bases: list[str]) -> str | None:
+    """``path`` relative to one of the session's cwds (a Windows one written POSIX-style)."""
     if not isinstance(path, str):
         return None
+    path = posix_path(path)
     for base in bases:
         if path.startswith(base + "/"):
             return path[len(base) + 1 :]
@@ -91,7 +101,7 @@ def read_plan(transcript: Path) -> SessionPlan | None:
     times = [e.time for e in entries if e.time is not None]
     if not times:
         return None
-    cwds = {e.cwd.rstrip("/") for e in entries if e.cwd}
+    cwds = {posix_path(e.cwd).rstrip("/") for e in entries if e.cwd}
     bases = sorted(cwds, key=len, reverse=True)
     session_id = next((e.session_id for e in entries if e.session_id), transcript.stem)
     steps: list[Step] = []

@@ -61,7 +61,7 @@ class SessionRecord:
 
 def _record(row: RowMapping | dict[str, Any]) -> SessionRecord:
     """The record of a row; ``transcript_path`` expanded (it is stored as ``~/…``)."""
-    from kgraph.capture.gate.paths import expand_home
+    from kgraph.redact.home import expand_home
 
     return SessionRecord(
         session_id=row["session_id"],
@@ -113,8 +113,8 @@ def _load_or_create(conn: Connection, session_id: str) -> dict[str, Any]:
 def _save(conn: Connection, before: dict[str, Any], after: dict[str, Any]) -> SessionRecord:
     """Write the changed columns: paths home-masked, names and paths redacted (the
     compaction summary and commit subjects are redacted thoroughly where they are read)."""
-    from kgraph.capture.gate.paths import mask_home
     from kgraph.redact import redact
+    from kgraph.redact.home import mask_home
 
     for key in ("cwd", "transcript_path", "compaction_summary"):
         if isinstance(after.get(key), str):

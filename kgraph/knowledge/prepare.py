@@ -30,6 +30,7 @@ from kgraph.knowledge.model import (
     parse_type,
 )
 from kgraph.redact import redact, redact_data
+from kgraph.redact.home import mask_home
 
 
 @dataclass(frozen=True)
@@ -57,10 +58,10 @@ class PreparedItem:
 
 
 def prepared_text(content: str, thorough_redaction: bool = True) -> str:
-    """An item's text as stored: redacted and cleaned. InvalidValueError when nothing is
-    left or it is longer than ``MAX_CONTENT_CHARS``. New items and a replaced text
-    (:func:`kgraph.knowledge.edit.replace_content`) go through this one check."""
-    text = clean_content(redact(content, thorough=thorough_redaction))
+    """An item's text as stored: redacted, home paths masked and cleaned. InvalidValueError
+    when nothing is left or it is longer than ``MAX_CONTENT_CHARS``. New items and a replaced
+    text (:func:`kgraph.knowledge.edit.replace_content`) go through this one check."""
+    text = clean_content(mask_home(redact(content, thorough=thorough_redaction)))
     if not text:
         raise InvalidValueError("content is empty")
     if len(text) > MAX_CONTENT_CHARS:
@@ -75,15 +76,18 @@ def prepare_targets(
     area_rules: AreaRules | None,
     thorough_redaction: bool = True,
 ) -> tuple[list[str], list[str]]:
-    """Repo-relative file paths and the area names an item is about, redacted: they become
+    """Repo-relative file paths and the area names an item is about, redacted (a path outside
+    the project with its home masked): they become
     File/CodeArea entities, their ids and FTS rows, and the context snapshot."""
     # Redacted before the path is normalised too: that folds "://" into ":/", which hides
     # a URL's password from the pattern that finds it.
     paths = list(
         dict.fromkeys(
-            redact(
-                relative_path(redact(f, thorough=thorough_redaction), project_root),
-                thorough=thorough_redaction,
+            mask_home(
+                redact(
+                    relative_path(redact(f, thorough=thorough_redaction), project_root),
+                    thorough=thorough_redaction,
+                )
             )
             for f in files
             if f.strip()

@@ -32,6 +32,19 @@ def test_a_transcript_becomes_its_prompts_and_file_calls_in_order(tmp_path: Path
     assert (plan.outside, plan.failed) == (1, 1)
 
 
+def test_a_session_recorded_on_windows_maps_its_paths(tmp_path: Path) -> None:
+    cwd = "C:\\Users\\ann\\git\\starcar"
+    path = (
+        TranscriptBuilder("s1", cwd)
+        .prompt("tidy the setup guide")
+        .tool("Read", {"file_path": cwd + "\\docs\\setup.md"}, "# Setup")
+        .write(tmp_path / "t.jsonl")
+    )
+    plan = read_plan(path)
+    assert plan is not None and isinstance(plan.steps[1], ToolCall)
+    assert plan.steps[1].path == "docs/setup.md" and plan.outside == 0
+
+
 def test_item_lines_give_their_ids_and_the_frame_is_not_items() -> None:
     context = (
         "kgraph project memory: facts recorded in earlier sessions.\n"

@@ -4,33 +4,37 @@ home directories masked.
 A transcript records the directory Claude Code ran in (``cwd``), which is often not the
 directory the capture worker runs in: another clone, another machine, a moved checkout.
 Paths under either directory are written repo-relative; any other path under a home
-directory (``/Users/<name>``, ``/home/<name>``, ``/root``) is written with ``~`` so no stored
-item or session row holds one person's absolute home path.
+directory (``/Users/<name>``, ``/home/<name>``, ``/root``, ``C:\\Users\\<name>``) is written
+with ``~`` (:mod:`kgraph.redact.home`). A session recorded on Windows has Windows paths;
+they map the same way (:func:`posix_path`).
 """
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kgraph.redact.home import expand_home, mask_home
+
+__all__ = ["PathMap", "expand_home", "mask_home", "posix_path"]
+
 _ABS_PATH = re.compile(r"(?<![\w.~])(/[^\s'\"`:;,()<>\]\[{}|*]+)")
-_HOME = re.compile(r"(?<![\w.])/(?:Users|home)/[^/\s'\"`:;,()<>]+|(?<![\w.])/root(?=/|\b)")
+# A Windows absolute path (a session recorded on Windows: ``C:\\Users\\ann\\repo\\x.py``)
+_WINDOWS_ABS = re.compile(r"(?<![\w.~])([A-Za-z]:[\\/][^\s'\"`:;,()<>\]\[{}|*]*)")
+_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
 
 
-def mask_home(text: str) -> str:
-    """``/Users/ann/x`` and ``/home/ann/x`` → ``~/x`` (and ``/root/x`` → ``~/x``); so is this
-    user's home wherever it is."""
-    home = str(Path.home()).rstrip("/")
-    if len(home) > 1 and home in text:
-        text = re.sub(re.escape(home) + r"(?=/|\b)", "~", text)
-    return _HOME.sub("~", text)
+def posix_path(path: str) -> str:
+    """``path`` with a Windows drive path written POSIX-style (``C:\\x\\y`` → ``C:/x/y``, the
+    drive letter upper-case), so one recorded on Windows maps like any other."""
+    if not _DRIVE.match(path):
+        return path
+    return path[0].upper() + path[1:].replace("\\", "/")
 
 
-def expand_home(path: str | None) -> str | None:
-    """A stored ``~/…`` path as this user's absolute path (a stored path is masked)."""
-    return os.path.expanduser(path) if path and path.startswith("~") else path
+def _absolute(path: str) -> bool:
+    return path.startswith("/") or bool(_DRIVE.match(path))
 
 
 @dataclass(frozen=True)
@@ -47,8 +51,8 @@ class PathMap:
 
     def __post_init__(self) -> None:
         candidates = {str(self.root).rstrip("/"), str(self.root.resolve()).rstrip("/")}
-        if self.cwd and self.cwd.startswith("/"):
-            candidates.add(self.cwd.rstrip("/"))
+        if self.cwd and _absolute(self.cwd):
+            candidates.add(posix_path(self.cwd).rstrip("/"))
         bases = sorted((b for b in candidates if b), key=len, reverse=True)
         object.__setattr__(self, "bases", tuple(bases))
 
@@ -56,7 +60,8 @@ class PathMap:
         """``path`` relative to the repo (POSIX) when it lies inside it, else None."""
         if not path:
             return None
-        if not path.startswith("/"):
+        path = posix_path(path)
+        if not _absolute(path):
             clean = path[2:] if path.startswith("./") else path
             return None if clean.startswith("../") or not clean else clean
         for base in self.bases:
@@ -68,8 +73,7 @@ class PathMap:
     def scrub(self, text: str) -> str:
         """Absolute paths inside the repo written relative; other home paths masked."""
 
-        def replace(match: re.Match[str]) -> str:
-            value = match.group(1)
+        def relative(value: str) -> str:
             for base in self.bases:
                 if value == base:
                     return "."
@@ -77,4 +81,5 @@ class PathMap:
                     return value[len(base) + 1 :]
             return value
 
-        return mask_home(_ABS_PATH.sub(replace, text))
+        text = _WINDOWS_ABS.sub(lambda m: relative(posix_path(m.group(1))), text)
+        return mask_home(_ABS_PATH.sub(lambda m: relative(m.group(1)), text))
