@@ -20,6 +20,8 @@ from typing import TypedDict, cast
 
 from capture_eval_lessons import LessonIndex, Proposal
 
+from kgraph.recall.items import NAMED_ONLY_ORIGINS
+
 __all__ = [
     "VERDICTS",
     "EvalItem",
@@ -173,6 +175,9 @@ class Summary:
     rows: list[str] = field(default_factory=list)
     all: SetSummary = field(default_factory=SetSummary)
     shown: SetSummary = field(default_factory=SetSummary)  # what a hook can return
+    # shown without the code being named: a named-only origin (a review's answer, a change
+    # list) reaches a session only where its prompt or edit names what it names
+    unasked: SetSummary = field(default_factory=SetSummary)
     by_origin: dict[str, SetSummary] = field(default_factory=dict)
     labelled: SetSummary = field(default_factory=SetSummary)
     unlabelled: SetSummary = field(default_factory=SetSummary)
@@ -198,6 +203,7 @@ class Summary:
             "",
             self.all.line("all"),
             self.shown.line("shown"),
+            self.unasked.line("shown unasked (not named-only)"),
             self.labelled.line("labelled"),
             self.unlabelled.line("unlabelled"),
             "by origin (all stored):",
@@ -232,6 +238,7 @@ def summarise(
     for result in results:
         row = SetSummary(transcripts=1)
         summary.shown.transcripts += 1
+        summary.unasked.transcripts += 1
         for item in result.items:
             verdict = verdicts.get(item.key, Verdict())
             value = verdict.get("verdict")
@@ -241,6 +248,8 @@ def summarise(
             lessons = set(verdict.get("lessons") or [])
             if item.shown:
                 summary.shown.add(value)
+                if item.origin not in NAMED_ONLY_ORIGINS:
+                    summary.unasked.add(value)
                 if value in ("knowledge", "partial"):
                     shown_lessons |= lessons & known
             unknown |= lessons - known

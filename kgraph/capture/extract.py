@@ -34,6 +34,7 @@ from kgraph.capture.gate.paths import PathMap
 from kgraph.capture.sources.commits import (
     CommitInfo,
     commit_content,
+    explains_why,
     is_review_response,
     knowledge_reason,
 )
@@ -196,6 +197,16 @@ def _commit_parts(commit: CommitInfo) -> list[str]:
     return parts or [prose.shorten(content)]
 
 
+def _commit_origin(commit: CommitInfo, part: str) -> str:
+    """ "commit.review" for a commit answering a review, "commit.what" for a message (or the
+    part of one an item keeps) that only says what changed (commits.explains_why), else
+    "commit": recall shows the first two only where they name the code at hand
+    (kgraph.recall.items.named_only)."""
+    if is_review_response(commit):
+        return "commit.review"
+    return "commit" if commit.breaking or explains_why(part) else "commit.what"
+
+
 def commit_candidates(
     commits: Sequence[CommitInfo], rules_: Any, index: FileIndex | None = None
 ) -> list[Candidate]:
@@ -226,7 +237,7 @@ def commit_candidates(
                     else None,
                     confidence=0.8 if reason == "breaking" else 0.75,
                     source="commit",
-                    origin="commit.review" if is_review_response(commit) else "commit",
+                    origin=_commit_origin(commit, part),
                     at=commit.committed,
                 )
             )

@@ -202,7 +202,7 @@ def file_recall(
     left out (:mod:`kgraph.recall.stale`); with a ``task`` (the session's prompt words),
     a whole-file read brings only the items sharing enough of them, and the warnings (only
     the warnings when ``opened_by``, the share of recent sessions that opened the file, is
-    HUB_SHARE or more). A review's answer (:func:`~kgraph.recall.items.named_only`) comes
+    HUB_SHARE or more). A named-only item (:func:`~kgraph.recall.items.named_only`) comes
     only when it names a symbol an edit changed (``edited``): a Read's range covers too
     many."""
     now = now or datetime.now(UTC)
@@ -224,7 +224,7 @@ def file_recall(
     # Beside what names the code touched, only the file's warnings and rules, and on a
     # whole-file read the items that name something of the file: an item that only
     # shared a commit with the file is history, left to search.
-    # A review's answer only where it names what an edit changed (recall.items.named_only).
+    # A named-only item only where it names what an edit changed (recall.items.named_only).
     rest = [
         r
         for r in rest

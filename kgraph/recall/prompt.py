@@ -263,7 +263,7 @@ def _bears_on_prompt(entry: Ranked, found: _CodeFound, task: TaskWords) -> bool:
     never."""
     if found.names and not found.names.isdisjoint(identifiers(entry.item.content)):
         return True
-    if recall.named_only(entry.item):  # a review's answer only where it names the code
+    if recall.named_only(entry.item):  # a review's answer, a change list: only if named
         return False
     reached = [found.naming[f] for f in entry.item.files if f in found.naming]
     leave_out = frozenset().union(*reached)

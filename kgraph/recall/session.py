@@ -293,7 +293,7 @@ def session_briefing(
     )
     ranked: list[Ranked] = []
     if limit:
-        # A review's answer names no code a session start is about (recall.items.named_only).
+        # A named-only item names no code a session start is about (recall.items.named_only).
         candidates = [i for i in gather(conn, focus, GATHERED_PER_FILE) if not recall.named_only(i)]
         ranked = [r for r in rank(candidates, focus, now) if r.item.id not in exclude]
         ranked = current_only(per_file(ranked, ITEMS_PER_FILE), check, limit)[:limit]

@@ -283,3 +283,29 @@ def test_a_user_s_interruption_is_not_backed_by_the_commit_of_the_file_it_stoppe
     found = extract_candidates(entries, tmp_path / "repo", commits=[commit]).candidates
     stopped = only([c for c in found if c.origin == "interruption"])
     assert hooks in stopped.files and not stopped.trusted
+
+
+def test_a_commit_listing_what_changed_is_shown_only_where_named() -> None:
+    from kgraph.capture.extract import commit_candidates
+    from kgraph.capture.sources.commits import parse_commit
+    from kgraph.knowledge.areas import AreaRules
+
+    listed = parse_commit(
+        "a" * 40,
+        "feat(web): wire random IPNS keys through useFolder hook\n\n"
+        "- handleAddFile passes userPublicKey to createFileMetadata\n"
+        "- forward ipnsPrivateKeyEncrypted to addFileToFolder",
+    )
+    explained = parse_commit(
+        "b" * 40,
+        "fix(docker): add database name to postgres healthcheck\n\n"
+        "pg_isready without -d connects to a database named after the user, which "
+        "does not exist on staging.",
+    )
+    breaking = parse_commit("c" * 40, "feat!: drop v1 tokens\n\n- Remove v1 parsing")
+    found = commit_candidates([listed, explained, breaking], AreaRules())
+    assert [(c.origin, c.trusted) for c in found] == [
+        ("commit.what", True),
+        ("commit", True),
+        ("commit", True),  # a breaking change is news wherever it is shown
+    ]

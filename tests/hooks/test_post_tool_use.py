@@ -242,8 +242,9 @@ def test_an_edit_brings_the_items_naming_the_symbol_it_changes_not_the_rest(
     assert about_scan in text and "detail" not in text
 
 
+@pytest.mark.parametrize("origin", ["commit.review", "commit.what"])
 def test_a_reviews_answer_comes_with_an_edit_of_what_it_names_not_a_read(
-    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path, origin: str
 ) -> None:
     (tmp_repo / "src").mkdir()
     (tmp_repo / "src" / "lexer.py").write_text(LEXER)
@@ -251,7 +252,7 @@ def test_a_reviews_answer_comes_with_an_edit_of_what_it_names_not_a_read(
         project_db,
         "Address PR review feedback: scan_tag must not match '<%%' inside an attribute",
         files=["src/lexer.py"],
-        data={"origin": "commit.review"},
+        data={"origin": origin},
     ).entity_id
     ranged = hook(
         "post-tool-use",

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from kgraph.db import Database
 from kgraph.db.reader import ReadConnection
 from kgraph.knowledge.store import add_item
@@ -89,10 +91,11 @@ def test_an_item_found_by_words_alone_needs_a_phrase_of_the_prompt(
     assert scattered not in _ids(conn, prompt)
 
 
+@pytest.mark.parametrize("origin", ["commit.review", "commit.what", "history.what"])
 def test_a_reviews_answer_comes_only_when_the_prompt_names_its_code(
-    db: Database, conn: ReadConnection
+    db: Database, conn: ReadConnection, origin: str
 ) -> None:
-    review = {"origin": "commit.review"}
+    review = {"origin": origin}  # a review's answer, or a commit listing what changed
     answer = add_item(
         db,
         "Address PR review: the handlers call Status twice, which is slow; cache it once",

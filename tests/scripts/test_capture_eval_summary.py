@@ -81,3 +81,20 @@ def test_summary_counts_junk_over_judged_items_and_lessons_by_verdict() -> None:
     assert summary.lessons_full == ["1.1"] and summary.lessons_partial == ["1.2"]
     assert summary.lessons_missing == ["1.3"]  # junk and items no longer stored count nothing
     assert "1 judged keys not stored" in summary.render()
+
+
+def test_items_shown_only_where_named_are_counted_apart() -> None:
+    items = (
+        _item("a"),
+        EvalItem(
+            item_key("Learning", "b"), "Learning", "b", (), (), "commit", 0.75, (), "commit.what"
+        ),
+        EvalItem(
+            item_key("Learning", "c"), "Learning", "c", (), (), "transcript", 0.6, shown=False
+        ),
+    )
+    result = TranscriptResult(LABELLED, 1, 10, 0.5, items, 0, 0, (), 0, ())
+    verdicts: dict[str, Verdict] = {i.key: {"verdict": "junk"} for i in items}
+    summary = summarise([result], verdicts, _index())
+    assert (summary.shown.junk, summary.unasked.junk) == (2, 1)
+    assert "shown unasked" in summary.render()

@@ -55,8 +55,9 @@ class Candidate:
 # The model extractor (off unless a person turns it on) is trusted too: it is asked for
 # durable knowledge only, and what it finds still passes the rubric. A commit answering a
 # code review is a commit too; recall shows it only where it names the code at hand
-# (kgraph.recall.items.named_only).
-TRUSTED_ORIGINS = frozenset({"commit", "commit.review", "summary.errors", "llm"})
+# (kgraph.recall.items.named_only), and so is one whose message only lists what changed
+# ("commit.what").
+TRUSTED_ORIGINS = frozenset({"commit", "commit.review", "commit.what", "summary.errors", "llm"})
 
 
 def text_hash(text: str, length: int = 12) -> str:

@@ -200,6 +200,26 @@ def knowledge_reason(commit: CommitInfo) -> str | None:
     return None
 
 
+# Words by which a message says why, not only what: a cause or purpose ("because", "so",
+# "to prevent"), a contrast ("but", "instead of", "without"), a negation ("doesn't",
+# "never", "no longer"), a failure ("fails", "wrong") or a rule ("must", "only"). A message
+# with none of them lists what the diff shows ("- Change X to Y", "Add colored badges"):
+# read item by item on sessions nobody tuned on, 8 of 56 such commit items were real
+# knowledge, against 30 of 55 of the ones that say why.
+_EXPLAINS = re.compile(
+    r"\b(?:because|since|so|due to|caus(?:e|es|ed|ing)|which|but|otherwise|prevent(?:s|ing)?|"
+    r"avoid(?:s|ing)?|eliminat(?:e|es|ed|ing)|ensur(?:e|es|ing)|instead|rather than|without|"
+    r"never|not|no longer|only|must|should|requires?|break(?:s|ing)?|broke|"
+    r"fail(?:s|ed|ing|ure)?|wrong|incorrect(?:ly)?)\b|n't\b",
+    re.IGNORECASE,
+)
+
+
+def explains_why(text: str) -> bool:
+    """Whether a commit message, or the part of one an item keeps, says why (_EXPLAINS)."""
+    return bool(_EXPLAINS.search(text))
+
+
 def is_review_response(commit: CommitInfo) -> bool:
     """True for a commit whose subject says it answers a code review (_REVIEW_RESPONSE)."""
     return any(_REVIEW_RESPONSE.match(text) for text in (commit.description, commit.subject))

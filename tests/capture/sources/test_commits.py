@@ -8,6 +8,7 @@ import pytest
 from kgraph.capture.sources.commits import (
     clean_body,
     commit_content,
+    explains_why,
     is_review_response,
     issue_reference,
     knowledge_reason,
@@ -178,3 +179,36 @@ def test_a_final_block_of_hyphenated_trailers_is_cut_whatever_their_names() -> N
     # Inside the text, a hyphenated word before a colon is prose.
     prose = "Follow-up: the retry loop still holds the lock.\nIt is released on exit."
     assert clean_body(prose) == prose
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # Messages cut from the capture-dev sessions' repository (entireio/cli) that say why
+        "perf: consolidate git status calls in stop hook\n\nCombine ComputeNewFiles and "
+        "ComputeDeletedFiles into a single ComputeFileChanges function that calls "
+        "worktree.Status() once instead of twice.",
+        "Fix missing TurnEnd transition in Gemini AfterAgent handler\n\nhandleGeminiAfterAgent "
+        "was not firing EventTurnEnd, leaving sessions stuck in ACTIVE.",
+        "fix: timestamps are UTC so that sessions sort across machines",
+    ],
+)
+def test_a_message_that_says_why_explains(message: str) -> None:
+    assert explains_why(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # Change lists and descriptions: what the diff shows, no reason given
+        "feat: improve header UX with blue download button\n\n- Change download button to "
+        "blue theme color matching send button\n- Make logo and title area clickable",
+        "docs(14): capture phase context\n\nPhase 14: User-to-User Sharing\n- Implementation "
+        "decisions documented\n- Phase boundary established",
+        "Track last interaction time for sessions and show in status\n\nUpdate "
+        "InitializeSession in both strategies to record LastInteractionAt on every prompt.",
+    ],
+)
+def test_a_message_that_lists_what_changed_does_not_explain(message: str) -> None:
+    assert knowledge_reason(parse_commit("abc", message)) == "body"  # still a Learning
+    assert not explains_why(message)
