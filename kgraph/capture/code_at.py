@@ -33,7 +33,7 @@ class CodeAt:
         if ref.startswith(COMMIT_REF):
             sha = ref[len(COMMIT_REF) :].split(":", 1)[0]
             return with_held_code(item, lambda path: self.blobs.text(sha, path))
-        return with_held_code(item, self._work_tree)
+        return with_held_code(item, self._work_tree, absent_is_news=False)
 
     def _work_tree(self, path: str) -> str | None:
         if path.startswith("/") or ".." in Path(path).parts:

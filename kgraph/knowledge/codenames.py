@@ -79,17 +79,18 @@ def identifiers(text: str) -> frozenset[str]:
     return frozenset(_IDENTIFIER.findall(text))
 
 
-def held_names(content: str, files: Iterable[str], read: Callable[[str], str | None]) -> list[str]:
+def held_names(
+    content: str, files: Iterable[str], read: Callable[[str], str | None]
+) -> list[str] | None:
     """The code names ``content`` writes that one of its first MAX_FILES ``files`` (in path
     order, as recall reads them) holds, each file's text given by ``read`` (None when it
-    has none), sorted."""
+    has none), sorted; None when it writes names but none of those files could be read."""
     paths = sorted(files)
     names = named_code(content, paths)
     if not names:
         return []
     held: set[str] = set()
-    for path in paths[:MAX_FILES]:
-        text = read(path)
-        if text:
-            held |= names & identifiers(text[:MAX_BYTES])
-    return sorted(held)
+    texts = [text for path in paths[:MAX_FILES] if (text := read(path)) is not None]
+    for text in texts:
+        held |= names & identifiers(text[:MAX_BYTES])
+    return sorted(held) if texts else None

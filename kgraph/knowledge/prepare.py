@@ -146,9 +146,23 @@ def prepare_item(
     )
 
 
-def with_held_code(item: PreparedItem, read: Callable[[str], str | None]) -> PreparedItem:
+def with_held_code(
+    item: PreparedItem, read: Callable[[str], str | None], *, absent_is_news: bool = True
+) -> PreparedItem:
     """``item`` with the code names its text writes that its files held when it was
     captured, as ``data["code"]``: ``read`` gives a file's text as the item describes it
     (at its commit, or in the work tree a session left). Recall leaves the item out once
-    its files no longer hold one of them (:mod:`kgraph.knowledge.codenames`)."""
-    return replace(item, data={**item.data, "code": held_names(item.text, item.files, read)})
+    its files no longer hold one of them (:mod:`kgraph.knowledge.codenames`).
+
+    Nothing is recorded when none of its files could be read (a commit git does not have:
+    rebased away, or made on another machine), nor, unless ``absent_is_news`` (a commit
+    that removed what it names says so), when they held none of the names (code the
+    session removed again before it ended, a file the item is wrongly tied to): an empty
+    record would vouch for the item forever, and without one recall judges it by the names
+    it writes, leaving it out where its files do not hold most of them. Replaying a
+    repository whose sessions worked on branches, items about the code of a branch never
+    merged reached later sessions seven times, junk each time."""
+    held = held_names(item.text, item.files, read)
+    if held is None or (not held and not absent_is_news):
+        return item
+    return replace(item, data={**item.data, "code": held})

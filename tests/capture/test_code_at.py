@@ -30,4 +30,27 @@ def test_a_commits_item_is_read_at_its_commit_the_rest_in_the_work_tree(tmp_repo
         assert code.record(item, f"commit:{sha}:2").data["code"] == ["loadState", "saveState"]
         assert code.record(item, "said:12").data["code"] == ["loadState"]
         outside = prepare_item("loadState is here", files=["../elsewhere/state.go"])
-        assert code.record(outside, "said:13").data["code"] == []
+        assert "code" not in code.record(outside, "said:13").data
+
+
+def test_an_item_whose_files_held_none_of_its_code_is_not_vouched_for(tmp_repo: Path) -> None:
+    (tmp_repo / "push.go").write_text("func PushObjects() {}\n")
+    _run(tmp_repo, "add", ".")
+    _run(tmp_repo, "commit", "-qm", "push")
+    sha = _run(tmp_repo, "rev-parse", "HEAD")
+    # Cut from a replayed session: a commit made on a branch that was never merged, so
+    # the repository capture reads does not have it, and the spool it names is not here.
+    item = prepare_item(
+        "PushObjects writes the update-request and the pack into one SpooledBody",
+        files=["push.go"],
+    )
+    with Blobs(tmp_repo) as blobs:
+        code = CodeAt(tmp_repo, blobs)
+        assert "code" not in code.record(item, "commit:" + "f" * 40).data  # not in git
+        assert code.record(item, f"commit:{sha}").data["code"] == ["PushObjects"]
+        said = prepare_item("SpooledBody buffers the body to a temp file", files=["push.go"])
+        # the session removed it again before it ended: no record, recall judges the names
+        assert "code" not in code.record(said, "said:1").data
+        # a commit that removed what it names says so: its empty record stands
+        removed = prepare_item("Remove SpooledBody, now unused", files=["push.go"])
+        assert code.record(removed, f"commit:{sha}").data["code"] == []

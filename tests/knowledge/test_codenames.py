@@ -51,7 +51,7 @@ def test_held_names_are_those_the_files_hold_when_read() -> None:
     held = held_names(MESSAGE, list(files), files.get)
     # The old name, which the commit renamed away, was not held: it is no claim on the code.
     assert held == ["handleClaudeCodeSessionStart", "handleSessionStartCommon"]
-    assert held_names(MESSAGE, ["gone.go"], files.get) == []
+    assert held_names(MESSAGE, ["gone.go"], files.get) is None  # no file read: not known
     assert held_names("no code named here at all", list(files), files.get) == []
 
 
