@@ -75,7 +75,14 @@ def test_session_start_capture_and_next_briefing(
     wait_for_workers(tmp_repo)
     db = open_database(f"sqlite:///{db_path}")
     items = list_items(db, limit=100)
-    mistake = next(i for i in items if i.type == "Mistake" and "locale encoding" in i.content)
+    # The agent's own account of the cause waits for a second word (a candidate, hidden);
+    # the commit that says why is knowledge at once.
+    assert not any("locale encoding" in i.content for i in items)
+    mistake = next(
+        i
+        for i in list_items(db, limit=100, include_superseded=True)
+        if i.type == "Mistake" and "locale encoding" in i.content
+    )
     assert mistake.files == ("src/config.py",)
     commit_learning = next(i for i in items if i.source == "commit")
     assert "UTF-8" in commit_learning.content and not any("docs: notes" in i.content for i in items)
@@ -100,10 +107,7 @@ def test_session_start_capture_and_next_briefing(
     assert data["hookSpecificOutput"]["hookEventName"] == "SessionStart"
     context = data["hookSpecificOutput"]["additionalContext"]
     assert len(context) <= 9_000
-    assert f"Mistake [{mistake.id}]" in context and f"[{commit_learning.id}]" in context
-    assert context.index(mistake.id) < context.index(
-        commit_learning.id
-    )  # the mistake in the touched file leads
+    assert f"[{commit_learning.id}]" in context and mistake.id not in context
     wait_for_workers(tmp_repo)
 
     # 5. Capturing the same session again adds nothing.
