@@ -8,9 +8,12 @@ import os
 import re
 from pathlib import Path
 
+# A home directory ends where the path goes on ("/") or the path ends: "/root" of
+# "cmd/app/root.go" or "/root.go" is no home.
+_END = r"(?=/|(?![\w.-]))"
 _HOME = re.compile(
-    r"(?<![\w.])/(?:Users|home)/[^/\s'\"`:;,()<>]+|(?<![\w.])/root(?=/|\b)"
-    r"|(?<![\w.])[A-Za-z]:[\\/]+Users[\\/]+[^\\/\s'\"`:;,()<>]+"
+    r"(?<![\w.~-])/(?:Users|home)/[^/\s'\"`:;,()<>]+|(?<![\w.~-])/root" + _END + "|"
+    r"(?<![\w.])[A-Za-z]:[\\/]+Users[\\/]+[^\\/\s'\"`:;,()<>]+"
 )
 
 
@@ -19,7 +22,7 @@ def mask_home(text: str) -> str:
     ``/root/x`` → ``~/x``); so is this user's home wherever it is."""
     home = str(Path.home()).rstrip("/")
     if len(home) > 1 and home in text:
-        text = re.sub(re.escape(home) + r"(?=/|\b)", "~", text)
+        text = re.sub(r"(?<![\w.~-])" + re.escape(home) + _END, "~", text)
     return _HOME.sub("~", text)
 
 

@@ -16,6 +16,12 @@ from kgraph.redact.home import expand_home, mask_home
         ("/home/ann/x and /root/y", "~/x and ~/y"),
         ("C:\\Users\\ann\\git\\x.md and C:/Users/ann/y", "~\\git\\x.md and ~/y"),
         ("/usr/lib/x and https://host/Users/ann", "/usr/lib/x and https://host/Users/ann"),
+        # a repository's own paths that only contain a home's name (a real repository's
+        # cmd/git-sync/root.go became cmd/git-sync~.go when this user was root)
+        (
+            "cmd/git-sync/root.go, /root.go, x/home/ann/y",
+            "cmd/git-sync/root.go, /root.go, x/home/ann/y",
+        ),
     ],
 )
 def test_home_directories_are_masked(text: str, masked: str) -> None:
@@ -37,3 +43,12 @@ def test_a_stored_home_path_expands_for_this_user() -> None:
     expanded = expand_home("~/x")
     assert expanded is not None and not expanded.startswith("~")
     assert expand_home("/abs") == "/abs" and expand_home(None) is None
+
+
+def test_this_user_s_home_is_masked_only_as_a_whole_directory(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("HOME", "/root")
+    assert mask_home("cmd/git-sync/root.go and /root/x") == "cmd/git-sync/root.go and ~/x"
+    monkeypatch.setenv("HOME", "/srv/ann")
+    assert mask_home("/srv/ann/x, /srv/anna/x, /srv/ann") == "~/x, /srv/anna/x, ~"
