@@ -15,9 +15,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kgraph.redact.home import expand_home, mask_home
+from kgraph.redact.home import mask_home
 
-__all__ = ["PathMap", "expand_home", "mask_home", "posix_path"]
+__all__ = ["PathMap", "posix_path"]
 
 _ABS_PATH = re.compile(r"(?<![\w.~])(/[^\s'\"`:;,()<>\]\[{}|*]+)")
 # A Windows absolute path (a session recorded on Windows: ``C:\\Users\\ann\\repo\\x.py``)
