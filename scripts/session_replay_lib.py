@@ -22,6 +22,8 @@ from typing import Any
 from capture_run import WORKER_TIMEOUT_S, timed
 from replay_sessions import _BRACKETED
 
+from kgraph.capture.gate.paths import posix_path
+
 HOOK_TIMEOUT_S = 60
 FILE_TOOLS = frozenset({"Read", "Edit", "Write", "MultiEdit"})
 MUST_EXIST = frozenset({"Read", "Edit", "MultiEdit"})  # Write may create its file
@@ -71,14 +73,6 @@ class SessionPlan:
     @property
     def first_prompt(self) -> str:
         return next((s.text for s in self.steps if isinstance(s, Prompt)), "")
-
-
-def posix_path(path: str) -> str:
-    """A Windows drive path written POSIX-style (``C:\\x\\y`` → ``C:/x/y``), as capture
-    writes it (kgraph.capture.gate.paths.posix_path): sessions recorded on Windows."""
-    if len(path) > 2 and path[1] == ":" and path[2] in "\\/":
-        return path[0].upper() + path[1:].replace("\\", "/")
-    return path
 
 
 def _relative(path: object, bases: list[str]) -> str | None:
