@@ -13,7 +13,10 @@ switched away from), that code is not the code at hand: :class:`Elsewhere` names
 items once per session, at its start (one ``git rev-list``, run while the session start
 reads the recent commits), and no hook of the session shows them. Replaying real
 sessions, each one shown was read as junk ("the flags are not yet wired" of a branch the
-checkout had not merged).
+checkout had not merged). A commit whose change landed under another sha (a squash merge,
+a rebase, a cherry-pick) is not elsewhere: the work tree holds the lines it added
+(:func:`landed`). Without that check, a project that squash-merges its pull requests
+lost what every branch's sessions learned from their commits the moment it was merged.
 
 An item stored before capture recorded its names is judged by the names it writes: left
 out when it names at least two, most of which none of its files holds. Files are read once
@@ -22,7 +25,8 @@ per hook process (at most ``MAX_FILES`` per item, ``MAX_BYTES`` each). Standard 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,11 +38,19 @@ from kgraph.recall.relevance import Item, Ranked
 if TYPE_CHECKING:
     from kgraph.runtime.git import GitRun
 
-__all__ = ["CodeCheck", "Elsewhere", "current_only"]
+__all__ = ["CodeCheck", "Elsewhere", "current_only", "landed"]
 
 MIN_NAMES = 2  # without a record, fewer names say too little to judge an item stale
 # The newest items learned from commits asked about: a branch's work is recent.
 MAX_COMMITS = 500
+# A commit HEAD's history lacks landed when the work tree holds this share of the lines it
+# added (later edits may have changed a few); lines shorter than MIN_LINE ("}", "return")
+# are in every file and tell nothing. At most MAX_LANDED commits are read, newest first
+# (one ``git log -p``); the older ones stay elsewhere.
+LANDED_SHARE = 0.8
+MIN_LINE = 8
+MAX_LANDED = 40
+MAX_ADDED = 200  # added lines of a commit compared
 
 
 class CodeCheck:
@@ -89,10 +101,12 @@ class Elsewhere:
     """The items learned from a commit that HEAD's history under ``root`` lacks, asked of
     git when made and collected by :meth:`ids` (the session start works on meanwhile).
     ``git rev-list ^HEAD SHA...`` lists what the commits reach that HEAD does not, so a
-    commit it lists is not HEAD's. A commit git does not have is not held against its item,
-    nor is any when git cannot answer (no repository, no commit yet, too slow)."""
+    commit it lists is not HEAD's, unless its change landed under another sha
+    (:func:`landed`). A commit git does not have is not held against its item, nor is any
+    when git cannot answer (no repository, no commit yet, too slow)."""
 
     def __init__(self, conn: ReadConnection, root: Path) -> None:
+        self.root = root
         self._commits = commit_items(conn, MAX_COMMITS)
         self._run: GitRun | None = None
         self.unanswered = False  # git was asked and gave no answer (failed, too slow)
@@ -103,13 +117,81 @@ class Elsewhere:
             self._run = GitRun(root, "rev-list", "--ignore-missing", "^HEAD", *shas, "--")
 
     def ids(self, timeout: float) -> set[str]:
+        """The ids of the items whose commits HEAD lacks and whose change did not land here
+        (waiting at most ``timeout`` seconds in all; when git is too slow to say what landed,
+        the commits it did not read stay elsewhere)."""
+        deadline = time.monotonic() + timeout
         out = self._run.output(timeout) if self._run is not None else None
         self.unanswered = self._run is not None and out is None
-        listed = set(out.split()) if out else set()
+        listed = out.split() if out else []
         if not listed:
             return set()
-        return {
-            item_id
+        sha_of = {  # each item's commit, as git listed it (full), when it did
+            item_id: full
             for item_id, sha in self._commits.items()
-            if sha in listed or (len(sha) < 40 and any(line.startswith(sha) for line in listed))
+            if (full := _listed_as(sha, listed)) is not None
         }
+        wanted = set(sha_of.values())
+        newest = [sha for sha in listed if sha in wanted][:MAX_LANDED]
+        here = landed(self.root, newest, max(0.0, deadline - time.monotonic()))
+        return {item_id for item_id, sha in sha_of.items() if sha not in here}
+
+
+def _listed_as(sha: str, listed: Sequence[str]) -> str | None:
+    if len(sha) >= 40:
+        return sha if sha in listed else None
+    return next((line for line in listed if line.startswith(sha)), None)
+
+
+def _added_lines(patch: str) -> dict[str, list[str]]:
+    """Commit sha -> the telling lines (MIN_LINE characters or more, stripped) its patch
+    adds, with their paths: ``path\0line``; from ``git log -p -U0 --format=%x1e%H``."""
+    added: dict[str, list[str]] = {}
+    for record in patch.split("\x1e"):
+        lines = record.splitlines()
+        if not lines or not lines[0].strip():
+            continue
+        ours = added.setdefault(lines[0].strip(), [])
+        path: str | None = None
+        for line in lines[1:]:
+            if line.startswith("+++ "):
+                path = line[6:] if line.startswith("+++ b/") else None
+            elif line.startswith("+") and path and len(ours) < MAX_ADDED:
+                text = line[1:].strip()
+                if len(text) >= MIN_LINE:
+                    ours.append(f"{path}\0{text}")
+    return added
+
+
+def landed(root: Path, shas: Iterable[str], timeout: float) -> set[str]:
+    """Of ``shas`` (commits HEAD's history lacks), those whose change the work tree under
+    ``root`` holds: at least LANDED_SHARE of the telling lines each added are lines of the
+    same files now (a squash merge, a rebase, a cherry-pick). A commit that added no such
+    line is not judged landed. One ``git log -p``; none landed when git fails or is slow."""
+    shas = list(shas)
+    if not shas:
+        return set()
+    from kgraph.runtime.git import run_git
+
+    patch = run_git(
+        root,
+        "log", "--no-walk=unsorted", "-p", "-U0", "--no-color", "--no-ext-diff",
+        "--no-renames", "--format=%x1e%H", *shas, "--",
+        timeout=timeout,
+    )  # fmt: skip
+    if patch is None:
+        return set()
+    files: dict[str, frozenset[str]] = {}
+
+    def holds(entry: str) -> bool:
+        path, _, text = entry.partition("\0")
+        if path not in files:
+            source = read_source(root / path) if ".." not in Path(path).parts else None
+            files[path] = frozenset(s.strip() for s in (source or "").splitlines())
+        return text in files[path]
+
+    here: set[str] = set()
+    for sha, added in _added_lines(patch).items():
+        if added and sum(map(holds, added)) >= LANDED_SHARE * len(added):
+            here.add(sha)
+    return here

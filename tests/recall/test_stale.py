@@ -10,7 +10,7 @@ from kgraph.db import Database
 from kgraph.db.reader import ReadConnection
 from kgraph.knowledge.store import add_item
 from kgraph.recall.relevance import Ranked
-from kgraph.recall.stale import CodeCheck, Elsewhere, current_only
+from kgraph.recall.stale import CodeCheck, Elsewhere, current_only, landed
 
 # Cut from the entireio/cli history: the commit's function was deleted as dead code later.
 STALE = (
@@ -119,3 +119,56 @@ def test_the_items_of_commits_head_lacks_are_found_elsewhere(
     assert nowhere.ids(timeout=5.0) == set() and nowhere.unanswered
     git(tmp_repo, "merge", "-q", "--ff-only", "work")
     assert Elsewhere(conn, tmp_repo).ids(timeout=5.0) == set()
+
+
+def _branch_commit(repo: Path, git: Callable[..., str], body: str) -> str:
+    """A commit on branch ``work`` writing ``src/config.py``; main is checked out after."""
+    git(repo, "checkout", "-q", "-b", "work")
+    (repo / "src").mkdir()
+    (repo / "src" / "config.py").write_text(body)
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "fix(config): read the config as UTF-8")
+    sha = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "checkout", "-q", "main")
+    return sha
+
+
+UTF8 = (
+    'def load_config(path):\n    with open(path, encoding="utf-8") as f:\n        return f.read()\n'
+)
+
+
+def test_a_squash_merged_commit_is_not_elsewhere(
+    db: Database, conn: ReadConnection, tmp_repo: Path, git: Callable[..., str]
+) -> None:
+    sha = _branch_commit(tmp_repo, git, UTF8)
+    item = add_item(db, "Read the config as UTF-8", source="commit", source_ref=sha)
+    assert Elsewhere(conn, tmp_repo).ids(timeout=5.0) == {item.entity_id}  # not merged yet
+    git(tmp_repo, "merge", "-q", "--squash", "work")
+    git(tmp_repo, "commit", "-q", "-m", "Fix config encoding (#12)")
+    git(tmp_repo, "branch", "-q", "-D", "work")
+    assert Elsewhere(conn, tmp_repo).ids(timeout=5.0) == set()  # its lines are here
+
+
+def test_a_commit_whose_lines_main_rewrote_stays_elsewhere(
+    db: Database, conn: ReadConnection, tmp_repo: Path, git: Callable[..., str]
+) -> None:
+    sha = _branch_commit(tmp_repo, git, UTF8)
+    item = add_item(db, "Read the config as UTF-8", source="commit", source_ref=sha)
+    (tmp_repo / "src").mkdir()
+    (tmp_repo / "src" / "config.py").write_text(
+        'def load_config(path):\n    return open(path, encoding="latin-1").read()\n'
+    )
+    git(tmp_repo, "add", ".")
+    git(tmp_repo, "commit", "-q", "-m", "main went another way")
+    assert Elsewhere(conn, tmp_repo).ids(timeout=5.0) == {item.entity_id}
+
+
+def test_landed_reads_the_lines_each_commit_added(tmp_repo: Path, git: Callable[..., str]) -> None:
+    sha = _branch_commit(tmp_repo, git, UTF8 + "}\n")  # "}" is too short to tell
+    assert landed(tmp_repo, [sha], timeout=5.0) == set()
+    (tmp_repo / "src").mkdir()
+    (tmp_repo / "src" / "config.py").write_text(UTF8.replace("    ", "\t"))  # re-indented
+    assert landed(tmp_repo, [sha], timeout=5.0) == {sha}
+    assert landed(tmp_repo, [], timeout=5.0) == set()
+    assert landed(tmp_repo.parent, [sha], timeout=5.0) == set()  # no repository: none
