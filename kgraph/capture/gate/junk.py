@@ -120,12 +120,18 @@ _DEFINED_IT = re.compile(
     r"renam(?:ed|ing)|declar(?:ed|ing))\b",
     re.IGNORECASE,
 )
-# Claude Code's own Edit protocol ("File has not been read yet. Read it first before
-# writing to it.", "File has been modified since read, ... Read it again", an Edit's
-# ``old_string`` that did not match): an error of the agent's tools, which say how to
-# recover, not something about the project.
+# Claude Code's own file tools and their protocol ("File has not been read yet. Read it
+# first before writing to it.", "File has been modified since read, ... Read it again", an
+# Edit's ``old_string`` that did not match or matched twice, ``replace_all``, a Read of a
+# directory): an error of the agent's tools, which say how to recover, not something about
+# the project. A compaction summary retells such errors in its own words ("Edit tool 'not
+# unique' error", "String replacement not found in x.ts", "Tried to `Read` a directory"),
+# so the tool named as such counts too.
 _TOOL_PROTOCOL = re.compile(
-    r"\bfile has (?:not been read yet|been modified since (?:it was )?read)\b|\bold_string\b",
+    r"\bfile has (?:not been read yet|been modified since (?:it was )?read)\b|\bold_string\b"
+    r"|\breplace_all\b|\bstring (?:to replace|replacement) (?:was )?not found\b"
+    r"|\b(?-i:Edit|MultiEdit|Write|Read|Glob|Grep|NotebookEdit) tool\b"
+    r"|\bwithout reading (?:it |the file )?first\b|\bread`?\s+(?:a|the) directory\b",
     re.IGNORECASE,
 )
 _MAX_LINES = 8
