@@ -139,10 +139,12 @@ class HookContext:
         if conn is None:
             return None
         try:
+            from kgraph.recall.items import commit_siblings
             from kgraph.recall.readmodel import unused_items
 
             shown = set(state.ids) | state.elsewhere
             shown |= unused_items(conn, self.latest_sessions(conn))
+            shown |= commit_siblings(conn, sorted(state.ids))
             found = find(conn, shown)
         finally:
             conn.close()

@@ -123,6 +123,25 @@ def commit_refs(conn: ReadConnection, ids: Sequence[str]) -> dict[str, FromCommi
     return found
 
 
+def commit_siblings(conn: ReadConnection, ids: Sequence[str]) -> set[str]:
+    """The other items learned from the commits some of ``ids`` were learned from: the
+    parts a long message was cut into (``source_ref`` "<sha>:<n>").
+
+    A session shown one part has met the commit; its other parts tell the same change's
+    details. Replaying real sessions, such a later part was junk 6 times in 8 (a change
+    list's next bullet) and useful once."""
+    shas = {ref.sha for ref in commit_refs(conn, ids).values()}
+    found: set[str] = set()
+    for sha in sorted(shas):  # "<sha>" and "<sha>:..." sort in [sha, sha + ";")
+        rows = conn.execute(
+            "SELECT id FROM entities WHERE source = 'commit' AND source_ref >= ? "
+            "AND source_ref < ?",
+            (sha, sha + ";"),
+        )
+        found.update(str(item_id) for (item_id,) in rows)
+    return found - set(ids)
+
+
 def _commit_sha(ref: object) -> str | None:
     """The commit an item's ``source_ref`` names, when it names one."""
     sha = str(ref or "").split(":", 1)[0]

@@ -147,6 +147,29 @@ def test_history_an_earlier_session_was_shown_is_not_read_out_again(
     assert told in text and history not in text
 
 
+def test_a_session_shown_one_part_of_a_commit_is_not_shown_the_others(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
+) -> None:
+    sha = "0123456789ab" * 3 + "0123"
+    first = add_item(
+        project_db,
+        "Spool push bodies for Content-Length — the lexer keeps its open tags in a stack",
+        files=["src/lexer.py"],
+        source="commit",
+        source_ref=sha,
+    ).entity_id
+    later = add_item(
+        project_db,
+        "Spool push bodies for Content-Length — the runtime caches callables per template",
+        files=["src/runtime.py"],
+        source="commit",
+        source_ref=f"{sha}:1",
+    ).entity_id
+    assert first in read(hook, tmp_repo, "src/lexer.py").stdout
+    assert read(hook, tmp_repo, "src/runtime.py").stdout == ""  # the same commit's story
+    assert later in read(hook, tmp_repo, "src/runtime.py", session_id="s2").stdout
+
+
 def test_dry_run_prints_but_records_nothing(
     hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
 ) -> None:

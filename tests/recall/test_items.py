@@ -148,3 +148,22 @@ def test_the_newest_items_learned_from_commits_and_their_shas(
     refs = recall.commit_refs(conn, every)  # asked in parts; the others are not named
     assert {i: r.sha for i, r in refs.items()} == found
     assert all(r.at is not None for r in refs.values())
+
+
+def test_the_other_parts_of_a_commit_shown_are_its_siblings(
+    db: Database, conn: ReadConnection
+) -> None:
+    # The parts of a long message are stored as "<sha>" and "<sha>:<n>" (capture.extract).
+    sha, other = "ab" * 20, "ac" * 20
+    first = add_item(db, "Spool push bodies — the first part", source="commit", source_ref=sha)
+    second = add_item(
+        db, "Spool push bodies — a later part", source="commit", source_ref=f"{sha}:1"
+    )
+    third = add_item(
+        db, "Spool push bodies — the last part", source="commit", source_ref=f"{sha}:2"
+    )
+    add_item(db, "Another commit of the same prefix", source="commit", source_ref=other)
+    add_item(db, "Typed by hand about it", source="manual", source_ref=f"{sha}:3")
+    assert recall.commit_siblings(conn, [first.entity_id]) == {second.entity_id, third.entity_id}
+    assert recall.commit_siblings(conn, [second.entity_id, third.entity_id]) == {first.entity_id}
+    assert recall.commit_siblings(conn, ["lrn-nothing"]) == set()
