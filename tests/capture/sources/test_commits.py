@@ -203,8 +203,6 @@ def test_a_message_that_says_why_explains(message: str) -> None:
         # Change lists and descriptions: what the diff shows, no reason given
         "feat: improve header UX with blue download button\n\n- Change download button to "
         "blue theme color matching send button\n- Make logo and title area clickable",
-        "docs(14): capture phase context\n\nPhase 14: User-to-User Sharing\n- Implementation "
-        "decisions documented\n- Phase boundary established",
         "Track last interaction time for sessions and show in status\n\nUpdate "
         "InitializeSession in both strategies to record LastInteractionAt on every prompt.",
     ],
@@ -212,3 +210,42 @@ def test_a_message_that_says_why_explains(message: str) -> None:
 def test_a_message_that_lists_what_changed_does_not_explain(message: str) -> None:
     assert knowledge_reason(parse_commit("abc", message)) == "body"  # still a Learning
     assert not explains_why(message)
+
+
+@pytest.mark.parametrize(
+    ("message", "files", "reason"),
+    [
+        # Cut from unseen sessions (tuicraft, duet, a medgemma fork): what the documents
+        # now hold, no reason given.
+        (
+            "docs(14): capture phase context\n\nPhase 14: User-to-User Sharing\n- "
+            "Implementation decisions documented\n- Phase boundary established",
+            (),
+            None,
+        ),
+        (
+            "Rewrite README and trim CLAUDE.md preamble\n\nThe README was still bun init "
+            "boilerplate. Replaced it with a proper project README covering usage.",
+            ("README.md", "CLAUDE.md"),
+            None,
+        ),
+        # A rule or a decision of the documents is knowledge.
+        (
+            "docs: require bun verify before creating PRs (#41)\n\nUpdate CLAUDE.md to "
+            "enforce verification checks before PR creation: the agent must run bun verify.",
+            ("CLAUDE.md",),
+            "body",
+        ),
+        # Code beside the documents is not a documentation commit.
+        (
+            "Rewrite README and the CLI usage text\n\nThe README was still bun init "
+            "boilerplate. Replaced it with a proper project README covering usage.",
+            ("README.md", "src/cli.ts"),
+            "body",
+        ),
+    ],
+)
+def test_a_documentation_commit_carries_knowledge_only_with_a_reason_or_rule(
+    message: str, files: tuple[str, ...], reason: str | None
+) -> None:
+    assert knowledge_reason(parse_commit("abc", message, files)) == reason
