@@ -103,7 +103,13 @@ _TRACKER = re.compile(
     r"https?://(?:[\w-]+\.)?(?:linear\.app|atlassian\.net|github\.com/[^\s)]+/(?:issues|pull)/)",
     re.IGNORECASE,
 )
-_MERGE = re.compile(r"^merge (?:branch|remote-tracking|pull request|origin/|[\w./-]+ into )", re.I)
+# A merge, by git's default message or a conventional "merge:" one ("merge: resolve conflicts
+# with main (codegen split)"): how two lines of work were joined, not what either learned.
+_MERGE = re.compile(
+    r"^(?:merge (?:branch|remote-tracking|pull request|origin/|[\w./-]+ into )"
+    r"|merge(?:\([^)]*\))?!?:|resolve (?:merge )?conflicts\b)",
+    re.I,
+)
 # A build error of the session's own code in progress: a syntax error, or a name it used
 # before defining or importing it ("`X` undefined", "undefined: X", "not imported", ...),
 # said of a build (a runtime "`port` is undefined when ..." is knowledge), and then defined.

@@ -139,3 +139,24 @@ def test_a_name_the_session_used_before_defining_it_is_no_lesson(
 )
 def test_the_agent_s_read_before_write_errors_are_no_lesson(text: str, reason: str | None) -> None:
     assert rubric_reason(text) == reason
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Merge branch 'main' into feat/friend-list\n\nConflicts resolved in bun.lock and the "
+        "plugin manifests.",
+        # Cut from an unseen session (chkit): a conventional merge commit.
+        "merge: resolve conflicts with main (codegen split, obsessiondb plugin)\n\nMerge "
+        "origin/main which refactored plugin-codegen into multiple files and added "
+        "plugin-obsessiondb. Applied defineFlags/typedFlags to the new files.",
+        "Resolve merge conflicts with main after the plugin rename",
+    ],
+)
+def test_a_merge_commit_is_no_knowledge(message: str) -> None:
+    assert rubric_reason(message, trusted=True) == "merge commit"
+
+
+def test_a_fix_that_resolves_a_conflict_of_the_code_is_not_a_merge() -> None:
+    text = "fix: resolve conflicts between --force and --prune because both rewrite refs"
+    assert rubric_reason(text, trusted=True) is None
