@@ -126,10 +126,11 @@ class Elsewhere:
         listed = out.split() if out else []
         if not listed:
             return set()
+        full_shas = set(listed)
         sha_of = {  # each item's commit, as git listed it (full), when it did
             item_id: full
             for item_id, sha in self._commits.items()
-            if (full := _listed_as(sha, listed)) is not None
+            if (full := _listed_as(sha, full_shas, listed)) is not None
         }
         wanted = set(sha_of.values())
         newest = [sha for sha in listed if sha in wanted][:MAX_LANDED]
@@ -137,9 +138,10 @@ class Elsewhere:
         return {item_id for item_id, sha in sha_of.items() if sha not in here}
 
 
-def _listed_as(sha: str, listed: Sequence[str]) -> str | None:
+def _listed_as(sha: str, full_shas: set[str], listed: Sequence[str]) -> str | None:
+    """``sha`` (full, or a prefix an item of a transcript's commit holds) as git listed it."""
     if len(sha) >= 40:
-        return sha if sha in listed else None
+        return sha if sha in full_shas else None
     return next((line for line in listed if line.startswith(sha)), None)
 
 
