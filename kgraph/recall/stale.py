@@ -18,9 +18,13 @@ a rebase, a cherry-pick) is not elsewhere: the work tree holds the lines it adde
 (:func:`landed`). Without that check, a project that squash-merges its pull requests
 lost what every branch's sessions learned from their commits the moment it was merged.
 
-An item stored before capture recorded its names is judged by the names it writes: left
-out when it names at least two, most of which none of its files holds. Files are read once
-per hook process (at most ``MAX_FILES`` per item, ``MAX_BYTES`` each). Standard library only.
+An item without a record (stored before capture recorded names, or learned from a commit
+git does not have: a branch's commits, squash-merged under other shas) is judged by the
+names it writes: shown only while more than half of them are in its files, once it names
+at least two. Replaying a repository whose sessions worked on such branches, the items
+whose files still held exactly half of their names (``SpooledBody`` gone, the function
+that used it still there) were junk each time. Files are read once per hook process (at
+most ``MAX_FILES`` per item, ``MAX_BYTES`` each). Standard library only.
 """
 
 from __future__ import annotations
@@ -80,7 +84,7 @@ class CodeCheck:
         still = sum(1 for name in names if any(name in words for words in found))
         if held is not None:
             return still == len(names)  # the code it described, all still there
-        return still * 2 >= len(names)
+        return still * 2 > len(names)
 
 
 def current_only(ranked: Sequence[Ranked], check: CodeCheck | None, need: int) -> list[Ranked]:

@@ -88,6 +88,21 @@ def test_an_item_whose_recorded_code_is_gone_is_left_out(tmp_path: Path) -> None
     assert check.is_current(_Item("none", STALE, files, data={"code": []}))
 
 
+def test_an_unrecorded_item_needs_most_of_its_names_still_there(tmp_path: Path) -> None:
+    # Cut from entireio/git-sync: a branch's commit, squash-merged under another sha, so
+    # git does not have it and nothing was recorded; the type it names was removed since.
+    (tmp_path / "smarthttp.go").write_text("func (c *HTTPConn) PostRPCStreamBody() {}\n")
+    check = CodeCheck(tmp_path)
+    half = _Item(
+        "half",
+        "Encapsulate SpooledBody's request wiring so PostRPCStreamBody doesn't reach into it",
+        ("smarthttp.go",),
+    )
+    assert not check.is_current(half)  # one of two gone: the code moved on
+    one = _Item("one", "SpooledBody buffers the request body to a temp file", ("smarthttp.go",))
+    assert check.is_current(one)  # a single name says too little to judge
+
+
 def test_a_name_is_still_there_only_as_a_whole_identifier(tmp_path: Path) -> None:
     (tmp_path / "h.go").write_text(
         "func handleSessionStartCommon() {}\nfunc handleGeminiStart() {}\n"
