@@ -308,6 +308,13 @@ def held_code(data: object) -> tuple[str, ...] | None:
     return tuple(name for name in code if isinstance(name, str))
 
 
+def learned_from_commit(data: object) -> bool:
+    """Whether an item's data says it was cut from a commit message (origin "commit…" or
+    "history…"): text that describes the code its commit left, name by name."""
+    origin = _decoded(data).get("origin")
+    return isinstance(origin, str) and origin.split(".", 1)[0] in {"commit", "history"}
+
+
 # Commits answering a code review ("Address PR review feedback: …"): replaying real
 # sessions, a whole-file read or a word of the prompt brought them 23 times, useful once.
 # Commits whose message only lists what changed ("- Change X to Y"; origin "commit.what",

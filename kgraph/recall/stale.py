@@ -20,11 +20,13 @@ lost what every branch's sessions learned from their commits the moment it was m
 
 An item without a record (stored before capture recorded names, or learned from a commit
 git does not have: a branch's commits, squash-merged under other shas) is judged by the
-names it writes: shown only while more than half of them are in its files, once it names
-at least two. Replaying a repository whose sessions worked on such branches, the items
-whose files still held exactly half of their names (``SpooledBody`` gone, the function
-that used it still there) were junk each time. Files are read once per hook process (at
-most ``MAX_FILES`` per item, ``MAX_BYTES`` each). Standard library only.
+names it writes, once it names at least two: shown while half of them are in its files, or
+more than half for a commit's message, which names the code its commit left one by one.
+Replaying a repository whose sessions worked on such branches, the commit items whose files
+still held exactly half of their names (``SpooledBody`` gone, the function that used it
+still there) were junk each time; a compaction summary's Mistake at exactly half was
+useful. Files are read once per hook process (at most ``MAX_FILES`` per item,
+``MAX_BYTES`` each). Standard library only.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from typing import TYPE_CHECKING
 
 from kgraph.db.reader import ReadConnection
 from kgraph.knowledge.codenames import MAX_FILES, identifiers, named_code, read_source
-from kgraph.recall.items import commit_items, held_code
+from kgraph.recall.items import commit_items, held_code, learned_from_commit
 from kgraph.recall.relevance import Item, Ranked
 
 if TYPE_CHECKING:
@@ -84,7 +86,9 @@ class CodeCheck:
         still = sum(1 for name in names if any(name in words for words in found))
         if held is not None:
             return still == len(names)  # the code it described, all still there
-        return still * 2 > len(names)
+        if learned_from_commit(getattr(item, "data", None)):
+            return still * 2 > len(names)
+        return still * 2 >= len(names)
 
 
 def current_only(ranked: Sequence[Ranked], check: CodeCheck | None, need: int) -> list[Ranked]:

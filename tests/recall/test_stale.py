@@ -88,18 +88,18 @@ def test_an_item_whose_recorded_code_is_gone_is_left_out(tmp_path: Path) -> None
     assert check.is_current(_Item("none", STALE, files, data={"code": []}))
 
 
-def test_an_unrecorded_item_needs_most_of_its_names_still_there(tmp_path: Path) -> None:
+def test_an_unrecorded_commit_item_needs_most_of_its_names_still_there(tmp_path: Path) -> None:
     # Cut from entireio/git-sync: a branch's commit, squash-merged under another sha, so
     # git does not have it and nothing was recorded; the type it names was removed since.
     (tmp_path / "smarthttp.go").write_text("func (c *HTTPConn) PostRPCStreamBody() {}\n")
     check = CodeCheck(tmp_path)
-    half = _Item(
-        "half",
-        "Encapsulate SpooledBody's request wiring so PostRPCStreamBody doesn't reach into it",
-        ("smarthttp.go",),
-    )
-    assert not check.is_current(half)  # one of two gone: the code moved on
-    one = _Item("one", "SpooledBody buffers the request body to a temp file", ("smarthttp.go",))
+    text = "Encapsulate SpooledBody's request wiring so PostRPCStreamBody doesn't reach into it"
+    files = ("smarthttp.go",)
+    assert not check.is_current(_Item("c", text, files, data='{"origin": "commit"}'))
+    assert not check.is_current(_Item("h", text, files, data={"origin": "history.what"}))
+    # What a session said names code more loosely: half is enough.
+    assert check.is_current(_Item("s", text, files, data='{"origin": "summary.errors"}'))
+    one = _Item("one", "SpooledBody buffers the request body to a temp file", files)
     assert check.is_current(one)  # a single name says too little to judge
 
 
