@@ -121,6 +121,12 @@ def run(ctx: HookContext) -> str | None:
         marks.extend(f"{seen.ELSEWHERE}{i}" for i in sorted(off))
         if away.unanswered:
             ctx.log.debug("git did not say which commits HEAD lacks: none left out")
+        if away.unlanded:
+            ctx.log.debug(
+                "git did not say whether %d commits HEAD lacks landed under another sha: "
+                "their items stay left out",
+                away.unlanded,
+            )
         found = latest.found(timeout=_git_wait(ctx)) if latest else None
         if found is not None:
             marks.append(f"{seen.RECENT_SINCE}{int(found.since)}")

@@ -118,6 +118,7 @@ class Elsewhere:
         self._commits = commit_items(conn, MAX_COMMITS)
         self._run: GitRun | None = None
         self.unanswered = False  # git was asked and gave no answer (failed, too slow)
+        self.unlanded = 0  # commits kept elsewhere because git did not say if they landed
         if self._commits:
             from kgraph.runtime.git import GitRun
 
@@ -143,7 +144,8 @@ class Elsewhere:
         wanted = set(sha_of.values())
         newest = [sha for sha in listed if sha in wanted][:MAX_LANDED]
         here = landed(self.root, newest, max(0.0, deadline - time.monotonic()))
-        return {item_id for item_id, sha in sha_of.items() if sha not in here}
+        self.unlanded = len(newest) if here is None else 0
+        return {item_id for item_id, sha in sha_of.items() if sha not in (here or ())}
 
 
 def _listed_as(sha: str, full_shas: set[str], listed: Sequence[str]) -> str | None:
@@ -173,11 +175,11 @@ def _added_lines(patch: str) -> dict[str, list[str]]:
     return added
 
 
-def landed(root: Path, shas: Iterable[str], timeout: float) -> set[str]:
+def landed(root: Path, shas: Iterable[str], timeout: float) -> set[str] | None:
     """Of ``shas`` (commits HEAD's history lacks), those whose change the work tree under
     ``root`` holds: at least LANDED_SHARE of the telling lines each added are lines of the
     same files now (a squash merge, a rebase, a cherry-pick). A commit that added no such
-    line is not judged landed. One ``git log -p``; none landed when git fails or is slow."""
+    line is not judged landed. One ``git log -p``; None when git fails or is too slow."""
     shas = list(shas)
     if not shas:
         return set()
@@ -190,7 +192,7 @@ def landed(root: Path, shas: Iterable[str], timeout: float) -> set[str]:
         timeout=timeout,
     )  # fmt: skip
     if patch is None:
-        return set()
+        return None
     files: dict[str, frozenset[str]] = {}
 
     def holds(entry: str) -> bool:

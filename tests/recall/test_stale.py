@@ -158,7 +158,8 @@ def test_a_squash_merged_commit_is_not_elsewhere(
 ) -> None:
     sha = _branch_commit(tmp_repo, git, UTF8)
     item = add_item(db, "Read the config as UTF-8", source="commit", source_ref=sha)
-    assert Elsewhere(conn, tmp_repo).ids(timeout=5.0) == {item.entity_id}  # not merged yet
+    away = Elsewhere(conn, tmp_repo)
+    assert away.ids(timeout=5.0) == {item.entity_id} and away.unlanded == 0  # not merged yet
     git(tmp_repo, "merge", "-q", "--squash", "work")
     git(tmp_repo, "commit", "-q", "-m", "Fix config encoding (#12)")
     git(tmp_repo, "branch", "-q", "-D", "work")
@@ -186,4 +187,4 @@ def test_landed_reads_the_lines_each_commit_added(tmp_repo: Path, git: Callable[
     (tmp_repo / "src" / "config.py").write_text(UTF8.replace("    ", "\t"))  # re-indented
     assert landed(tmp_repo, [sha], timeout=5.0) == {sha}
     assert landed(tmp_repo, [], timeout=5.0) == set()
-    assert landed(tmp_repo.parent, [sha], timeout=5.0) == set()  # no repository: none
+    assert landed(tmp_repo.parent, [sha], timeout=5.0) is None  # no repository: no answer
