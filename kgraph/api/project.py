@@ -313,18 +313,20 @@ class Project:
         """What the project knows that bears on ``prompt``: the prompt hook's ranking (the
         code it names, telling words) fused with meaning (see kgraph.api.recall).
 
-        With ``session_id``, items already given to that Claude Code session (by any hook
-        or an earlier recall) are left out, and so are those its start found on another
-        branch or learned from commits before the project's latest changes; the ones
-        returned are remembered as given, exactly as the prompt hook does.
+        With ``session_id``, what the prompt hook would hold back from that Claude Code
+        session is left out (kgraph.recall.readmodel.held_back: items already given to it by
+        any hook or an earlier recall, those its start found on another branch, those shown
+        unused to the latest sessions, the other parts of a commit it was shown), and so are
+        items learned from commits before the project's latest changes; the ones returned
+        are remembered as given, exactly as the prompt hook does.
         """
-        from kgraph.api.recall import recall
+        from kgraph.api.recall import held_back, recall
         from kgraph.runtime import enqueue, remember_seen, seen_state
 
         state = seen_state(self.root, session_id)
-        exclude = [*exclude, *state.ids, *state.elsewhere]
+        held = set(exclude) | (held_back(self, session_id, state) if session_id else set())
         result = recall(
-            self, prompt, limit=limit, exclude=exclude, semantic=semantic, recent=state.recent
+            self, prompt, limit=limit, exclude=sorted(held), semantic=semantic, recent=state.recent
         )
         if session_id and result.items:
             given = [r.item.id for r in result.items]

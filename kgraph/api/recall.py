@@ -33,12 +33,14 @@ from kgraph.recall import (
     recent_only,
     session_briefing,
 )
+from kgraph.recall import held_back as _held_back
 from kgraph.runtime import Recent, load_settings
 
 if TYPE_CHECKING:
     from kgraph.api.knowledge import SearchMode
     from kgraph.api.project import Project
     from kgraph.knowledge import KnowledgeItem
+    from kgraph.runtime import Seen
 
 MIN_COSINE = 0.35
 MAX_PROMPT_CHARS = 2_000
@@ -130,6 +132,14 @@ def recall(
         Recalled(items[r.item.id], r.score, r.why) for r in fused if r.item.id in items
     )
     return RecallResult(recalled, mode, note)
+
+
+def held_back(project: Project, session_id: str, state: Seen) -> set[str]:
+    """What the prompt hook would hold back from the session ``session_id`` (its ``state``;
+    :func:`kgraph.recall.held_back`)."""
+    return project.db.read(
+        lambda conn: _held_back(raw_connection(conn), project.root, session_id, state)
+    )
 
 
 def context_for(

@@ -139,13 +139,12 @@ class HookContext:
         if conn is None:
             return None
         try:
-            from kgraph.recall.items import commit_siblings
-            from kgraph.recall.readmodel import unused_items
+            from kgraph.recall.readmodel import held_back
 
-            shown = set(state.ids) | state.elsewhere
-            shown |= unused_items(conn, self.latest_sessions(conn))
-            shown |= commit_siblings(conn, sorted(state.ids))
-            found = find(conn, shown)
+            held = held_back(
+                conn, self.root, self.payload.session_id, state, self.latest_sessions(conn)
+            )
+            found = find(conn, held)
         finally:
             conn.close()
         marks = () if mark is None else (mark,)

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from kgraph.recall.file import FileRecall, file_recall
     from kgraph.recall.prompt import code_names, prompt_ranked, prompt_recall
     from kgraph.recall.prompt import fuse as fuse_ranked
+    from kgraph.recall.readmodel import held_back
     from kgraph.recall.recent import recent_only
     from kgraph.recall.relevance import Ranked
     from kgraph.recall.session import Briefing, SessionSignals, session_briefing
@@ -40,6 +41,7 @@ _LAZY = {
     "fuse_ranked": "prompt:fuse",
     "prompt_ranked": "prompt",
     "prompt_recall": "prompt",
+    "held_back": "readmodel",
     "recent_only": "recent",
     "Ranked": "relevance",
     "Briefing": "session",
@@ -62,6 +64,7 @@ __all__ = [
     "file_recall",
     "fit_briefing",
     "fuse_ranked",
+    "held_back",
     "load_evidence_settings",
     "prompt_ranked",
     "prompt_recall",

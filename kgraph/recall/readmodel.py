@@ -31,6 +31,7 @@ from kgraph.recall.relevance import (
     NEIGHBOUR_TYPES,
     Focus,
 )
+from kgraph.runtime.seen import Seen
 from kgraph.runtime.state import log_warning
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "focus_for",
     "gather",
     "has_sessions",
+    "held_back",
     "history_shown",
     "latest_sessions",
     "open_store",
@@ -277,6 +279,29 @@ def unused_items(conn: ReadConnection, sessions: Sequence[RecordedSession]) -> s
         for item_id, item in items.items()
         if sum(1 for files in shown[item_id] if files.isdisjoint(item.files)) >= UNUSED_AFTER
     }
+
+
+def held_back(
+    conn: ReadConnection,
+    root: Path,
+    session_id: str | None,
+    state: Seen,
+    sessions: Sequence[RecordedSession] | None = None,
+) -> set[str]:
+    """What the session ``session_id``'s next recall leaves out (its prompt and file hooks,
+    and ``Project.recall`` given its id): the items its ``state`` says it was given, those
+    its start found on another branch, those shown unused to the project's latest other
+    ``sessions`` (:func:`latest_sessions` unless given; :func:`unused_items`), and the other
+    parts of a commit it was shown one part of (:func:`kgraph.recall.items.commit_siblings`)."""
+    if sessions is None:
+        sessions = latest_sessions(conn, root, session_id)
+    given = sorted(state.ids)
+    return (
+        set(given)
+        | set(state.elsewhere)
+        | unused_items(conn, sessions)
+        | recall.commit_siblings(conn, given)
+    )
 
 
 def history_shown(conn: ReadConnection, sessions: Sequence[RecordedSession]) -> set[str]:

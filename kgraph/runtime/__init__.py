@@ -18,7 +18,7 @@ from kgraph.lazy import lazy
 if TYPE_CHECKING:
     from kgraph.runtime.logfile import flush_logs, get_logger
     from kgraph.runtime.queue import enqueue
-    from kgraph.runtime.seen import Recent, seen_state
+    from kgraph.runtime.seen import Recent, Seen, seen_state
     from kgraph.runtime.seen import remember as remember_seen
     from kgraph.runtime.settings import (
         HookSettings,
@@ -34,6 +34,7 @@ _LAZY = {
     "remember_seen": "seen:remember",
     "seen_state": "seen",
     "Recent": "seen",
+    "Seen": "seen",
     "HookSettings": "settings",
     "load_settings": "settings",
     "set_extractor": "settings",
@@ -46,6 +47,7 @@ _LAZY = {
 __all__ = [
     "HookSettings",
     "Recent",
+    "Seen",
     "enqueue",
     "flush_logs",
     "get_logger",

@@ -128,3 +128,31 @@ def test_recall_for_a_session_holds_back_what_its_prompt_hook_would(
     marks = [f"{seen.RECENT_SINCE}{since}", f"{seen.ELSEWHERE}{away}"]
     seen.remember(kg.root, "s-9", [], marks=marks)
     assert old not in found(backoff, "s-9") and away not in found(ledger, "s-9")
+
+
+def test_recall_for_a_session_holds_back_the_rest_of_a_commit_it_met(
+    sample: tuple[Project, dict[str, str]],
+) -> None:
+    # One commit message stored one part per bullet: a session given one part is not given
+    # the next, as its prompt hook would not (kgraph.recall.readmodel.held_back).
+    kg, _ids = sample
+    sha = "cd" * 20
+    first, second = (
+        add_item(kg.db, text, source="commit", source_ref=f"{sha}:{n}").entity_id
+        for n, text in enumerate(
+            (
+                "Refund retries back off because the card network rate-limits refunds",
+                "Refund retries record the card network's rate-limits in the ledger",
+            ),
+            start=1,
+        )
+    )
+    prompt = "refund retries card network rate-limits"
+
+    def found(session_id: str | None = None, exclude: tuple[str, ...] = ()) -> set[str]:
+        result = kg.recall(prompt, session_id=session_id, exclude=exclude)
+        return {r.item.id for r in result.items}
+
+    assert first in found() and second in found(exclude=(first,))
+    seen.remember(kg.root, "s-4", [first])
+    assert not {first, second} & found("s-4")
