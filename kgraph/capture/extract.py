@@ -362,7 +362,7 @@ def extract_candidates(
     kept = [content_words(c.content) for c in candidates]  # a commit says it best
     for item in sorted(found, key=lambda f: -f.score):
         text = _scrubbed(item.text, paths)
-        reason = rubric_reason(text, stated=item.stated)
+        reason = rubric_reason(text, stated=item.stated, kind=item.kind)
         words = content_words(text)
         if reason is None and repeats(words, kept):
             reason = "duplicate"

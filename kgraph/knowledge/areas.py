@@ -58,11 +58,13 @@ DEFAULT_RULES: tuple[tuple[str, str], ...] = (
     ("*.sql", "Database"),
     ("**/db/", "Database"),
     ("**/database/", "Database"),
-    ("docs/", "Documentation"),
-    ("doc/", "Documentation"),
+    ("**/docs/", "Documentation"),
+    ("**/doc/", "Documentation"),
     ("*.md", "Documentation"),
     ("*.mdx", "Documentation"),
+    ("*.markdown", "Documentation"),
     ("*.rst", "Documentation"),
+    ("*.adoc", "Documentation"),
     ("**/api/", "API"),
     ("**/routes/", "API"),
     ("**/endpoints/", "API"),
@@ -97,6 +99,7 @@ DEFAULT_RULES: tuple[tuple[str, str], ...] = (
 
 DIRECTORY_FALLBACK = "directory"
 ROOT_AREA = "Root"
+DOCUMENTATION = "Documentation"  # the area kgraph.capture reads as "only documents changed"
 # Wrapper directories that say nothing about the area: look one level further.
 _SOURCE_ROOTS = frozenset({"src", "lib", "app", "pkg", "packages", "internal", "source"})
 

@@ -26,6 +26,8 @@ from kgraph.knowledge.areas import (
         ("tests/README.md", "Testing"),  # tests come before *.md
         ("docs/guide.md", "Documentation"),
         ("README.md", "Documentation"),
+        ("packages/web/docs/setup.txt", "Documentation"),
+        ("guide/install.adoc", "Documentation"),
         ("alembic/versions/0001_initial.py", "Database"),
         ("app/migrations/0002_add_user.py", "Database"),
         ("schema.sql", "Database"),

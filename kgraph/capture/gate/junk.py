@@ -15,9 +15,10 @@ without its issue); change logs that give no reason ("Added `--force` flag"); na
 what the agent is about to do ("Let me check…"); greetings and chatter; bare commands;
 version bumps; merge commits; tracker bookkeeping (links to issues and tickets); text about
 the session itself ("as discussed in this session"); build errors of the session's own work
-in progress (a syntax error, a name used before it was defined or imported); errors of the
-agent's own tool protocol (an Edit before a Read, a file changed since it was read, an
-``old_string`` that did not match); and, for text taken from a conversation, anything
+in progress (a syntax error, a name used before it was defined or imported); mistakes of
+the session's own version-control mechanics (a wrong branch, a stash, a refused pull);
+errors of the agent's own tool protocol (an Edit before a Read, a file changed since it was
+read, an ``old_string`` that did not match); and, for text taken from a conversation, anything
 that carries no marker of knowledge at all (no cause, fix, rule, behaviour or decision).
 Commit messages are trusted sources and skip only that last test: their subject and body
 were written to explain. Anything already taken in the same capture is a duplicate.
@@ -140,6 +141,23 @@ _TOOL_PROTOCOL = re.compile(
     r"|\bwithout reading (?:it |the file )?first\b|\bread`?\s+(?:a|the) directory\b",
     re.IGNORECASE,
 )
+# A session's own version-control mechanics told as a mistake: a wrong branch, a stash that
+# brought other files along, a pull refused over unstaged changes, a branch already deleted,
+# a commit its signing agent refused, a merge conflict resolved. How that session's checkout
+# stood, not how the project works (read on six batches of real sessions: of 17 such
+# Mistakes, 10 junk and 7 of some use, none knowledge). A repository's protection ("commit
+# to main blocked by a hook") is one of its rules and stays.
+_VCS_MECHANICS = re.compile(
+    r"\bgit\s+(?:commit|stash|pull|push|checkout|switch|branch|rebase|merge|cherry-pick|reset|"
+    r"restore|clean|fetch|tag|worktree|check-ignore|add|rm|mv)\b"
+    r"|\bwrong branch\b|\b(?:remote|local) branch\b|\bbranch (?:already|was)\b"
+    r"|\bstash\w*\b|\bmerge conflicts?\b|^CONFLICT \(|\bgpg\b|\b(?:commit )?signing fail"
+    r"|\b(?:unstaged|uncommitted) (?:changes|files|modifications)\b|\bdetached head\b"
+    r"|\bnon-fast-forward\b|\bforce[- ]push\w*\b|\bpush(?:es)? (?:was )?(?:rejected|failed)\b"
+    r"|\bworktree checkout\b",
+    re.IGNORECASE,
+)
+_PROTECTED = re.compile(r"\b(?:block(?:ed|s)?|protect\w*|hooks?)\b", re.IGNORECASE)
 _MAX_LINES = 8
 _WORD = re.compile(r"^[\"'(`]*[A-Za-z][A-Za-z'-]*[\"'`).,;:!?]*$")
 
@@ -179,6 +197,15 @@ def _transient_build_error(flat: str) -> bool:
     return all(p.search(flat) for p in (_UNDEFINED_NAME, _BUILD, _DEFINED_IT))
 
 
+def vcs_incident(flat: str) -> bool:
+    """True when the head of ``flat`` (what precedes its first colon, else its first
+    sentence) is about the session's version-control mechanics (_VCS_MECHANICS), not a
+    repository's protection of a branch."""
+    cut = flat.find(": ", 0, 200)
+    head = flat[:cut] if cut > 0 else flat.split(". ", 1)[0][:200]
+    return bool(_VCS_MECHANICS.search(head)) and not _PROTECTED.search(head)
+
+
 def _bare_status(flat: str) -> bool:
     return bool(prose.STATUS.search(flat)) and not (
         prose.CAUSE.search(flat) or prose.ISSUE.search(flat)
@@ -207,11 +234,15 @@ _CHECKS: tuple[tuple[str, Callable[[str], object]], ...] = (
 )
 
 
-def rubric_reason(text: str | None, *, trusted: bool = False, stated: bool = False) -> str | None:
+def rubric_reason(
+    text: str | None, *, trusted: bool = False, stated: bool = False, kind: str | None = None
+) -> str | None:
     """Why ``text`` fails the rubric (see module docstring), or None when it may be stored.
 
     ``trusted``: a commit message, which only needs to pass the basic checks. ``stated``: a
     rule the user stated in so many words ("remember this: …"), which needs no marker.
+    ``kind``: the item's type; a "Mistake" about the session's own version-control
+    mechanics (:func:`vcs_incident`) fails.
     """
     reason = junk_reason(text)
     if reason is None and text is not None and _MERGE.match(text.strip()):
@@ -225,6 +256,8 @@ def rubric_reason(text: str | None, *, trusted: bool = False, stated: bool = Fal
     for name, failed in _CHECKS:
         if failed(flat):
             return name
+    if kind == "Mistake" and vcs_incident(flat):
+        return "version control incident"
     if not stated and not prose.knowledge_markers(flat):
         return "no knowledge"
     return "status" if _bare_status(flat) else None

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from kgraph.capture.gate import prose
+from kgraph.knowledge.areas import DOCUMENTATION, infer_code_area
 from kgraph.runtime.git import run_git
 
 MAX_COMMITS = 200
@@ -180,18 +181,20 @@ def parse_commit(
     )
 
 
-# A commit that only touched documentation (``docs:``, or Markdown/reST/text files and
-# files under docs/) says what the documents now hold, and the documents say it better,
-# unless its message gives a reason, a rule or a decision: "docs: require a changeset for
-# user-facing changes" is one, "docs: Add guild management implementation plan" is not.
-_DOC_FILE = re.compile(r"\.(?:md|mdx|markdown|rst|txt|adoc)$|(?:^|/)docs?/", re.IGNORECASE)
+# A commit that only touched documentation (``docs:``, or files of the Documentation code
+# area: Markdown, reST, AsciiDoc, docs/ folders) says what the documents now hold, and the
+# documents say it better, unless its message gives a reason, a rule or a decision: "docs:
+# require a changeset for user-facing changes" is one, "docs: Add guild management
+# implementation plan" is not.
 _DOC_MARKERS = frozenset({"cause", "issue", "rule", "decision", "correction"})
 
 
 def docs_only(commit: CommitInfo) -> bool:
     """True for a ``docs:`` commit, or one whose files are all documentation."""
     files = commit.files
-    return commit.type == "docs" or (bool(files) and all(_DOC_FILE.search(f) for f in files))
+    return commit.type == "docs" or (
+        bool(files) and all(infer_code_area(f) == DOCUMENTATION for f in files)
+    )
 
 
 def knowledge_reason(commit: CommitInfo) -> str | None:

@@ -35,12 +35,12 @@ _FILE_HEAD = re.compile(
 _LINE_REF = re.compile(r"\s*\((?:lines? \d+(?:[-–]\d+)?(?:, \d+)*)\)")
 # An error that is code hygiene: an unused name, an import, a typo, or what a linter or
 # formatter flagged in the session's own new code ("Ruff lint: line too long (E501)",
-# "Prettier formatting failure"), fixed by doing what it asked.
+# "Prettier formatting failure", "`ruff format` differences"), fixed by doing what it asked.
 _HYGIENE = re.compile(
     r"^(?:unused|missing import|missing `?\w+`? import|unused import|declared and not used|"
     r"return nil|import cycle|gofmt|formatting|typo|"
-    r"(?:[\w.-]+\s+)?(?:lint(?:er|ing)?|format(?:ter|ting)?)\b(?:\s+(?:check|errors?|"
-    r"failures?|warnings?|issues?))?\s*[:(])",
+    r"`?(?:[\w.-]+\s+)?(?:lint(?:er|ing)?|format(?:ter|ting)?)`?(?:\s+(?:check|errors?|"
+    r"failures?|warnings?|issues?|differences?|mismatch(?:es)?))?\s*[:(])",
     re.IGNORECASE,
 )
 # An error of the agent's own half-done edit (a name used before it was written or imported,

@@ -142,6 +142,47 @@ def test_the_agent_s_read_before_write_errors_are_no_lesson(text: str, reason: s
 
 
 @pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # Cut from the "Errors and fixes" of sessions of repositories nobody had used: how
+        # the session's checkout stood, told as a mistake.
+        (
+            "Wrong branch for Supabase commit: Discovered I was on `forge/ui-foundation` "
+            "(Codex's branch) when trying to commit Supabase files. Fixed by: `git stash` → "
+            "`git checkout main` → `git stash pop`.",
+            "version control incident",
+        ),
+        (
+            "`git pull` failed with unstaged changes: `.gitignore` had unstaged modifications. "
+            "Fixed by running `git stash && git pull && git stash pop`.",
+            "version control incident",
+        ),
+        (
+            'GPG signing failure on commit: `git commit` failed with "agent refused '
+            'operation" because the SSH agent for GPG signing refused. Fixed by retrying.',
+            "version control incident",
+        ),
+        # A repository's protection of a branch is one of its rules.
+        (
+            'Git commit to main blocked by hook: Hook blocked with "BLOCK: Do not commit to '
+            'main. Create a feature branch first." Fixed by creating a feature branch.',
+            None,
+        ),
+        # The project's own code about branches is no checkout incident.
+        (
+            "Branch name parsing error: `parseRef` split `feat/a/b` at the first slash because "
+            "it used `split` instead of `splitN`; fixed to keep nested names.",
+            None,
+        ),
+    ],
+)
+def test_a_mistake_of_the_session_s_checkout_is_no_lesson(text: str, reason: str | None) -> None:
+    assert rubric_reason(text, kind="Mistake") == reason
+    # Only a mistake: a learning about git's behaviour may be the project's own.
+    assert rubric_reason(text, kind="Learning") != "version control incident"
+
+
+@pytest.mark.parametrize(
     "message",
     [
         "Merge branch 'main' into feat/friend-list\n\nConflicts resolved in bun.lock and the "

@@ -236,6 +236,19 @@ def test_a_message_that_lists_what_changed_does_not_explain(message: str) -> Non
             ("CLAUDE.md",),
             "body",
         ),
+        (
+            "Add the plugin guide's configuration page\n\nDescribes every option the "
+            "plugin reads, with an example of each one and its default value.",
+            ("packages/plugin/docs/config.adoc",),
+            None,
+        ),
+        # A requirements file is not a document: its change's message is read as any other.
+        (
+            "Pin numpy below 2\n\nThe wheels of the image library are built against the "
+            "old ABI and crash on import with numpy 2 installed.",
+            ("requirements.txt",),
+            "body",
+        ),
         # Code beside the documents is not a documentation commit.
         (
             "Rewrite README and the CLI usage text\n\nThe README was still bun init "

@@ -44,6 +44,8 @@ HYGIENE = """Summary:
 the pipeline flow description across two lines.
    - Prettier formatting failure: After adding message IDs 6-9, formatting check failed. \
 Fixed by running `mise format:fix`.
+   - `ruff format` differences: 2 files had line wrapping mismatches. Fixed by running \
+`uv run ruff format`.
    - Linter config error: biome.json rejected the `vcs` block because `clientKind` was \
 missing; biome needs `"clientKind": "git"` whenever vcs is enabled.
    - Ruff lint: B008 fired on every FastAPI `Depends()` default because the rule flags \
@@ -52,8 +54,8 @@ calls in defaults; the project ignores B008 in pyproject.toml for that reason.
 
 
 def test_what_a_linter_flagged_in_new_code_is_hygiene_not_an_error() -> None:
-    # Cut from unseen sessions (medgemma-hackathon, tuicraft, chkit): a linter's or a
-    # formatter's complaint fixed by doing what it asked teaches nothing; a linter's
-    # configuration, or a finding with its cause, does.
+    # Cut from unseen sessions (medgemma-hackathon, tuicraft, chkit, entirecontext): a
+    # linter's or a formatter's complaint fixed by doing what it asked teaches nothing; a
+    # linter's configuration, or a finding with its cause, does.
     errors = [i.text.split(":", 1)[0] for i in summary_items(HYGIENE) if i.section == "errors"]
     assert errors == ["Linter config error", "Ruff lint"]
