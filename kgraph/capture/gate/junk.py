@@ -149,7 +149,7 @@ _TOOL_PROTOCOL = re.compile(
 # to main blocked by a hook") is one of its rules and stays.
 _VCS_MECHANICS = re.compile(
     r"\bgit\s+(?:commit|stash|pull|push|checkout|switch|branch|rebase|merge|cherry-pick|reset|"
-    r"restore|clean|fetch|tag|worktree|check-ignore|add|rm|mv)\b"
+    r"restore|clean|fetch|tag|worktree|check-ignore)\b"
     r"|\bwrong branch\b|\b(?:remote|local) branch\b|\bbranch (?:already|was)\b"
     r"|\bstash\w*\b|\bmerge conflicts?\b|^CONFLICT \(|\bgpg\b|\b(?:commit )?signing fail"
     r"|\b(?:unstaged|uncommitted) (?:changes|files|modifications)\b|\bdetached head\b"

@@ -75,6 +75,14 @@ _REVIEW_RESPONSE = re.compile(
     r"addressed|fixes)\b))",
     re.IGNORECASE,
 )
+# A release or a version bump ("chore(release): v0.16.1", "Release 2.3.0", "Bump to 0.2.0
+# for flattened layout"): its body lists what other commits changed, each said better by
+# its own message.
+_RELEASE = re.compile(
+    r"^(?:(?:release|bump(?:ed|s)?(?: (?:the )?version)?(?: to)?)[:\s]+v?\d"
+    r"|v?\d+\.\d+(?:\.\d+)?\b)",
+    re.IGNORECASE,
+)
 _ISSUE_REF = re.compile(r"(?:^|[\s(])#(\d{1,7})\b")
 _MIN_BODY_WORDS = 6
 # A Markdown heading is a title, not an explanation. A tool that commits with the user's
@@ -199,7 +207,8 @@ def docs_only(commit: CommitInfo) -> bool:
 
 def knowledge_reason(commit: CommitInfo) -> str | None:
     """Why a commit's message carries knowledge ("breaking", "body", "cause"), or None for
-    a trivial commit (no body, a subject that does not say why) or one a bot wrote.
+    a trivial commit (no body, a subject that does not say why), a release (_RELEASE) or
+    one a bot wrote.
 
     A documentation commit (:func:`docs_only`) carries knowledge only when its message
     gives a reason, a rule or a decision (_DOC_MARKERS). Read item by item on two batches
@@ -210,6 +219,8 @@ def knowledge_reason(commit: CommitInfo) -> str | None:
         return None
     if commit.breaking:
         return "breaking"
+    if commit.type == "release" or _RELEASE.match(commit.description):
+        return None
     if docs_only(commit):
         markers = prose.knowledge_markers(" ".join(commit_content(commit).split()))
         if not markers & _DOC_MARKERS:

@@ -249,6 +249,26 @@ def test_a_message_that_lists_what_changed_does_not_explain(message: str) -> Non
             ("requirements.txt",),
             "body",
         ),
+        # A release lists what other commits changed (cut from an unseen session).
+        (
+            "chore(release): v0.16.1\n\nPatch release: verify-docs gate edge-case "
+            "hardening.\n\n- URI encoding for DB paths with special characters\n- Absolute "
+            "path rejection in doc scanning",
+            ("pyproject.toml", "CHANGELOG.md"),
+            None,
+        ),
+        (
+            "Bump to 0.2.0 for flattened layout and drop stale GEMINI.md reference\n\n"
+            "Signals the repo-layout change to pinned installers of the skills.",
+            ("package.json",),
+            None,
+        ),
+        (
+            "fix(release): tag after the upload\n\nThe release script tagged before the "
+            "upload, so a failed upload left a tag that pointed at nothing published.",
+            ("scripts/release.sh",),
+            "body",
+        ),
         # Code beside the documents is not a documentation commit.
         (
             "Rewrite README and the CLI usage text\n\nThe README was still bun init "
