@@ -100,6 +100,7 @@ DEFAULT_RULES: tuple[tuple[str, str], ...] = (
 DIRECTORY_FALLBACK = "directory"
 ROOT_AREA = "Root"
 DOCUMENTATION = "Documentation"  # the area kgraph.capture reads as "only documents changed"
+TESTING = "Testing"
 # Wrapper directories that say nothing about the area: look one level further.
 _SOURCE_ROOTS = frozenset({"src", "lib", "app", "pkg", "packages", "internal", "source"})
 

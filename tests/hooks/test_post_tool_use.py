@@ -83,12 +83,31 @@ def test_a_file_most_items_mention_is_weak_evidence(
         add_item(
             project_db,
             f"Fix {i}: mod{i} handled case {i} wrongly",
-            files=["CHANGES.rst", "src/hub.py", f"src/mod{i}.py"],
+            files=["CHANGES.rst", "tests/conftest.py", f"src/mod{i}.py"],
         )
     assert read(hook, tmp_repo, "CHANGES.rst").stdout == ""  # a changelog: weak by name
-    assert read(hook, tmp_repo, "src/hub.py").stdout == ""  # named by every item
+    assert read(hook, tmp_repo, "tests/conftest.py").stdout == ""  # named by every item
     text = context_of(read(hook, tmp_repo, "src/mod7.py"), "PostToolUse")
     assert text.count("\n- ") == 1 and "case 7 " in text
+
+
+def test_an_item_about_several_code_files_is_left_to_the_prompt(
+    hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
+) -> None:
+    # A broad change (a commit over several code files) tells mostly of the others; its
+    # test and its documents do not make an item broad.
+    broad = add_item(
+        project_db,
+        "Route every handler through the retry middleware because timeouts leaked",
+        files=["src/api/handler.py", "src/api/retry.py", "src/api/server.py"],
+    ).entity_id
+    specific = add_item(
+        project_db,
+        "handler.py must close the session before retrying, else the pool drains",
+        files=["src/api/handler.py", "tests/test_handler.py", "docs/retry.md"],
+    ).entity_id
+    text = context_of(read(hook, tmp_repo, "src/api/handler.py"), "PostToolUse")
+    assert specific in text and broad not in text
 
 
 def test_warnings_about_its_closest_dependencies_come_briefly(
