@@ -221,18 +221,18 @@ def file_recall(
     task: TaskWords | None = None,
     opened_by: float = 0.0,
 ) -> FileRecall:
-    """What to inject for the repo-relative ``path``: its own items not in ``exclude``,
-    at most ``max_items`` — those naming one of ``symbols`` first, then those naming
-    something of the file's ``vocabulary`` (:func:`file_vocabulary`), then the rest, each
-    group best first; only the first group with ``symbols_only`` — then up to two
-    Mistakes/Patterns of its closest dependencies (not with ``symbols_only``: the file was
-    recalled already); with ``check``, items naming code their files no longer hold are
-    left out (:mod:`kgraph.recall.stale`); with a ``task`` (the session's prompt words),
-    a whole-file read brings only the items sharing enough of them, and the warnings (only
-    the warnings when ``opened_by``, the share of recent sessions that opened the file, is
-    HUB_SHARE or more). A named-only item (:func:`~kgraph.recall.items.named_only`) comes
-    only when it names a symbol an edit changed (``edited``): a Read's range covers too
-    many."""
+    """What to inject for the repo-relative ``path``: its own items not in ``exclude`` and
+    about at most one code file (:func:`_specific`), at most ``max_items`` — those naming
+    one of ``symbols`` first, then those naming something of the file's ``vocabulary``
+    (:func:`file_vocabulary`), then the rest, each group best first; only the first group
+    with ``symbols_only`` — then up to two Mistakes/Patterns of its closest dependencies
+    (not with ``symbols_only``: the file was recalled already); with ``check``, items naming
+    code their files no longer hold are left out (:mod:`kgraph.recall.stale`); with a
+    ``task`` (the session's prompt words), a whole-file read brings only the items sharing
+    enough of them, and the warnings (only the warnings when ``opened_by``, the share of
+    recent sessions that opened the file, is HUB_SHARE or more). A named-only item
+    (:func:`~kgraph.recall.items.named_only`) comes only when it names a symbol an edit
+    changed (``edited``): a Read's range covers too many."""
     now = now or datetime.now(UTC)
     if max_items <= 0 or (symbols_only and not symbols):
         return FileRecall(None, ())
