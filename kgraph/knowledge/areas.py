@@ -94,13 +94,24 @@ DEFAULT_RULES: tuple[tuple[str, str], ...] = (
     ("tsconfig*.json", "Build & Config"),
     ("Cargo.toml", "Build & Config"),
     ("go.mod", "Build & Config"),
+    ("go.sum", "Build & Config"),
+    ("*.lock", "Build & Config"),
+    ("*-lock.json", "Build & Config"),
+    ("*-lock.yaml", "Build & Config"),
+    ("*.toml", "Build & Config"),
+    ("*.ini", "Build & Config"),
+    ("*.cfg", "Build & Config"),
+    (".env*", "Build & Config"),
     (".claude/", "Claude Config"),
 )
 
 DIRECTORY_FALLBACK = "directory"
 ROOT_AREA = "Root"
-DOCUMENTATION = "Documentation"  # the area kgraph.capture reads as "only documents changed"
+# Areas other code reads: "only documents changed" (kgraph.capture), and the files beside
+# the code itself (kgraph.recall.file).
+DOCUMENTATION = "Documentation"
 TESTING = "Testing"
+SUPPORTING_AREAS = frozenset({DOCUMENTATION, TESTING, "CI/CD", "Build & Config", "Claude Config"})
 # Wrapper directories that say nothing about the area: look one level further.
 _SOURCE_ROOTS = frozenset({"src", "lib", "app", "pkg", "packages", "internal", "source"})
 

@@ -95,7 +95,7 @@ def test_an_item_about_several_code_files_is_left_to_the_prompt(
     hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
 ) -> None:
     # A broad change (a commit over several code files) tells mostly of the others; its
-    # test and its documents do not make an item broad.
+    # tests, documents, CI and build configuration do not make an item broad.
     broad = add_item(
         project_db,
         "Route every handler through the retry middleware because timeouts leaked",
@@ -104,7 +104,7 @@ def test_an_item_about_several_code_files_is_left_to_the_prompt(
     specific = add_item(
         project_db,
         "handler.py must close the session before retrying, else the pool drains",
-        files=["src/api/handler.py", "tests/test_handler.py", "docs/retry.md"],
+        files=["src/api/handler.py", "tests/test_handler.py", "docs/retry.md", "uv.lock"],
     ).entity_id
     text = context_of(read(hook, tmp_repo, "src/api/handler.py"), "PostToolUse")
     assert specific in text and broad not in text

@@ -38,6 +38,9 @@ from kgraph.knowledge.areas import (
         ("web/components/Button.tsx", "Frontend"),
         ("scripts/bench_search.py", "Scripts"),
         ("pyproject.toml", "Build & Config"),
+        ("uv.lock", "Build & Config"),
+        ("mise.toml", "Build & Config"),
+        ("web/pnpm-lock.yaml", "Build & Config"),
     ],
 )
 def test_default_rules(path: str, area: str) -> None:
