@@ -2,8 +2,9 @@
 
 kgraph's hooks wrap everything they inject in ``<kgraph-context>...</kgraph-context>``; capture
 strips it so kgraph never re-learns its own output. Claude Code's markers (system reminders,
-slash-command wrappers, shell-mode output, interruption notices, compaction summaries) are
-classified so only real user intent is treated as a prompt.
+the IDE's open file and selection, slash-command wrappers, shell-mode output, interruption
+notices, compaction summaries) are classified so only real user intent is treated as a
+prompt.
 """
 
 from __future__ import annotations
@@ -17,6 +18,11 @@ _KGRAPH_BLOCK = re.compile(
     rf"<{KGRAPH_CONTEXT_TAG}(?:\s[^>]*)?>.*?(?:</{KGRAPH_CONTEXT_TAG}\s*>|\Z)", re.DOTALL
 )
 _SYSTEM_REMINDER = re.compile(r"<system-reminder>.*?(?:</system-reminder>|\Z)", re.DOTALL)
+# What Claude Code's IDE extensions add to a prompt: the file the user has open, the lines
+# selected ("<ide_opened_file>The user opened the file ... in the IDE. This may or may not be
+# related to the current task.</ide_opened_file>"). Context for the model, not the user's
+# words: read as a prompt, it became a session's topic and a "rule from the user".
+_IDE_CONTEXT = re.compile(r"<(ide_[a-z_]+)>.*?(?:</\1>|\Z)", re.DOTALL)
 _PROMPT_HOOK = re.compile(
     r"<user-prompt-submit-hook>.*?(?:</user-prompt-submit-hook>|\Z)", re.DOTALL
 )
@@ -68,10 +74,13 @@ def strip_kgraph_context(text: str) -> str:
 
 
 def strip_markers(text: str) -> str:
-    """``text`` without kgraph context, ``<system-reminder>`` and legacy prompt-hook blocks."""
+    """``text`` without kgraph context, ``<system-reminder>``, the IDE's context
+    (``<ide_opened_file>``, ``<ide_selection>``) and legacy prompt-hook blocks."""
     text = strip_kgraph_context(text)
     if "<system-reminder>" in text:
         text = _SYSTEM_REMINDER.sub("", text)
+    if "<ide_" in text:
+        text = _IDE_CONTEXT.sub("", text)
     if "<user-prompt-submit-hook>" in text:
         text = _PROMPT_HOOK.sub("", text)
     return text.strip()

@@ -40,6 +40,21 @@ def test_strip_markers_removes_reminders_and_legacy_hook_output() -> None:
     assert strip_markers(text) == "fix it"
 
 
+def test_strip_markers_removes_what_the_ide_added() -> None:
+    # Cut from an unseen session (orpheus): the IDE extension's open file, a text block of
+    # its own before what the user typed.
+    opened = (
+        "<ide_opened_file>The user opened the file /Users/me/orpheus/.claude/settings.json "
+        "in the IDE. This may or may not be related to the current task.</ide_opened_file>"
+    )
+    assert (
+        strip_markers(f"{opened}\nCreate a new branch worktree") == "Create a new branch worktree"
+    )
+    selected = "<ide_selection>The user selected lines 3-9 of app.py</ide_selection>"
+    assert strip_markers(f"why this?{selected}") == "why this?"
+    assert classify_user_text(opened) == "empty"
+
+
 @pytest.mark.parametrize(
     ("text", "kind"),
     [
