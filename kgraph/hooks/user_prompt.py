@@ -2,7 +2,9 @@
 
 Standard library only: the prompt's code names and telling words are ranked against the
 stored items by :func:`kgraph.recall.prompt.prompt_recall`; this face reads the hook input,
-skips bare slash commands, and delivers the block within the prompt budget.
+skips bare slash commands and what is not the user's words (an app's system instructions,
+the IDE's open file: kgraph.transcript.markers), and delivers the block within the prompt
+budget.
 """
 
 from __future__ import annotations
@@ -13,12 +15,13 @@ from kgraph.recall.evidence import load_evidence_settings
 from kgraph.recall.prompt import PromptRecall, prompt_recall
 from kgraph.recall.stale import CodeCheck
 from kgraph.recall.words import task_words
+from kgraph.transcript.markers import strip_markers
 
 __all__ = ["run"]
 
 
 def run(ctx: HookContext) -> str | None:
-    prompt = ctx.payload.prompt
+    prompt = strip_markers(ctx.payload.prompt or "")
     if not prompt or (prompt.startswith("/") and " " not in prompt.strip()):
         return None
     words = task_words(prompt, ctx.seen().words)

@@ -1,10 +1,10 @@
 """Text markers in transcript user content: kgraph's own context tag, and Claude Code's markers.
 
-kgraph's hooks wrap everything they inject in ``<kgraph-context>...</kgraph-context>``; capture
-strips it so kgraph never re-learns its own output. Claude Code's markers (system reminders,
-the IDE's open file and selection, slash-command wrappers, shell-mode output, interruption
-notices, compaction summaries) are classified so only real user intent is treated as a
-prompt.
+kgraph's hooks wrap everything they inject in ``<kgraph-context>...</kgraph-context>``;
+capture strips it so kgraph never re-learns its own output. Claude Code's markers (system
+reminders and an app's system instructions, the IDE's open file and selection, slash-command
+wrappers, shell-mode output, interruption notices, compaction summaries) are classified so
+only real user intent is treated as a prompt.
 """
 
 from __future__ import annotations
@@ -17,7 +17,11 @@ KGRAPH_CONTEXT_TAG = "kgraph-context"
 _KGRAPH_BLOCK = re.compile(
     rf"<{KGRAPH_CONTEXT_TAG}(?:\s[^>]*)?>.*?(?:</{KGRAPH_CONTEXT_TAG}\s*>|\Z)", re.DOTALL
 )
-_SYSTEM_REMINDER = re.compile(r"<system-reminder>.*?(?:</system-reminder>|\Z)", re.DOTALL)
+# Claude Code's ``<system-reminder>``, and the instructions an app running the agent puts in
+# front of the user's first prompt (the Conductor app's ``<system_instruction>You are working
+# inside Conductor, ...</system_instruction>``): read as the prompt, it became every
+# session's topic, and the prompt hook brought that topic to five later sessions.
+_SYSTEM_BLOCK = re.compile(r"<(system[-_][a-z_-]+)>.*?(?:</\1>|\Z)", re.DOTALL)
 # What Claude Code's IDE extensions add to a prompt: the file the user has open, the lines
 # selected ("<ide_opened_file>The user opened the file ... in the IDE. This may or may not be
 # related to the current task.</ide_opened_file>"). Context for the model, not the user's
@@ -74,11 +78,12 @@ def strip_kgraph_context(text: str) -> str:
 
 
 def strip_markers(text: str) -> str:
-    """``text`` without kgraph context, ``<system-reminder>``, the IDE's context
-    (``<ide_opened_file>``, ``<ide_selection>``) and legacy prompt-hook blocks."""
+    """``text`` without kgraph context, ``<system-reminder>`` and an app's
+    ``<system_instruction>``, the IDE's context (``<ide_opened_file>``, ``<ide_selection>``)
+    and legacy prompt-hook blocks."""
     text = strip_kgraph_context(text)
-    if "<system-reminder>" in text:
-        text = _SYSTEM_REMINDER.sub("", text)
+    if "<system" in text:
+        text = _SYSTEM_BLOCK.sub("", text)
     if "<ide_" in text:
         text = _IDE_CONTEXT.sub("", text)
     if "<user-prompt-submit-hook>" in text:

@@ -62,6 +62,25 @@ def test_one_shared_common_word_is_not_relevant(
     assert hook("user-prompt", session_id="s1").stdout == ""
 
 
+def test_an_app_s_instructions_in_the_prompt_recall_nothing(
+    hook: Callable[..., HookResult], project_db: Database
+) -> None:
+    # The Conductor app puts its instructions in front of the first prompt (an unseen
+    # session of gaia); their words are the app's, not what the session is about.
+    add_item(
+        project_db,
+        "Running many coding agents in parallel breaks the build cache because each "
+        "workspace writes the same lock file",
+    )
+    instruction = (
+        "<system_instruction>You are working inside Conductor, a Mac app that lets the user "
+        "run many coding agents in parallel; each workspace has its own branch."
+        "</system_instruction>\n\n"
+    )
+    prompt = instruction + "thanks, looks good"
+    assert hook("user-prompt", session_id="s1", prompt=prompt).stdout == ""
+
+
 def test_budget_and_item_count_are_respected(
     hook: Callable[..., HookResult], project_db: Database
 ) -> None:

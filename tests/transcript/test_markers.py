@@ -40,6 +40,18 @@ def test_strip_markers_removes_reminders_and_legacy_hook_output() -> None:
     assert strip_markers(text) == "fix it"
 
 
+def test_strip_markers_removes_an_app_s_system_instruction() -> None:
+    # Cut from unseen sessions (gaia, chkit): the Conductor app's instructions in front of
+    # the user's first prompt.
+    text = (
+        "<system_instruction>\nYou are working inside Conductor, a Mac app that lets the user "
+        "run many coding agents in parallel.\n</system_instruction>\n\nMissing user_id in "
+        "runnable metadata for composio tool"
+    )
+    assert strip_markers(text) == "Missing user_id in runnable metadata for composio tool"
+    assert classify_user_text("<system-instruction>only</system-instruction>") == "empty"
+
+
 def test_strip_markers_removes_what_the_ide_added() -> None:
     # Cut from an unseen session (orpheus): the IDE extension's open file, a text block of
     # its own before what the user typed.
