@@ -20,13 +20,16 @@ _KGRAPH_BLOCK = re.compile(
 # Claude Code's ``<system-reminder>``, and the instructions an app running the agent puts in
 # front of the user's first prompt (the Conductor app's ``<system_instruction>You are working
 # inside Conductor, ...</system_instruction>``): read as the prompt, it became every
-# session's topic, and the prompt hook brought that topic to five later sessions.
-_SYSTEM_BLOCK = re.compile(r"<(system[-_][a-z_-]+)>.*?(?:</\1>|\Z)", re.DOTALL)
+# session's topic, and the prompt hook brought that topic to five later sessions. Only a
+# closed block of another name goes: a prompt may write "<system-prompt>" itself.
+_SYSTEM_BLOCK = re.compile(
+    r"<system-reminder>.*?(?:</system-reminder>|\Z)|<(system[-_][a-z_-]+)>.*?</\1>", re.DOTALL
+)
 # What Claude Code's IDE extensions add to a prompt: the file the user has open, the lines
 # selected ("<ide_opened_file>The user opened the file ... in the IDE. This may or may not be
 # related to the current task.</ide_opened_file>"). Context for the model, not the user's
 # words: read as a prompt, it became a session's topic and a "rule from the user".
-_IDE_CONTEXT = re.compile(r"<(ide_[a-z_]+)>.*?(?:</\1>|\Z)", re.DOTALL)
+_IDE_CONTEXT = re.compile(r"<(ide_[a-z_]+)>.*?</\1>", re.DOTALL)
 _PROMPT_HOOK = re.compile(
     r"<user-prompt-submit-hook>.*?(?:</user-prompt-submit-hook>|\Z)", re.DOTALL
 )

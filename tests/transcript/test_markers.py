@@ -50,6 +50,10 @@ def test_strip_markers_removes_an_app_s_system_instruction() -> None:
     )
     assert strip_markers(text) == "Missing user_id in runnable metadata for composio tool"
     assert classify_user_text("<system-instruction>only</system-instruction>") == "empty"
+    # A prompt that writes such a tag itself keeps its words.
+    assert strip_markers("add a <system-prompt> field to the config") == (
+        "add a <system-prompt> field to the config"
+    )
 
 
 def test_strip_markers_removes_what_the_ide_added() -> None:
