@@ -15,13 +15,16 @@ from kgraph.recall.evidence import load_evidence_settings
 from kgraph.recall.prompt import PromptRecall, prompt_recall
 from kgraph.recall.stale import CodeCheck
 from kgraph.recall.words import task_words
-from kgraph.transcript.markers import strip_markers
 
 __all__ = ["run"]
 
 
 def run(ctx: HookContext) -> str | None:
-    prompt = strip_markers(ctx.payload.prompt or "")
+    prompt = (ctx.payload.prompt or "").strip()
+    if "<" in prompt:  # markers are tags; most prompts hold none (no regexes compiled then)
+        from kgraph.transcript.markers import strip_markers
+
+        prompt = strip_markers(prompt)
     if not prompt or (prompt.startswith("/") and " " not in prompt.strip()):
         return None
     words = task_words(prompt, ctx.seen().words)

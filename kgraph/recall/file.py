@@ -237,11 +237,8 @@ def file_recall(
     if max_items <= 0 or (symbols_only and not symbols):
         return FileRecall(None, ())
     focus = focus_for(conn, settings, files={path: 1.0}, reasons={path: "about"})
-    ranked = [
-        r
-        for r in rank(gather(conn, focus), focus, now)
-        if r.item.id not in exclude and _specific(r.item)
-    ]
+    candidates = (i for i in gather(conn, focus) if i.id not in exclude and _specific(i))
+    ranked = rank(candidates, focus, now)
     # An item naming what is being changed comes first, then the file's Mistakes, then
     # items by how much of the file's code they name, over one that only changed the
     # file once: replaying three histories, the newest items about a file named what the
