@@ -202,9 +202,9 @@ def _commit_parts(commit: CommitInfo) -> list[str]:
 
 def _commit_origin(commit: CommitInfo, part: str) -> str:
     """ "commit.review" for a commit answering a review, "commit.what" for a message (or the
-    part of one an item keeps) that only says what changed (commits.explains_why), else
-    "commit": recall shows the first two only where they name the code at hand
-    (kgraph.recall.items.named_only)."""
+    part of one an item keeps) that only says what changed (commits.explains_why, kept as
+    a candidate: kgraph.capture.gate.candidates), else "commit"; recall shows a review's
+    commit only where it names the code at hand (kgraph.recall.items.named_only)."""
     if is_review_response(commit):
         return "commit.review"
     return "commit" if commit.breaking or explains_why(part) else "commit.what"

@@ -43,14 +43,16 @@ class HistoryReport:
 
     commits: int = 0  # commits read
     explained: int = 0  # of them, messages that explain something
-    stored: int = 0  # new items
+    stored: int = 0  # new items shown from now on
+    waiting: int = 0  # new candidates: messages that only list what changed
     known: int = 0  # items already stored (an earlier run, or the same text)
     rejected: dict[str, int] = field(default_factory=dict)
 
     def summary(self) -> str:
         return (
             f"learned {self.stored} item(s) from {self.commits} commit(s) of git history "
-            f"({self.explained} explain something; {self.known} already known)"
+            f"({self.explained} explain something; {self.waiting} more only say what changed "
+            f"and wait as candidates; {self.known} already known)"
         )
 
 
@@ -114,7 +116,7 @@ def _learn_batch(
     prepared: list[PreparedItem] = []
     for commit in batch:
         found = commit_candidates([commit], rules)
-        report.explained += bool(found)
+        report.explained += any(candidate.trusted for candidate in found)
         for candidate in found:
             if not gate.admit(candidate.content, trusted=True):
                 continue
@@ -134,6 +136,9 @@ def _learn_batch(
     def write(conn: Connection) -> list[bool]:
         return [write_item(conn, i, bump=False, area_rules=rules).created for i in prepared]
 
-    for created in db.write(write):
-        report.stored += created
+    for item, created in zip(prepared, db.write(write), strict=True):
         report.known += not created
+        if created and item.candidate:
+            report.waiting += 1
+        elif created:
+            report.stored += 1

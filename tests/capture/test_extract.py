@@ -133,8 +133,10 @@ def test_the_users_feedback_in_errors_and_fixes_waits_as_a_candidate(tmp_path: P
     assert len(feedback) == 3
     assert all(c.origin == "summary.feedback" and not c.trusted for c in feedback)
     errors = [c for c in found if c.origin == "summary.errors"]
-    assert errors and all(c.trusted and c.type == "Mistake" for c in errors)
-    assert any("Worktree index corruption" in c.content for c in errors)
+    assert errors and all(c.type == "Mistake" and c.trusted == bool(c.files) for c in errors)
+    # names no file of the project: the session's incident until another session says it
+    corruption = [c for c in errors if "Worktree index corruption" in c.content]
+    assert corruption and not corruption[0].files and not corruption[0].trusted
 
 
 @real
@@ -289,7 +291,7 @@ def test_a_user_s_interruption_is_not_backed_by_the_commit_of_the_file_it_stoppe
     assert hooks in stopped.files and not stopped.trusted
 
 
-def test_a_commit_listing_what_changed_is_shown_only_where_named() -> None:
+def test_a_commit_listing_what_changed_waits_as_a_candidate() -> None:
     from kgraph.capture.extract import commit_candidates
     from kgraph.capture.sources.commits import parse_commit
     from kgraph.knowledge.areas import AreaRules
@@ -309,7 +311,7 @@ def test_a_commit_listing_what_changed_is_shown_only_where_named() -> None:
     breaking = parse_commit("c" * 40, "feat!: drop v1 tokens\n\n- Remove v1 parsing")
     found = commit_candidates([listed, explained, breaking], AreaRules())
     assert [(c.origin, c.trusted) for c in found] == [
-        ("commit.what", True),
+        ("commit.what", False),  # the diff says as much
         ("commit", True),
         ("commit", True),  # a breaking change is news wherever it is shown
     ]

@@ -49,6 +49,23 @@ def test_explaining_commits_become_dated_learnings_about_their_files(
     assert "learned 0 item(s) from 4 commit(s)" in again.summary()
 
 
+def test_a_commit_that_only_lists_what_changed_waits_as_a_candidate(
+    db: Database, tmp_repo: Path
+) -> None:
+    listing = (
+        "feat(web): wire random IPNS keys through useFolder hook\n\n"
+        "- handleAddFile passes userPublicKey to createFileMetadata\n"
+        "- forward ipnsPrivateKeyEncrypted to addFileToFolder\n"
+    )
+    _commit(tmp_repo, "src/folder.ts", listing)
+    _commit(tmp_repo, "src/retry.py", f"fix: retry counter\n\n{WHY}")
+    report = learn_from_history(db, tmp_repo)
+    assert (report.explained, report.stored, report.waiting) == (1, 1, 1)
+    assert "1 more only say what changed and wait as candidates" in report.summary()
+    shown = [i.content for i in query_items(db, files=["src/folder.ts", "src/retry.py"])]
+    assert len(shown) == 1 and WHY in shown[0]  # the listing is hidden until corroborated
+
+
 def test_a_commit_answering_a_review_is_learned_as_one(db: Database, tmp_repo: Path) -> None:
     review = (
         "fix(explain): address low severity PR feedback\n\n"
