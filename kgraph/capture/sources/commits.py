@@ -149,11 +149,51 @@ def _without_trailer_block(lines: list[str]) -> list[str]:
     return lines
 
 
+# A line that fences a program's record: "=== Do not change lines below ===", "^^^ … ^^^".
+_FENCE = re.compile(r"^([=^~#*-])\1{2,}\s.*\s\1{3,}$")
+
+
+def _without_records(lines: list[str]) -> list[str]:
+    """``lines`` without the records a program wrote into the message: a block from a line
+    ``{`` (or ``[``) to the line that closes it, when it parses as JSON, and the fence
+    lines around it. A tool that commits for its user (``datalad run`` records its command,
+    exit code, inputs and outputs so) leaves data, not an explanation; counted as words, its
+    keys made a one-line subject look like one."""
+    import json
+
+    kept: list[str] = []
+    index = 0
+    while index < len(lines):
+        opener = lines[index].strip()
+        if opener in ("{", "["):
+            closer = "}" if opener == "{" else "]"
+            ends = (j for j in range(index + 1, len(lines)) if lines[j].strip() == closer)
+            for end in ends:
+                try:
+                    json.loads("\n".join(lines[index : end + 1]))
+                except ValueError:
+                    continue
+                while kept and _FENCE.match(kept[-1].strip()):
+                    kept.pop()
+                index = end + 1
+                while index < len(lines) and _FENCE.match(lines[index].strip()):
+                    index += 1
+                break
+            else:
+                kept.append(lines[index])
+                index += 1
+            continue
+        kept.append(lines[index])
+        index += 1
+    return kept
+
+
 def clean_body(body: str) -> str:
     """The body without trailers (Signed-off-by, Co-authored-by, Refs... anywhere, and the
-    final trailer block), tool signatures and the default subjects a squash merge lists
-    ("* Update x.py")."""
+    final trailer block), a program's records (:func:`_without_records`), tool signatures
+    and the default subjects a squash merge lists ("* Update x.py")."""
     lines = _without_trailer_block([line.rstrip() for line in body.strip().splitlines()])
+    lines = _without_records(lines)
     kept = [
         line
         for line in lines

@@ -54,6 +54,10 @@ _EXCEPTION = re.compile(
 _FRAME = re.compile(r"^(?:Traceback \(most recent call last\)|File \"[^\"]+\", line \d+)")
 # The marker a compiler or linter draws under the source line it echoes: "    ^", "  ~~~~".
 _MARKER = re.compile(r"^[\s|]*[\^~][\s^~]*$")
+# A source line in a snippet's line-number gutter, as rustc, ruff, clang and biome print it
+# under a message: "156 |         # Count files after — should be …" (a comment's words are
+# the code's, not the tool's), and the gutter's pointer to the place ("   --> a.py:157:17").
+_GUTTER = re.compile(r"^\s*(?:\d+\s*[|│]|-->\s|[|│]\s)")
 # A line of source code rather than a message: a declaration or an assignment from a call,
 # a statement led by a keyword and ending in code punctuation, a bare call, or a line ending
 # in "{" or ";".
@@ -87,9 +91,10 @@ def _exception_lines(text: str) -> list[str]:
 
 def _echoed_source(lines: list[str]) -> set[int]:
     """Indexes of the lines that echo source code: a line over a caret or tilde marker, a line
-    shaped like code, and the tab-indented lines under a "file:line:col: message"
-    (golangci-lint prints the offending line there, dupl whole blocks). A message's indented
-    continuation in spaces ("  Property 'b' is missing…") is not source."""
+    shaped like code, a line in a snippet's line-number gutter, and the tab-indented lines
+    under a "file:line:col: message" (golangci-lint prints the offending line there, dupl
+    whole blocks). A message's indented continuation in spaces ("  Property 'b' is
+    missing…") is not source."""
     echoed: set[int] = set()
     under_message = False
     for index, line in enumerate(lines):
@@ -100,7 +105,8 @@ def _echoed_source(lines: list[str]) -> set[int]:
             continue
         marked = index + 1 < len(lines) and _MARKER.match(lines[index + 1]) is not None
         code = _CODE.match(line) is not None and not _MESSAGE_HEAD.match(line)
-        if marked or code or (under_message and line.startswith("\t")):
+        gutter = _GUTTER.match(line) is not None
+        if marked or code or gutter or (under_message and line.startswith("\t")):
             echoed.add(index)
         else:
             under_message = False

@@ -181,6 +181,22 @@ def test_a_final_block_of_hyphenated_trailers_is_cut_whatever_their_names() -> N
     assert clean_body(prose) == prose
 
 
+def test_a_record_a_program_wrote_into_the_message_is_no_explanation() -> None:
+    # The shape `datalad run` commits with: the command, then its JSON run record.
+    record = (
+        "[DATALAD RUNCMD] yolo /speckit.implement\n\n=== Do not change lines below ===\n"
+        '{\n "chain": [],\n "cmd": "yolo /speckit.implement",\n "exit": 0,\n'
+        ' "extra_inputs": [],\n "inputs": [],\n "outputs": [],\n "pwd": "."\n}\n'
+        "^^^ Do not change lines above ^^^"
+    )
+    commit = parse_commit("e" * 40, record)
+    assert commit.body == ""
+    assert knowledge_reason(commit) is None
+    # a brace that opens no JSON (a code sample in the prose) is kept
+    sample = "Guard the retry loop because it spun forever:\n{\n  retries += 1;\n}"
+    assert clean_body(sample) == sample
+
+
 @pytest.mark.parametrize(
     "message",
     [

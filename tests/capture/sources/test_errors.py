@@ -108,8 +108,32 @@ _JOKE = (
             "FAIL\tentire.io/cli/cmd/entire/cli/strategy\t3.238s",
             ["_test.go:760: AgentPercentage = 33.3%, want ~42.9% (not inflated)"],
         ),
+        (
+            # ruff's snippet: a comment in the gutter says "should", the message does not
+            "Exit code 1\nC401 Unnecessary generator (rewrite as a set comprehension)\n"
+            "   --> tests/integration/test_bids_examples.py:157:17\n    |\n"
+            "156 |         # Count files after — should be same count (renames, not deletes)\n"
+            '157 |         after = set(f.relative_to(ds) for f in ds.rglob("*"))\n'
+            "    |                 ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+            "help: Rewrite as a set comprehension",
+            [],
+        ),
+        (
+            "error[E0425]: cannot find value `total` in this scope\n  --> src/lib.rs:12:18\n   |\n"
+            "12 |     let n: u32 = total; // expected to be set by the loop above\n"
+            "   |                  ^^^^^ not found in this scope\n",
+            ["error[E0425]: cannot find value `total` in this scope"],
+        ),
     ],
-    ids=["golangci-echoed-call", "dupl-block", "node-throw-caret", "py312-carets", "go-test-hash"],
+    ids=[
+        "golangci-echoed-call",
+        "dupl-block",
+        "node-throw-caret",
+        "py312-carets",
+        "go-test-hash",
+        "ruff-gutter",
+        "rustc-gutter",
+    ],
 )
 def test_echoed_source_is_not_a_message(output: str, expected: list[str]) -> None:
     assert informative_lines(output) == expected
