@@ -153,38 +153,43 @@ def _without_trailer_block(lines: list[str]) -> list[str]:
 _FENCE = re.compile(r"^([=^~#*-])\1{2,}\s.*\s\1{3,}$")
 
 
-def _without_records(lines: list[str]) -> list[str]:
-    """``lines`` without the records a program wrote into the message: a block from a line
-    ``{`` (or ``[``) to the line that closes it, when it parses as JSON, and the fence
-    lines around it. A tool that commits for its user (``datalad run`` records its command,
-    exit code, inputs and outputs so) leaves data, not an explanation; counted as words, its
-    keys made a one-line subject look like one."""
+def _record_end(lines: list[str], start: int) -> int | None:
+    """The index of the line that closes a JSON value opened alone on ``lines[start]`` (a
+    ``{`` or ``[``), or None when none does."""
     import json
 
+    opener = lines[start].strip()
+    if opener not in ("{", "["):
+        return None
+    closer = "}" if opener == "{" else "]"
+    for end in range(start + 1, len(lines)):
+        if lines[end].strip() == closer:
+            try:
+                json.loads("\n".join(lines[start : end + 1]))
+            except ValueError:
+                continue
+            return end
+    return None
+
+
+def _without_records(lines: list[str]) -> list[str]:
+    """``lines`` without the records a program wrote into the message: a JSON value on lines
+    of its own and the fence lines around it. A tool that commits for its user (``datalad
+    run`` records its command, exit code, inputs and outputs so) leaves data, not an
+    explanation; counted as words, its keys made a one-line subject look like one."""
     kept: list[str] = []
     index = 0
     while index < len(lines):
-        opener = lines[index].strip()
-        if opener in ("{", "["):
-            closer = "}" if opener == "{" else "]"
-            ends = (j for j in range(index + 1, len(lines)) if lines[j].strip() == closer)
-            for end in ends:
-                try:
-                    json.loads("\n".join(lines[index : end + 1]))
-                except ValueError:
-                    continue
-                while kept and _FENCE.match(kept[-1].strip()):
-                    kept.pop()
-                index = end + 1
-                while index < len(lines) and _FENCE.match(lines[index].strip()):
-                    index += 1
-                break
-            else:
-                kept.append(lines[index])
-                index += 1
+        end = _record_end(lines, index)
+        if end is None:
+            kept.append(lines[index])
+            index += 1
             continue
-        kept.append(lines[index])
-        index += 1
+        while kept and _FENCE.match(kept[-1].strip()):
+            kept.pop()
+        index = end + 1
+        while index < len(lines) and _FENCE.match(lines[index].strip()):
+            index += 1
     return kept
 
 
