@@ -12,6 +12,13 @@ changed text (and those written in it), or of the lines a partial read covered, 
 symbols the agent works on (:func:`touched_symbols`). Items naming one of them come first;
 once the file's items were given, a later edit brings only items naming what it touches.
 
+**After an edit, only warnings.** The hook runs once the edit or write is made, and Claude
+Code has the agent read a file before it changes it, so what the file's history tells came
+with that read; after the change, only a Mistake or a Pattern about the code touched is
+still news. Replaying real sessions of eight repositories, the other items an edit or a
+write brought (learnings from commits, each naming what was changed) were useful 0 times
+in 25 and junk 14 times (a whole-file write names every definition in it).
+
 **The task leads.** A whole-file read says the agent looks at the file, not what for: once
 the session's user has written a prompt, such a read brings (beside the file's warnings)
 only the items sharing telling words with the prompts so far (:func:`_on_task`).
@@ -230,30 +237,31 @@ def file_recall(
     code their files no longer hold are left out (:mod:`kgraph.recall.stale`); with a
     ``task`` (the session's prompt words), a whole-file read brings only the items sharing
     enough of them, and the warnings (only the warnings when ``opened_by``, the share of
-    recent sessions that opened the file, is HUB_SHARE or more). A named-only item
-    (:func:`~kgraph.recall.items.named_only`) comes only when it names a symbol an edit
-    changed (``edited``): a Read's range covers too many."""
+    recent sessions that opened the file, is HUB_SHARE or more); after an edit or a write
+    (``edited``), only the warnings. A named-only item
+    (:func:`~kgraph.recall.items.named_only`) is left to the prompt hook: a read's range
+    covers too many names, and after an edit only warnings come."""
     now = now or datetime.now(UTC)
     if max_items <= 0 or (symbols_only and not symbols):
         return FileRecall(None, ())
     focus = focus_for(conn, settings, files={path: 1.0}, reasons={path: "about"})
-    candidates = (i for i in gather(conn, focus) if i.id not in exclude and _specific(i))
+    candidates = (
+        i
+        for i in gather(conn, focus)
+        if i.id not in exclude and _specific(i) and (not edited or i.type in WARNING_TYPES)
+    )
     ranked = rank(candidates, focus, now)
     # An item naming what is being changed comes first, then the file's Mistakes, then
     # items by how much of the file's code they name, over one that only changed the
     # file once: replaying three histories, the newest items about a file named what the
     # next change to it touched 8-24% of the time, items in this order 17-65%.
-    naming = [
-        r
-        for r in ranked
-        if _names_any(r.item.content, symbols) and (edited or not named_only(r.item))
-    ]
+    naming = [r for r in ranked if _names_any(r.item.content, symbols) and not named_only(r.item)]
     named = {r.item.id for r in naming}
     rest = [] if symbols_only else [r for r in ranked if r.item.id not in named]
     # Beside what names the code touched, only the file's warnings and rules, and on a
     # whole-file read the items that name something of the file: an item that only
     # shared a commit with the file is history, left to search.
-    # A named-only item only where it names what an edit changed (recall.items.named_only).
+    # A named-only item is left to the prompt hook (recall.items.named_only).
     rest = [
         r
         for r in rest

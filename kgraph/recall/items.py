@@ -320,9 +320,8 @@ def learned_from_commit(data: object) -> bool:
 # Commits whose message only lists what changed ("- Change X to Y"; origin "commit.what",
 # kgraph.capture.sources.commits.explains_why): in replayed sessions 20 of 139 were useful
 # and 31 junk, against 15 and 5 of 83 for messages that say why. Both are shown only when
-# they name the code at hand: the symbol an Edit changes, a name the prompt writes. (Capture
-# now keeps "what" commits as candidates, kgraph.capture.gate.candidates; this holds for
-# those a project stored before.)
+# they name the code at hand: a name the prompt writes. (Capture now keeps "what" commits as
+# candidates, kgraph.capture.gate.candidates; this holds for those a project stored before.)
 NAMED_ONLY_ORIGINS = frozenset({"commit.review", "history.review", "commit.what", "history.what"})
 _NAMED_ONLY_MARKS = tuple(f'"{origin}"' for origin in NAMED_ONLY_ORIGINS)
 

@@ -75,25 +75,32 @@ def test_items_naming_the_file_s_code_come_and_ones_that_only_touched_it_stay_ou
     ]
 
 
-def test_a_reviews_answer_comes_only_where_it_names_what_is_touched(
+def test_a_reviews_answer_never_comes_with_a_file_and_an_edit_brings_only_warnings(
     db: Database, conn: ReadConnection, tmp_path: Path
 ) -> None:
     (tmp_path / "region.py").write_text(SOURCE)
-    answer = add_item(
+    add_item(  # a review's answer, named-only: left to the prompt hook
         db,
         "Address PR review feedback — get_or_create: release the mutex when the creator raises",
         files=["region.py"],
         source="commit",
         data={"origin": "history.review"},
-    ).entity_id
+    )
     plain = add_item(db, "CacheRegion.get_or_create needs a creator", files=["region.py"])
     # A whole-file read brings what names the file's code, but not a review's answer; nor
     # does a Read of a range (its symbols are whatever the range covers).
     assert _recall(conn, tmp_path) == [plain.entity_id]
     assert _recall(conn, tmp_path, symbols={"get_or_create"}) == [plain.entity_id]
-    # An edit of get_or_create: the answer names it.
-    both = {answer, plain.entity_id}
-    assert set(_recall(conn, tmp_path, symbols={"get_or_create"}, edited=True)) == both
+    # An edit of get_or_create: it is made; the learnings came with the read before it, and
+    # only a warning about what it touched is news.
+    assert _recall(conn, tmp_path, symbols={"get_or_create"}, edited=True) == []
+    warning = add_item(
+        db,
+        "get_or_create kept the mutex when the creator raised",
+        type="Mistake",
+        files=["region.py"],
+    ).entity_id
+    assert _recall(conn, tmp_path, symbols={"get_or_create"}, edited=True) == [warning]
 
 
 def test_with_the_sessions_words_a_whole_file_read_brings_what_shares_them(
