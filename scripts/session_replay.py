@@ -278,7 +278,7 @@ def replay_session(
         result.problems.append(worker.problem)
     after = all_items(workspace)
     result.captured = [
-        Captured(i.id, i.type, i.content) for i in after.values() if i.id not in before
+        Captured(i.id, i.type, i.content, i.shown) for i in after.values() if i.id not in before
     ]
     return result
 

@@ -390,10 +390,11 @@ class StoredItem:
     content: str
     source: str
     files: tuple[str, ...]
+    shown: bool = True  # False: hidden (a candidate waiting, or superseded)
 
 
 def _stored(item: Any) -> StoredItem:
-    return StoredItem(item.id, item.type, item.content, item.source, tuple(item.files))
+    return StoredItem(item.id, item.type, item.content, item.source, tuple(item.files), item.active)
 
 
 def lookup_items(workspace: Workspace, ids: list[str]) -> dict[str, StoredItem]:

@@ -46,6 +46,7 @@ class Captured:
     item_id: str
     type: str
     text: str
+    shown: bool = True  # False: stored hidden, a candidate waiting for corroboration
 
 
 @dataclass
@@ -249,8 +250,8 @@ def session_text(
         if entry.get("verdict") and entry.get("note"):
             lines.append(_indent(f"note: {entry['note']}"))
     lines.append(
-        f"   captured at session end: {len(result.captured)} new items "
-        f"(worker {result.capture_s:.1f} s)"
+        f"   captured at session end: {len(result.captured)} new items, "
+        f"{sum(c.shown for c in result.captured)} of them shown (worker {result.capture_s:.1f} s)"
     )
     lines.extend(f"   {line}" for line in result.capture_log)
     if show_captured:
