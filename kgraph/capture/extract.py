@@ -96,8 +96,12 @@ def _from_summary(item: SummaryItem, index: FileIndex, number: int, n: int) -> F
 # commits every file its passing diagnoses name. On 43 sessions of seven repositories
 # nobody had used, the explanations a commit backed were real knowledge 3 times in 28
 # (12 junk: diagnoses the session disproved, designs it replaced), and replayed, the 28
-# shown to later sessions were useful 0 times, junk 22.
-COMMIT_BACKED = frozenset({"failure", "fix-table", "summary.solving", "summary.concepts"})
+# shown to later sessions were useful 0 times, junk 22. Nor, read the same way, a failed
+# command's error line or a row of the agent's fix table: captured where the session's
+# commits are in the repository (a sixth batch's sessions of two repositories, at their
+# main), the 12 a commit backed were knowledge 0 times, junk 7 (a linter's naming rule, a
+# branch-name check, "Test duplication. Fix: extracted helpers").
+COMMIT_BACKED = frozenset({"summary.solving", "summary.concepts"})
 # A found item's ref prefix -> its origin (kgraph.capture.gate.candidates: which are trusted)
 _ORIGINS = {
     "say": "explanation",

@@ -242,6 +242,21 @@ def test_a_commit_backs_neither_the_agent_s_commentary_nor_the_user_s(
     assert not any(c.trusted for c in found)  # nor anything else the conversation gave
 
 
+def test_a_commit_of_the_fixed_file_does_not_back_a_failed_command(tmp_path: Path) -> None:
+    # Captured where the session's commits are in the repository, the failures and fix-table
+    # rows a commit backed were no knowledge in 12 (a linter's naming rule, a branch check).
+    from kgraph.capture.sources.commits import parse_commit
+
+    repo = tmp_path / "repo"
+    path = TranscriptBuilder("s1", str(repo)).prompt("run the tests").error_fix(repo)
+    entries, _ = read_new_entries(str(path.write(tmp_path / "t.jsonl")), 0, final=True)
+    fix = parse_commit("c" * 40, "fix: read the config as UTF-8", ("src/config.py",))
+    found = extract_candidates(entries, repo, commits=[fix]).candidates
+    failure = next(c for c in found if c.origin == "failure")
+    assert "src/config.py" in failure.files
+    assert failure.corroborated is None and not failure.trusted
+
+
 def test_a_commit_does_not_back_a_summary_s_listing_of_the_files_it_changed(
     tmp_path: Path,
 ) -> None:
