@@ -18,7 +18,11 @@ whole replay, so each session meets what the earlier ones left. For each session
    Read/Edit/Write/MultiEdit (paths moved into the clone; a Read/Edit of a file the checkout
    lacks, or a path outside the session's cwd, is skipped), then SessionEnd;
 3. the capture worker SessionEnd would start detached runs in the foreground
-   (``python -m kgraph.capture.worker``), capturing the real transcript file.
+   (``python -m kgraph.capture.worker``), capturing the real transcript file. With
+   ``--capture-at-end`` the clone is first checked out at the newest commit made before
+   the session's last entry, as a user's repository holds the session's own commits when
+   it ends (those that reached ``main``); without it, capture sees the starting checkout,
+   and nothing a session's commits would back is backed.
 
 What each injecting hook printed is split into items (``- Type [id] ...`` lines), and each
 item is shown with its stored text, type, source and files, keyed for
@@ -220,7 +224,12 @@ def _tool_trigger(step: ToolCall) -> str:
 
 
 def replay_session(
-    workspace: Workspace, plan: SessionPlan, *, install: bool, graph: bool
+    workspace: Workspace,
+    plan: SessionPlan,
+    *,
+    install: bool,
+    graph: bool,
+    capture_at_end: bool = False,
 ) -> SessionResult:
     sha = checkout_before(workspace, plan.started)
     result = SessionResult(
@@ -269,6 +278,8 @@ def replay_session(
             result.tool_calls += 1
             hook("post-tool-use", _tool_trigger(step), **tool_payload(workspace, step))
     _injected(workspace, result, found)
+    if capture_at_end and plan.ended is not None:
+        checkout_before(workspace, plan.ended)
     before = all_items(workspace)
     hook("session-end", reason="other")
     worker = run_worker(workspace, plan.session_id, log)
@@ -315,6 +326,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--no-graph", action="store_true", help="do not parse the code graph at each checkout"
     )
+    parser.add_argument(
+        "--capture-at-end",
+        action="store_true",
+        help="capture at the newest commit before the session's end (its own commits there)",
+    )
     return parser.parse_args(argv)
 
 
@@ -347,7 +363,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"[{index}/{len(plans)}] {plan.prefix} ...", file=sys.stderr, flush=True)
             install = not args.no_install and index == 1
             results.append(
-                replay_session(workspace, plan, install=install, graph=not args.no_graph)
+                replay_session(
+                    workspace,
+                    plan,
+                    install=install,
+                    graph=not args.no_graph,
+                    capture_at_end=args.capture_at_end,
+                )
             )
             if not args.json:
                 print(session_text(index, results[-1], verdicts, args.show_captured) + "\n")

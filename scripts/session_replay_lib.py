@@ -65,6 +65,7 @@ class SessionPlan:
     steps: tuple[Step, ...]
     outside: int  # file tool calls on paths outside the session's cwd (never sent)
     failed: int  # file tool calls that errored (Claude Code sends no PostToolUse)
+    ended: datetime | None = None  # its last entry's time
 
     @property
     def prefix(self) -> str:
@@ -110,7 +111,9 @@ def read_plan(transcript: Path) -> SessionPlan | None:
                 outside += 1
             else:
                 steps.append(ToolCall(event.name, path, dict(event.input), event.call_id))
-    return SessionPlan(session_id, transcript, min(times), tuple(steps), outside, failed)
+    return SessionPlan(
+        session_id, transcript, min(times), tuple(steps), outside, failed, max(times)
+    )
 
 
 # ----------------------------------------------------------------------------- workspace

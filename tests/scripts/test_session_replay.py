@@ -30,6 +30,8 @@ def test_a_transcript_becomes_its_prompts_and_file_calls_in_order(tmp_path: Path
         "Read", "cmd/resume.go", {"file_path": str(repo / "cmd/resume.go")}, plan.steps[1].call_id
     )
     assert (plan.outside, plan.failed) == (1, 1)
+    # where --capture-at-end checks out: the session's last entry
+    assert plan.ended is not None and plan.ended >= plan.started
 
 
 def test_a_session_recorded_on_windows_maps_its_paths(tmp_path: Path) -> None:
