@@ -25,7 +25,7 @@ def run(ctx: HookContext) -> str | None:
         from kgraph.transcript.markers import strip_markers
 
         prompt = strip_markers(prompt)
-    if not prompt or (prompt.startswith("/") and " " not in prompt.strip()):
+    if not prompt or (prompt.startswith("/") and " " not in prompt):
         return None
     words = task_words(prompt, ctx.seen().words)
     settings = ctx.settings
