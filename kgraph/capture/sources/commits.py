@@ -281,14 +281,18 @@ def knowledge_reason(commit: CommitInfo) -> str | None:
 
 
 # Words by which a message says why, not only what: a cause or purpose ("because", "so",
-# "to prevent"), a contrast ("but", "instead of", "without"), a negation ("doesn't",
-# "never", "no longer"), a failure ("fails", "wrong") or a rule ("must", "only"). A message
-# with none of them lists what the diff shows ("- Change X to Y", "Add colored badges"):
-# read item by item on sessions nobody tuned on, 8 of 56 such commit items were real
-# knowledge, against 30 of 55 of the ones that say why.
+# "to prevent"), an effect ("this reduces latency"), a contrast ("but", "without"), a
+# negation ("doesn't", "never", "no longer"), a failure ("fails", "wrong") or a rule
+# ("must", "only"). A message with none of them lists what the diff shows ("- Change X to
+# Y", "Add colored badges"): read item by item on sessions nobody tuned on, 8 of 56 such
+# commit items were real knowledge, against 30 of 55 of the ones that say why.
+# "Instead of" and "rather than" name what a change replaced, not why ("use the shared
+# helper instead of building it inline", "Simplify after review"): on three batches of
+# sessions nobody tuned on, the 20 commit items with no other such word were knowledge 2
+# times and junk 10 times.
 _EXPLAINS = re.compile(
     r"\b(?:because|since|so|due to|caus(?:e|es|ed|ing)|which|but|otherwise|prevent(?:s|ing)?|"
-    r"avoid(?:s|ing)?|eliminat(?:e|es|ed|ing)|ensur(?:e|es|ing)|instead|rather than|without|"
+    r"avoid(?:s|ing)?|eliminat(?:e|es|ed|ing)|ensur(?:e|es|ing)|reduc(?:es|ed|ing)|without|"
     r"never|not|no longer|only|must|should|requires?|break(?:s|ing)?|broke|"
     r"fail(?:s|ed|ing|ure)?|wrong|incorrect(?:ly)?)\b|n't\b",
     re.IGNORECASE,
