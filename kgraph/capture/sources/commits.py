@@ -21,8 +21,12 @@ from kgraph.runtime.git import run_git
 
 MAX_COMMITS = 200
 _RS, _US = "\x1e", "\x1f"
+# A conventional subject ("fix(scope)!: description"), after an optional gitmoji ("🐛 fix:
+# …", ":bug: fix: …"), so that a gitmoji project's types and descriptions are read as
+# anyone else's (its "📝 docs:" is documentation, its "🐛 fix: Address PR review feedback"
+# answers a review).
 _CONVENTIONAL = re.compile(
-    r"^(?P<type>[A-Za-z][A-Za-z0-9-]*)(?:\((?P<scope>[^()\n]{1,60})\))?(?P<bang>!)?:\s*(?P<desc>\S.*)$"
+    r"^(?:(?:[^\x00-\x7f]+|:[a-z0-9_+-]+:)\s*)?(?P<type>[A-Za-z][A-Za-z0-9-]*)(?:\((?P<scope>[^()\n]{1,60})\))?(?P<bang>!)?:\s*(?P<desc>\S.*)$"
 )
 _TRAILER = re.compile(
     r"^(?:[A-Z][A-Za-z-]*-by|Refs?|Closes|Fixes|Resolves|Related|See-also|Change-Id|"

@@ -32,6 +32,25 @@ def test_parse_conventional_commit() -> None:
     assert commit.body == "Clients must re-login."
 
 
+@pytest.mark.parametrize(
+    ("subject", "parsed"),
+    [  # gitmoji subjects, as 135yshr/meow (MIT) writes them, and as shortcodes
+        ("🐛 fix: Address PR review feedback", ("fix", None, "Address PR review feedback")),
+        ("♻️ refactor(runtime): propagate errors", ("refactor", "runtime", "propagate errors")),
+        (":memo: docs: explain the flags", ("docs", None, "explain the flags")),
+    ],
+)
+def test_a_gitmoji_subject_is_conventional(
+    subject: str, parsed: tuple[str, str | None, str]
+) -> None:
+    commit = parse_commit("abc", subject)
+    assert (commit.type, commit.scope, commit.description) == parsed
+
+
+def test_a_gitmoji_review_answer_is_known_as_one() -> None:
+    assert is_review_response(parse_commit("abc", "🐛 fix: Address PR review feedback" + BODY))
+
+
 def test_non_conventional_subject_keeps_its_text() -> None:
     commit = parse_commit("abc", "Fix the thing")
     assert commit.type is None and commit.scope is None and commit.description == "Fix the thing"
