@@ -34,7 +34,6 @@ from kgraph.capture.gate.paths import PathMap
 from kgraph.capture.sources.commits import (
     CommitInfo,
     commit_content,
-    docs_only,
     explains_why,
     is_review_response,
     knowledge_reason,
@@ -205,23 +204,13 @@ def _commit_parts(commit: CommitInfo) -> list[str]:
     return parts or [prose.shorten(content)]
 
 
-def _commit_origin(commit: CommitInfo, part: str, split: bool) -> str:
+def _commit_origin(commit: CommitInfo, part: str) -> str:
     """ "commit.review" for a commit answering a review, "commit.what" for a message (or the
     part of one an item keeps) that only says what changed (commits.explains_why, kept as
     a candidate: kgraph.capture.gate.candidates), else "commit"; recall shows a review's
-    commit only where it names the code at hand (kgraph.recall.items.named_only).
-
-    A documentation commit cut into its bullets (``split``) lists edits of the documents
-    ("Move the named failure to an appositive", "State n=10 for the off-suite cells"): the
-    documents hold each one, so each waits as "commit.what". One whose message fits whole
-    is judged as any commit ("docs(adr): defer py.typed until stable. No external typed
-    consumers exist ..." is a decision). Read on a seventh batch of sessions (a paper's
-    repository): its 13 such items were junk 11 times and knowledge never; on the batches
-    before it no documentation commit was cut into bullets."""
+    commit only where it names the code at hand (kgraph.recall.items.named_only)."""
     if is_review_response(commit):
         return "commit.review"
-    if split and docs_only(commit):
-        return "commit.what"
     return "commit" if commit.breaking or explains_why(part) else "commit.what"
 
 
@@ -255,7 +244,7 @@ def commit_candidates(
                     else None,
                     confidence=0.8 if reason == "breaking" else 0.75,
                     source="commit",
-                    origin=_commit_origin(commit, part, split=len(parts) > 1),
+                    origin=_commit_origin(commit, part),
                     at=commit.committed,
                 )
             )

@@ -330,38 +330,3 @@ def test_a_commit_listing_what_changed_waits_as_a_candidate() -> None:
         ("commit", True),
         ("commit", True),  # a breaking change is news wherever it is shown
     ]
-
-
-def test_a_documentation_commit_cut_into_its_bullets_waits() -> None:
-    from kgraph.capture.extract import commit_candidates
-    from kgraph.capture.sources.commits import parse_commit
-    from kgraph.knowledge.areas import AreaRules
-
-    # Cut from a paper's repository (henryph24/neuralips26, MIT): each bullet is an edit
-    # of the text, which the paper now holds.
-    edits = parse_commit(
-        "a" * 40,
-        "docs(abstract): split mechanism+symptom into two clear sentences with smoother "
-        "flow\n\n"
-        '- Lead the failure-mode sentence with the contrast cue ("However, this upgrade '
-        'fails on instance-normalized backbones: ...") so it reads as a connected argument '
-        "from the MoE-upgrade sentence rather than dropping the reader into a bare RevIN "
-        "claim.\n"
-        '- Move the named failure to an appositive at the sentence end ("a failure we call '
-        'normalization-induced routing collapse") so the diagnosis name lands as a '
-        "definition.\n"
-        '- Split the trigger and the symptoms onto a second sentence with an explicit "meaning '
-        'that" connector so the entropy=0.000 claim flows directly into its plain-English '
-        "consequence (one expert wins, others never activated).",
-        ("main.tex", "abstract.md"),
-    )
-    decision = parse_commit(
-        "b" * 40,
-        "docs(adr): defer py.typed marker until stable (ADR 0019)\n\n"
-        "We decided to ship no py.typed marker yet because no external typed consumers "
-        "exist and the annotations still change.",
-    )
-    *bullets, whole = commit_candidates([edits, decision], AreaRules())
-    assert len(bullets) > 1 and all(" — " in c.content for c in bullets)
-    assert {(c.origin, c.trusted) for c in bullets} == {("commit.what", False)}
-    assert (whole.origin, whole.trusted) == ("commit", True)
