@@ -208,10 +208,15 @@ def _commit_origin(commit: CommitInfo, part: str) -> str:
     """ "commit.review" for a commit answering a review, "commit.what" for a message (or the
     part of one an item keeps) that only says what changed (commits.explains_why, kept as
     a candidate: kgraph.capture.gate.candidates), else "commit"; recall shows a review's
-    commit only where it names the code at hand (kgraph.recall.items.named_only)."""
-    if is_review_response(commit):
-        return "commit.review"
-    return "commit" if commit.breaking or explains_why(part) else "commit.what"
+    commit only where it names the code at hand (kgraph.recall.items.named_only).
+
+    A review's answer that only lists what changed waits as any such commit does: on every
+    batch read so far, the two that gave no reason ("Address CodeRabbit review feedback -
+    Pin all GitHub Actions ...") were junk, the five that gave one knowledge once and
+    partial three times."""
+    if not (commit.breaking or explains_why(part)):
+        return "commit.what"
+    return "commit.review" if is_review_response(commit) else "commit"
 
 
 def commit_candidates(

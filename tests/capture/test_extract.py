@@ -330,3 +330,28 @@ def test_a_commit_listing_what_changed_waits_as_a_candidate() -> None:
         ("commit", True),
         ("commit", True),  # a breaking change is news wherever it is shown
     ]
+
+
+def test_a_review_answer_that_only_lists_changes_waits() -> None:
+    from kgraph.capture.extract import commit_candidates
+    from kgraph.capture.sources.commits import parse_commit
+    from kgraph.knowledge.areas import AreaRules
+
+    # Cut from 135yshr/meow (MIT): the reviewer's points, done, with no reason given
+    listed = parse_commit(
+        "a" * 40,
+        "🔒 fix: Address CodeRabbit review feedback\n\n"
+        "- Pin all GitHub Actions to full commit SHAs\n"
+        "- Pin stringer (v0.42.0) and golangci-lint (v2.9.0) versions\n"
+        "- Narrow .gitignore *.out to coverage*.out",
+    )
+    explained = parse_commit(
+        "b" * 40,
+        "fix: address PR review feedback on gitutil package\n\n"
+        '- CheckoutBranch: reject refs starting with "-" to prevent option injection',
+    )
+    found = commit_candidates([listed, explained], AreaRules())
+    assert [(c.origin, c.trusted) for c in found] == [
+        ("commit.what", False),
+        ("commit.review", True),
+    ]

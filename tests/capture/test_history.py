@@ -70,7 +70,8 @@ def test_a_commit_answering_a_review_is_learned_as_one(db: Database, tmp_repo: P
     review = (
         "fix(explain): address low severity PR feedback\n\n"
         "- Update help text to reflect default branch view behavior\n"
-        "- Add a nil check before dereferencing the commit's parent\n"
+        "- Add a nil check before dereferencing the commit's parent, which a root commit "
+        "does not have\n"
     )
     _commit(tmp_repo, "src/explain.go", review)
     report = learn_from_history(db, tmp_repo)
