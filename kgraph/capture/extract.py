@@ -212,8 +212,8 @@ def _commit_origin(commit: CommitInfo, part: str) -> str:
 
     A review's answer that only lists what changed waits as any such commit does: on every
     batch read so far, the two that gave no reason ("Address CodeRabbit review feedback -
-    Pin all GitHub Actions ...") were junk, the five that gave one knowledge once and
-    partial three times."""
+    Pin all GitHub Actions ...") were junk; the five that gave one were knowledge once,
+    partial three times and junk once."""
     if not (commit.breaking or explains_why(part)):
         return "commit.what"
     return "commit.review" if is_review_response(commit) else "commit"
