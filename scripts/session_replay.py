@@ -278,7 +278,7 @@ def replay_session(
             result.tool_calls += 1
             hook("post-tool-use", _tool_trigger(step), **tool_payload(workspace, step))
     _injected(workspace, result, found)
-    if capture_at_end and plan.ended is not None:
+    if capture_at_end:
         checkout_before(workspace, plan.ended)
     before = all_items(workspace)
     hook("session-end", reason="other")

@@ -65,7 +65,7 @@ class SessionPlan:
     steps: tuple[Step, ...]
     outside: int  # file tool calls on paths outside the session's cwd (never sent)
     failed: int  # file tool calls that errored (Claude Code sends no PostToolUse)
-    ended: datetime | None = None  # its last entry's time
+    ended: datetime  # its last entry's time
 
     @property
     def prefix(self) -> str:

@@ -31,7 +31,7 @@ def test_a_transcript_becomes_its_prompts_and_file_calls_in_order(tmp_path: Path
     )
     assert (plan.outside, plan.failed) == (1, 1)
     # where --capture-at-end checks out: the session's last entry
-    assert plan.ended is not None and plan.ended >= plan.started
+    assert plan.ended >= plan.started
 
 
 def test_a_session_recorded_on_windows_maps_its_paths(tmp_path: Path) -> None:
