@@ -13,6 +13,7 @@ from kgraph.knowledge.areas import relative_path
 from kgraph.recall.evidence import load_evidence_settings
 from kgraph.recall.file import (
     FileRecall,
+    file_identifiers,
     file_recall,
     file_vocabulary,
     touched_symbols,
@@ -70,6 +71,7 @@ def run(ctx: HookContext) -> str | None:
             symbols_only=recalled,
             edited=ctx.payload.tool_name in TEXT_EDIT_TOOLS,
             vocabulary=() if recalled else file_vocabulary(ctx.root / path, path),
+            uses=() if recalled else file_identifiers(ctx.root / path),
             check=CodeCheck(ctx.root),
             task=tasks[-1],
             opened_by=0.0 if symbols else session_share(ctx.latest_sessions(conn), path),

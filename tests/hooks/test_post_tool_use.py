@@ -114,10 +114,18 @@ def test_warnings_about_its_closest_dependencies_come_briefly(
     hook: Callable[..., HookResult], project_db: Database, tmp_repo: Path
 ) -> None:
     add_graph(project_db, ["web/api.py", "core/engine.py"], [("web/api.py", "core/engine.py")])
+    (tmp_repo / "web").mkdir()
+    (tmp_repo / "web" / "api.py").write_text("from core.engine import run_pipeline\n")
     own = add_item(project_db, "api.py serialises engine results as JSON", files=["web/api.py"])
     warning = add_item(
         project_db,
-        "Calling Engine.run twice in one request deadlocks the pool " + "detail " * 60,
+        "Calling run_pipeline twice in one request deadlocks the pool " + "detail " * 60,
+        type="Mistake",
+        files=["core/engine.py"],
+    )
+    add_item(
+        project_db,
+        "warm_cache before the first request, or the engine cold-starts",
         type="Mistake",
         files=["core/engine.py"],
     )
@@ -127,6 +135,7 @@ def test_warnings_about_its_closest_dependencies_come_briefly(
     assert text.index("From the files it depends on:") < text.index(warning.entity_id)
     assert "in its dependency core/engine.py" in text
     assert "split out" not in text  # a plain learning about a dependency is not pulled in
+    assert "warm_cache" not in text  # a warning about code api.py does not use
     assert len(text.split(warning.entity_id)[1].split("\n")[0]) < 260  # briefly
 
 
