@@ -9,7 +9,7 @@ from kgraph.db import Database
 from kgraph.db.reader import ReadConnection
 from kgraph.knowledge.store import add_item
 from kgraph.recall.evidence import EvidenceSettings
-from kgraph.recall.file import HUB_SHARE, file_recall, file_vocabulary
+from kgraph.recall.file import HUB_SHARE, file_identifiers, file_recall, file_vocabulary
 from kgraph.recall.words import TaskWords, task_words
 
 SOURCE = """\
@@ -30,6 +30,13 @@ def test_a_file_s_vocabulary_is_its_name_and_its_telling_definitions(tmp_path: P
     words = file_vocabulary(tmp_path / "region.py", "dogpile/cache/region.py")
     assert words == {"region.py", "region", "CacheRegion", "get_or_create"}  # no run, __repr__
     assert file_vocabulary(tmp_path / "gone.py", "a/io.py") == {"io.py"}  # a missing file
+
+
+def test_a_file_s_identifiers_are_every_name_its_code_uses(tmp_path: Path) -> None:
+    (tmp_path / "region.py").write_text(SOURCE)
+    names = file_identifiers(tmp_path / "region.py")
+    assert {"CacheRegion", "get_or_create", "creator", "__repr__"} <= names
+    assert file_identifiers(tmp_path / "gone.py") == frozenset()
 
 
 def _recall(conn: ReadConnection, tmp_path: Path, **options: object) -> list[str]:
