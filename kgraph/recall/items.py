@@ -379,7 +379,11 @@ def items_of_issue(conn: ReadConnection, issue: int, most: int | None = None) ->
 
 
 def item_count(conn: ReadConnection) -> int:
-    """How many visible-or-hidden knowledge items are stored (the base of frequencies)."""
+    """How many visible knowledge items are stored: the base of frequencies. A word's count
+    (:func:`term_frequencies`) runs over every row of the text index, candidates and file
+    and code-area rows included, so moving items to candidates lowers every word's rarity a
+    little; counting both over the same rows would raise most rarities and needs
+    ``MIN_LEXICAL`` recalibrated (docs/benchmarks.md, "an eighth unseen batch")."""
     row = conn.execute(
         f"SELECT COUNT(*) FROM entities WHERE type IN ({_TYPES}) AND hidden_at IS NULL"
     ).fetchone()
