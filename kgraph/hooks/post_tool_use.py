@@ -13,9 +13,8 @@ from kgraph.knowledge.areas import relative_path
 from kgraph.recall.evidence import load_evidence_settings
 from kgraph.recall.file import (
     FileRecall,
-    file_identifiers,
     file_recall,
-    file_vocabulary,
+    file_words,
     touched_symbols,
 )
 from kgraph.recall.readmodel import history_shown, session_share
@@ -57,6 +56,7 @@ def run(ctx: HookContext) -> str | None:
     mark = f"file:{path}" if not recalled else f"file:{path}#" + ",".join(sorted(symbols))[:300]
     seen = ctx.seen()
     tasks: list[TaskWords] = []
+    words = None if recalled else file_words(ctx.root / path, path)  # one read of the file
 
     def find(conn: ReadConnection, exclude: set[str]) -> FileRecall:
         tasks.append(TaskWords(conn, seen.words, known=seen.rarity))
@@ -70,8 +70,8 @@ def run(ctx: HookContext) -> str | None:
             symbols=symbols,
             symbols_only=recalled,
             edited=ctx.payload.tool_name in TEXT_EDIT_TOOLS,
-            vocabulary=() if recalled else file_vocabulary(ctx.root / path, path),
-            uses=() if recalled else file_identifiers(ctx.root / path),
+            vocabulary=words.vocabulary if words else (),
+            uses=words.uses if words else (),
             check=CodeCheck(ctx.root),
             task=tasks[-1],
             opened_by=0.0 if symbols else session_share(ctx.latest_sessions(conn), path),

@@ -62,7 +62,13 @@ from kgraph.recall.stale import CodeCheck, current_only
 from kgraph.recall.words import MIN_LEXICAL, TaskWords
 from kgraph.tools import TEXT_EDIT_TOOLS
 
-__all__ = ["FileRecall", "file_identifiers", "file_recall", "file_vocabulary", "touched_symbols"]
+__all__ = [
+    "FileRecall",
+    "FileWords",
+    "file_recall",
+    "file_words",
+    "touched_symbols",
+]
 
 # Dependencies looked at (closest first), and the items they may add: only warnings and rules.
 DEPENDENCIES = 3
@@ -202,20 +208,31 @@ def _on_task(entry: Ranked, task: TaskWords | None) -> bool:
     return not task or task.shared(entry.item.content) >= MIN_LEXICAL
 
 
-def file_vocabulary(file: Path, path: str) -> frozenset[str]:
+@dataclass(frozen=True)
+class FileWords:
+    """What a file the agent read says of itself, from one read of it: its ``vocabulary``
+    (:func:`_vocabulary`) and every identifier it holds (``uses``: the code it uses,
+    for its dependencies' warnings)."""
+
+    vocabulary: frozenset[str]
+    uses: frozenset[str]
+
+
+def file_words(file: Path, path: str) -> FileWords:
+    """:class:`FileWords` of the file at ``file`` (repo-relative ``path``), read once."""
+    text = _read_text(file)
+    return FileWords(_vocabulary(text, path), identifiers(text))
+
+
+def _vocabulary(text: str, path: str) -> frozenset[str]:
     """What an item that speaks of this file's code names: the file's base name and stem
-    ("_client.py", "_client") and the definitions it holds (short and dunder names left
-    out: ``run`` or ``__init__`` name something in every file)."""
+    ("_client.py", "_client") and the definitions its ``text`` holds (short and dunder
+    names left out: ``run`` or ``__init__`` name something in every file)."""
     name = Path(path).name
-    words = {m.group(1) for m in _DEFINITION.finditer(_read_text(file))}
+    words = {m.group(1) for m in _DEFINITION.finditer(text)}
     words = {w for w in words if len(w) >= MIN_NAME and not w.startswith("__")}
     stem = name.rsplit(".", 1)[0]
     return frozenset({name, *([stem] if len(stem) >= MIN_NAME else []), *words})
-
-
-def file_identifiers(file: Path) -> frozenset[str]:
-    """Every identifier the file holds: the code it uses, for its dependencies' warnings."""
-    return identifiers(_read_text(file))
 
 
 def _speaks_of(text: str, vocabulary: Collection[str]) -> int:
@@ -247,7 +264,7 @@ def file_recall(
     """What to inject for the repo-relative ``path``: its own items not in ``exclude`` and
     about at most one code file (:func:`_specific`), at most ``max_items`` — those naming
     one of ``symbols`` first, then those naming something of the file's ``vocabulary``
-    (:func:`file_vocabulary`), then the rest, each group best first; only the first group
+    (:func:`file_words`), then the rest, each group best first; only the first group
     with ``symbols_only`` — then up to two Mistakes/Patterns of its closest dependencies
     that name code the file uses (``uses``, its identifiers; none with ``symbols_only``:
     the file was recalled already); with ``check``, items naming

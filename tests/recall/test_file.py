@@ -9,7 +9,7 @@ from kgraph.db import Database
 from kgraph.db.reader import ReadConnection
 from kgraph.knowledge.store import add_item
 from kgraph.recall.evidence import EvidenceSettings
-from kgraph.recall.file import HUB_SHARE, file_identifiers, file_recall, file_vocabulary
+from kgraph.recall.file import HUB_SHARE, file_recall, file_words
 from kgraph.recall.words import TaskWords, task_words
 
 SOURCE = """\
@@ -27,16 +27,16 @@ class CacheRegion:
 
 def test_a_file_s_vocabulary_is_its_name_and_its_telling_definitions(tmp_path: Path) -> None:
     (tmp_path / "region.py").write_text(SOURCE)
-    words = file_vocabulary(tmp_path / "region.py", "dogpile/cache/region.py")
+    words = file_words(tmp_path / "region.py", "dogpile/cache/region.py").vocabulary
     assert words == {"region.py", "region", "CacheRegion", "get_or_create"}  # no run, __repr__
-    assert file_vocabulary(tmp_path / "gone.py", "a/io.py") == {"io.py"}  # a missing file
+    assert file_words(tmp_path / "gone.py", "a/io.py").vocabulary == {"io.py"}  # missing
 
 
 def test_a_file_s_identifiers_are_every_name_its_code_uses(tmp_path: Path) -> None:
     (tmp_path / "region.py").write_text(SOURCE)
-    names = file_identifiers(tmp_path / "region.py")
+    names = file_words(tmp_path / "region.py", "region.py").uses
     assert {"CacheRegion", "get_or_create", "creator", "__repr__"} <= names
-    assert file_identifiers(tmp_path / "gone.py") == frozenset()
+    assert file_words(tmp_path / "gone.py", "gone.py").uses == frozenset()
 
 
 def _recall(conn: ReadConnection, tmp_path: Path, **options: object) -> list[str]:
@@ -47,7 +47,7 @@ def _recall(conn: ReadConnection, tmp_path: Path, **options: object) -> list[str
         exclude=set(),
         max_items=5,
         max_chars=5_000,
-        vocabulary=file_vocabulary(tmp_path / "region.py", "region.py"),
+        vocabulary=file_words(tmp_path / "region.py", "region.py").vocabulary,
         **options,  # type: ignore[arg-type]
     )
     return list(found.ids)
