@@ -14,6 +14,14 @@ keeps a commit that removed ``FooBar`` ("Remove FooBar, now unused") from being 
 the name it removed, and a name the item only mentions (defined elsewhere) from being
 judged at all.
 
+A commit's message describes the change its commit made, and a change can be rewritten
+while every name it wrote survives (a function taking a display name, later a typed
+value). So capture also records, for an item of a commit, a key of each line the commit
+wrote in its files (:func:`written_lines`, kept in ``data["wrote"]``); once none of those
+lines is left in its files, the change it describes is gone and so is the item. A line is
+compared by its letters, digits and underscores only, so that a formatter's run (spacing,
+quotes, trailing commas) does not erase it.
+
 A code name is what a sentence writes only as code: ``CamelCase``, ``lowerCamel``,
 ``snake_case`` or ``SCREAMING_CASE``, of six or more characters; a file holds it when it
 holds the same identifier, whole (``handleSessionStart`` is not held by a file that only
@@ -25,10 +33,20 @@ from __future__ import annotations
 import os
 import re
 import stat
+import zlib
 from collections.abc import Callable, Iterable
 from pathlib import Path, PurePosixPath
 
-__all__ = ["MAX_BYTES", "MAX_FILES", "held_names", "identifiers", "named_code", "read_source"]
+__all__ = [
+    "MAX_BYTES",
+    "MAX_FILES",
+    "held_names",
+    "identifiers",
+    "line_keys",
+    "named_code",
+    "read_source",
+    "written_lines",
+]
 
 MIN_NAME = 6
 MAX_FILES = 6  # files of an item read to judge it (the first ones it is about)
@@ -38,6 +56,11 @@ _CODE_NAME = re.compile(
     r"|[a-z][a-z0-9]*_[a-z0-9_]+)(?![\w/-])"
 )
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# A written line tells something when its letters, digits and underscores number at least
+# MIN_LINE ("}", "return", "else:" are in every file); at most MAX_WRITTEN are kept per file.
+MIN_LINE = 8
+MAX_WRITTEN = 12
+_NOT_WORD = str.maketrans("", "", "!\"#$%&'()*+,-./:;<=>?@[\\]^`{|}~ \t\n\r\x0b\x0c")
 
 
 def named_code(text: str, files: Iterable[str] = ()) -> set[str]:
@@ -94,3 +117,47 @@ def held_names(
     for text in texts:
         held |= names & identifiers(text[:MAX_BYTES])
     return sorted(held) if texts else None
+
+
+def _words(line: str) -> str:
+    """A line's letters, digits and underscores (punctuation and spaces dropped)."""
+    return line.translate(_NOT_WORD)
+
+
+def _key(words: str) -> str:
+    return format(zlib.crc32(words.encode()), "08x")
+
+
+def line_keys(text: str) -> frozenset[str]:
+    """The keys of every telling line of a source text (a digest of its words)."""
+    return frozenset(
+        _key(words) for line in text.splitlines() if len(words := _words(line)) >= MIN_LINE
+    )
+
+
+def written_lines(
+    files: Iterable[str],
+    after: Callable[[str], str | None],
+    before: Callable[[str], str | None],
+) -> list[str] | None:
+    """The keys of the telling lines a change wrote in the first MAX_FILES ``files`` (in
+    path order): lines of a file's text ``after`` it that its text ``before`` it (None for
+    a new file) lacked, at most MAX_WRITTEN per file, sorted; None when no file could be
+    read after the change (a commit git does not have)."""
+    written: set[str] = set()
+    read = False
+    for path in sorted(files)[:MAX_FILES]:
+        text = after(path)
+        if text is None:
+            continue
+        read = True
+        old = {_words(line) for line in (before(path) or "").splitlines()}
+        new: dict[str, None] = {}
+        for line in text.splitlines():
+            words = _words(line)
+            if len(words) >= MIN_LINE and words not in old:
+                new[words] = None
+                if len(new) == MAX_WRITTEN:
+                    break
+        written.update(_key(words) for words in new)
+    return sorted(written) if read else None

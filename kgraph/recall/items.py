@@ -52,6 +52,7 @@ __all__ = [
     "project_rules",
     "stored_files",
     "term_frequencies",
+    "written_keys",
 ]
 
 TARGET_EDGES = ("ABOUT", "IN_FILE", "APPLIES_TO")
@@ -306,6 +307,15 @@ def held_code(data: object) -> tuple[str, ...] | None:
     if not isinstance(code, list):
         return None
     return tuple(name for name in code if isinstance(name, str))
+
+
+def written_keys(data: object) -> tuple[str, ...] | None:
+    """``data["wrote"]`` of an item's data: the keys of the lines its commit wrote
+    (:func:`kgraph.knowledge.codenames.written_lines`); None when none were recorded."""
+    wrote = _decoded(data).get("wrote")
+    if not isinstance(wrote, list):
+        return None
+    return tuple(key for key in wrote if isinstance(key, str))
 
 
 def learned_from_commit(data: object) -> bool:

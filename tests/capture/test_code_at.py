@@ -6,6 +6,7 @@ import subprocess
 from pathlib import Path
 
 from kgraph.capture.code_at import CodeAt
+from kgraph.knowledge.codenames import line_keys
 from kgraph.knowledge.prepare import prepare_item
 from kgraph.runtime.git import Blobs
 
@@ -54,3 +55,26 @@ def test_an_item_whose_files_held_none_of_its_code_is_not_vouched_for(tmp_repo: 
         # a commit that removed what it names says so: its empty record stands
         removed = prepare_item("Remove SpooledBody, now unused", files=["push.go"])
         assert code.record(removed, f"commit:{sha}").data["code"] == []
+
+
+def test_a_commits_item_records_the_lines_its_commit_wrote(tmp_repo: Path) -> None:
+    (tmp_repo / "registry.go").write_text("func GetByAgentType(agentType string) {\n}\n")
+    _run(tmp_repo, "add", ".")
+    _run(tmp_repo, "commit", "-qm", "registry")
+    added = _run(tmp_repo, "rev-parse", "HEAD")
+    (tmp_repo / "registry.go").write_text(
+        "func GetByAgentType(agentType string) {\n\t// Fall back to a registry name\n}\n"
+    )
+    _run(tmp_repo, "commit", "-qam", "fall back")
+    sha = _run(tmp_repo, "rev-parse", "HEAD")
+    item = prepare_item("GetByAgentType falls back to a registry name", files=["registry.go"])
+    fallback = line_keys("// Fall back to a registry name")
+    with Blobs(tmp_repo) as blobs:
+        code = CodeAt(tmp_repo, blobs)
+        # only the line the commit added: the signature was its parent's
+        assert code.record(item, f"commit:{sha}").data["wrote"] == sorted(fallback)
+        assert "wrote" not in code.record(item, "said:3").data  # a session's words: no commit
+        assert "wrote" not in code.record(item, "commit:" + "f" * 40).data  # not in git
+        # a commit that added the file wrote every line it has
+        signature = line_keys("func GetByAgentType(agentType string) {")
+        assert code.record(item, f"commit:{added}").data["wrote"] == sorted(signature)

@@ -9,10 +9,13 @@ import pytest
 
 from kgraph.knowledge.codenames import (
     MAX_FILES,
+    MAX_WRITTEN,
     held_names,
     identifiers,
+    line_keys,
     named_code,
     read_source,
+    written_lines,
 )
 
 # Cut from the entireio/cli history (a commit message and the Go file it changed).
@@ -83,3 +86,54 @@ def test_a_fifo_is_not_waited_on(tmp_path: Path) -> None:
     fifo = tmp_path / "state.go"
     os.mkfifo(fifo)
     assert read_source(fifo) is None
+
+
+# Cut from the entireio/cli history: fecc0ed "fix: make GetByAgentType accept both display
+# and registry names" (registry.go before and after it).
+REGISTRY_BEFORE = """\
+func GetByAgentType(agentType string) (Agent, error) {
+\tregistryName, ok := AgentTypeToRegistryName[agentType]
+\tif !ok {
+\t\treturn nil, fmt.Errorf("unknown agent type: %s", agentType)
+\t}
+\treturn Get(registryName)
+}
+"""
+REGISTRY_AFTER = """\
+func GetByAgentType(agentType string) (Agent, error) {
+\t// Try human-readable name first
+\tif registryName, ok := AgentTypeToRegistryName[agentType]; ok {
+\t\treturn Get(registryName)
+\t}
+\t// Fall back to treating it as a registry name
+\treturn Get(agentType)
+}
+"""
+
+
+def test_written_lines_are_the_telling_lines_a_change_added() -> None:
+    files = {"registry.go": (REGISTRY_BEFORE, REGISTRY_AFTER)}
+    wrote = written_lines(files, lambda p: files[p][1], lambda p: files[p][0])
+    assert wrote is not None
+    after_only = line_keys(REGISTRY_AFTER) - line_keys(REGISTRY_BEFORE)
+    # the comments, the new if and the fallback; not the signature nor "return Get(...)",
+    # which the file held before, and not "}" (too short to tell anything)
+    assert set(wrote) == after_only
+    assert len(wrote) == 4
+    new_file = written_lines(["registry.go"], lambda p: REGISTRY_AFTER, lambda p: None)
+    assert new_file is not None and set(new_file) == line_keys(REGISTRY_AFTER)
+    assert written_lines(["registry.go"], lambda p: None, lambda p: REGISTRY_BEFORE) is None
+
+
+def test_a_line_is_its_words_so_a_formatter_does_not_erase_it() -> None:
+    black = 'return Get( "registry",  name, )\n'
+    assert line_keys(black) == line_keys("return Get('registry', name)\n")
+    assert line_keys("}\nreturn\n\telse:\n") == frozenset()
+
+
+def test_written_lines_keep_a_few_per_file() -> None:
+    after = "".join(f"value_number_{n} = {n}\n" for n in range(40))
+    wrote = written_lines(
+        ["a.py", "b.py"], lambda p: after if p == "a.py" else None, lambda p: None
+    )
+    assert wrote is not None and len(wrote) == MAX_WRITTEN

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from kgraph.db import Database
 from kgraph.db.reader import ReadConnection
+from kgraph.knowledge.codenames import line_keys
 from kgraph.knowledge.store import add_item
 from kgraph.recall.relevance import Ranked
-from kgraph.recall.stale import CodeCheck, Elsewhere, current_only, landed
+from kgraph.recall.stale import MIN_WRITTEN, CodeCheck, Elsewhere, current_only, landed
 
 # Cut from the entireio/cli history: the commit's function was deleted as dead code later.
 STALE = (
@@ -86,6 +88,55 @@ def test_an_item_whose_recorded_code_is_gone_is_left_out(tmp_path: Path) -> None
     assert check.is_current(removal)
     # Nothing recorded as held: nothing to judge.
     assert check.is_current(_Item("none", STALE, files, data={"code": []}))
+
+
+# Cut from the entireio/cli history: fecc0ed wrote these lines in registry.go; by the time a
+# replayed session read the file, GetByAgentType took a typed AgentType and none was left.
+INTERIM = (
+    "fix: make GetByAgentType accept both display and registry names. Interim fix to "
+    "support passing agent.Name() to functions that ultimately call GetByAgentType."
+)
+INTERIM_WROTE = """\
+// GetByAgentType retrieves an agent by its type name.
+// Accepts either human-readable names (e.g., "Claude Code", "Gemini CLI") or
+// registry names (e.g., "claude-code", "gemini").
+\t// Try human-readable name first
+\tif registryName, ok := AgentTypeToRegistryName[agentType]; ok {
+\t// Fall back to treating it as a registry name
+\treturn Get(agentType)
+"""
+REGISTRY_NOW = """\
+// GetByAgentType retrieves an agent by its AgentType.
+func GetByAgentType(agentType AgentType) (Agent, error) {
+\tfor _, ag := range registry {
+\t\tif ag.Type() == agentType {
+\t\t\treturn ag, nil
+\t\t}
+\t}
+\treturn nil, fmt.Errorf("unknown agent type: %s", agentType)
+}
+"""
+
+
+def test_a_commit_item_whose_written_lines_are_all_gone_is_left_out(tmp_path: Path) -> None:
+    (tmp_path / "registry.go").write_text(REGISTRY_NOW)
+    files = ("registry.go",)
+    wrote = sorted(line_keys(INTERIM_WROTE))
+    data = {"code": ["GetByAgentType"], "wrote": wrote}
+    # every name it writes is still there; the change it describes is not
+    assert not CodeCheck(tmp_path).is_current(_Item("old", INTERIM, files, data=data))
+    # one of its lines left: the change is still (partly) the code at hand
+    (tmp_path / "registry.go").write_text(
+        REGISTRY_NOW + "\t// Fall back to treating it as a registry name\n"
+    )
+    assert CodeCheck(tmp_path).is_current(_Item("old", INTERIM, files, data=data))
+    # too few written lines to tell by their absence
+    few = {"code": ["GetByAgentType"], "wrote": wrote[: MIN_WRITTEN - 1]}
+    (tmp_path / "registry.go").write_text(REGISTRY_NOW)
+    assert CodeCheck(tmp_path).is_current(_Item("few", INTERIM, files, data=few))
+    # as JSON text in the database, as the read model hands it on
+    text = json.dumps(data)
+    assert not CodeCheck(tmp_path).is_current(_Item("json", INTERIM, files, data=text))
 
 
 def test_an_unrecorded_commit_item_needs_most_of_its_names_still_there(tmp_path: Path) -> None:
