@@ -28,7 +28,10 @@ build configuration aside) tells of a change as a whole, most of it elsewhere: r
 real sessions on fifteen repositories, such items a file hook brought were useful 3 times
 in 64 and junk 18 times (a long commit's change list), against 17 in 65 and 9 for items
 about one code file. The hook brings only items about at most one code file; the prompt
-hook, whose words pick the item, still brings broad ones.
+hook, whose words pick the item, still brings broad ones. A commit's message that lists
+its changes (three entries or more) tells of a change as a whole too, whatever its files:
+such items a file hook brought were useful 3 times in 35 and junk 16 times; they are left
+to the prompt hook (useful 9 times in 24 there).
 
 **A file most sessions open says little.** Of a file a third or more of the recent sessions
 read or edited (HUB_SHARE), a whole-file read brings only the warnings: replaying real
@@ -55,7 +58,7 @@ from kgraph.knowledge.areas import SUPPORTING_AREAS, infer_code_area
 from kgraph.knowledge.codenames import identifiers, named_code, read_source
 from kgraph.recall.briefing import Block, fit
 from kgraph.recall.evidence import EvidenceSettings
-from kgraph.recall.items import named_only
+from kgraph.recall.items import lists_changes, named_only
 from kgraph.recall.readmodel import focus_for, gather
 from kgraph.recall.relevance import Item, Ranked, rank
 from kgraph.recall.stale import CodeCheck, current_only
@@ -194,6 +197,14 @@ def _specific(item: Item) -> bool:
     return True
 
 
+def _history(item: Item) -> bool:
+    """Whether ``item`` is left to the prompt hook: shown only where it names the code at
+    hand (:func:`~kgraph.recall.items.named_only`), or a commit's list of its changes
+    (:func:`~kgraph.recall.items.lists_changes`), which a read's range or a file's words
+    pick by chance."""
+    return named_only(item) or lists_changes(item)
+
+
 def _names_any(text: str, symbols: Collection[str]) -> bool:
     return bool(symbols) and not set(_IDENTIFIER.findall(text)).isdisjoint(symbols)
 
@@ -272,9 +283,9 @@ def file_recall(
     ``task`` (the session's prompt words), a whole-file read brings only the items sharing
     enough of them, and the warnings (only the warnings when ``opened_by``, the share of
     recent sessions that opened the file, is HUB_SHARE or more); after an edit or a write
-    (``edited``), only the warnings. A named-only item
-    (:func:`~kgraph.recall.items.named_only`) is left to the prompt hook: a read's range
-    covers too many names, and after an edit only warnings come."""
+    (``edited``), only the warnings. A named-only item and a commit's change list
+    (:func:`_history`) are left to the prompt hook: a read's range covers too many names,
+    and after an edit only warnings come."""
     now = now or datetime.now(UTC)
     if max_items <= 0 or (symbols_only and not symbols):
         return FileRecall(None, ())
@@ -289,13 +300,13 @@ def file_recall(
     # items by how much of the file's code they name, over one that only changed the
     # file once: replaying three histories, the newest items about a file named what the
     # next change to it touched 8-24% of the time, items in this order 17-65%.
-    naming = [r for r in ranked if _names_any(r.item.content, symbols) and not named_only(r.item)]
+    naming = [r for r in ranked if _names_any(r.item.content, symbols) and not _history(r.item)]
     named = {r.item.id for r in naming}
     rest = [] if symbols_only else [r for r in ranked if r.item.id not in named]
     # Beside what names the code touched, only the file's warnings and rules, and on a
     # whole-file read the items that name something of the file: an item that only
     # shared a commit with the file is history, left to search.
-    # A named-only item is left to the prompt hook (recall.items.named_only).
+    # A named-only item and a change list are left to the prompt hook (_history).
     rest = [
         r
         for r in rest
@@ -308,7 +319,7 @@ def file_recall(
                 and _on_task(r, task)
             )
         )
-        and not named_only(r.item)
+        and not _history(r.item)
     ]
     rest.sort(  # stable: the rank's order (specific before broad, newer first) kept
         key=lambda r: (r.item.type != "Mistake", -_speaks_of(r.item.content, vocabulary))

@@ -134,3 +134,48 @@ def test_with_the_sessions_words_a_whole_file_read_brings_what_shares_them(
     assert set(_recall(conn, tmp_path)) == everything
     # An edit's own symbols lead whatever the prompt said.
     assert mutex.entity_id in _recall(conn, tmp_path, task=task, symbols={"get_or_create"})
+
+
+# The shape of entireio/cli's "Fix task checkpoint detection without pre-existing untracked
+# files": a subject, then the change told entry by entry.
+CHANGE_LIST = """\
+Fix get_or_create when the creator returns None
+
+get_or_create() cached None as a value. This flowed through:
+1. CacheRegion stored the None under the key
+2. get_or_create returned it as a hit
+3. the creator never ran again"""
+
+
+def test_a_commits_change_list_is_left_to_the_prompt_hook(
+    db: Database, conn: ReadConnection, tmp_path: Path
+) -> None:
+    (tmp_path / "region.py").write_text(SOURCE)
+    listed = add_item(
+        db, CHANGE_LIST, files=["region.py"], source="commit", data={"origin": "history"}
+    ).entity_id
+    said = add_item(  # the same words from a session: not a commit's list
+        db,
+        CHANGE_LIST.replace("Fix", "Fixed"),
+        files=["region.py"],
+        data={"origin": "summary.errors"},
+    ).entity_id
+    prose = add_item(
+        db,
+        "Fix get_or_create when the creator returns None: CacheRegion stored it as a hit",
+        files=["region.py"],
+        source="commit",
+        data={"origin": "history"},
+    ).entity_id
+    assert listed not in _recall(conn, tmp_path)
+    assert listed not in _recall(conn, tmp_path, symbols={"get_or_create"})
+    assert {said, prose} <= set(_recall(conn, tmp_path, symbols={"get_or_create"}))
+    # flattened onto one line (as capture keeps some messages), still a list
+    flat = add_item(
+        db,
+        "Fix the CacheRegion lock - release it on error - time out after 30 s - log get_or_create",
+        files=["region.py"],
+        source="commit",
+        data={"origin": "commit"},
+    ).entity_id
+    assert flat not in _recall(conn, tmp_path)
