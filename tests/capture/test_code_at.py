@@ -78,3 +78,21 @@ def test_a_commits_item_records_the_lines_its_commit_wrote(tmp_repo: Path) -> No
         # a commit that added the file wrote every line it has
         signature = line_keys("func GetByAgentType(agentType string) {")
         assert code.record(item, f"commit:{added}").data["wrote"] == sorted(signature)
+
+
+def test_a_commits_lines_in_a_document_are_not_recorded(tmp_repo: Path) -> None:
+    # Cut from henryph24/neuralips26: a reply whose paragraphs were reworded again and
+    # again while what each commit settled stood.
+    (tmp_repo / "reply.md").write_text("The anchor control settles W3 from the paper.\n")
+    (tmp_repo / "probe.py").write_text("def probe_model(path):\n    return load(path)\n")
+    _run(tmp_repo, "add", ".")
+    _run(tmp_repo, "commit", "-qm", "settle W3")
+    sha = _run(tmp_repo, "rev-parse", "HEAD")
+    with Blobs(tmp_repo) as blobs:
+        code = CodeAt(tmp_repo, blobs)
+        reply = prepare_item("Settle W3 from the paper in the reply", files=["reply.md"])
+        assert "wrote" not in code.record(reply, f"commit:{sha}").data
+        files = ["reply.md", "probe.py"]
+        both = prepare_item("probe_model loads; the reply settles W3", files=files)
+        wrote = code.record(both, f"commit:{sha}").data["wrote"]
+        assert set(wrote) == line_keys("def probe_model(path):\n    return load(path)\n")
