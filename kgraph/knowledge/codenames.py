@@ -17,10 +17,10 @@ judged at all.
 A commit's message describes the change its commit made, and a change can be rewritten
 while every name it wrote survives (a function taking a display name, later a typed
 value). So capture also records, for an item of a commit, a key of each line the commit
-wrote in its files (:func:`written_lines`, kept in ``data["wrote"]``); once none of those
-lines is left in its files, the change it describes is gone and so is the item. A line is
-compared by its letters, digits and underscores only, so that a formatter's run (spacing,
-quotes, trailing commas) does not erase it.
+wrote in its code files (:func:`written_lines`, kept in ``data["wrote"]``); once none of
+those lines is left in its files, the change it describes is gone and so is the item. A
+line is compared by its letters, digits and underscores only, so that a formatter's run
+(spacing, quotes, trailing commas) does not erase it.
 
 A code name is what a sentence writes only as code: ``CamelCase``, ``lowerCamel``,
 ``snake_case`` or ``SCREAMING_CASE``, of six or more characters; a file holds it when it

@@ -11,9 +11,8 @@ differ in how often what they give is real knowledge. Read item by item on sessi
 rules were not written against (27 sessions, three repositories), commit messages were real
 11 times in 12 and a compaction summary's "Errors and fixes" bullets were its best section,
 while the agent's own explanations were real 31 times in 89 and the user's side 2 in 29.
-Only the origins in :data:`TRUSTED_ORIGINS` are stored as knowledge at once (and those in
-:data:`ANCHORED_ORIGINS` when they name a file of the project); the others are stored as
-*candidates*, which nothing returns until something corroborates them
+Only the origins in :data:`TRUSTED_ORIGINS` are stored as knowledge at once; the others are
+stored as *candidates*, which nothing returns until something corroborates them
 (:mod:`kgraph.knowledge.candidates`): a smaller memory in front of the agent, but a clean one.
 """
 
@@ -48,11 +47,7 @@ class Candidate:
     @property
     def trusted(self) -> bool:
         """Stored as knowledge at once (else as a candidate, see the module docstring)."""
-        if self.corroborated is not None:
-            return True
-        if self.origin in ANCHORED_ORIGINS:
-            return bool(self.files)
-        return self.origin in TRUSTED_ORIGINS
+        return self.corroborated is not None or self.origin in TRUSTED_ORIGINS
 
 
 # Origins whose items were real knowledge at least 85% of the time on sessions nobody tuned
@@ -66,16 +61,13 @@ class Candidate:
 # 105 and junk 56 times (on a sixth batch, read after, 1 and 0 in 6); replayed, the 14 shown
 # to later sessions (only where they named the code at hand) were useful to none.
 TRUSTED_ORIGINS = frozenset({"commit", "commit.review", "llm"})
-# Origins trusted when what they say is about a file of the project. A compaction summary's
-# "Errors and fixes" bullet that names a project file is a cause and fix in that code; one
-# that names none is more often the session's incident (a CLI flag it got wrong, a `gh`
-# label that did not exist, a test it ran too early). On three batches of sessions nobody
-# tuned the rules on, the bullets naming a file were real knowledge 13 times in 22 and junk
-# once; those naming none, real 6 times in 41 and junk 21 times (on a sixth batch, read
-# after this was written, the gap was smaller: junk 5 in 15 against 6 in 14). Those wait as
-# candidates: a rule of the repository ("commits to main are blocked") comes back in
-# another session, which corroborates it.
-ANCHORED_ORIGINS = frozenset({"summary.errors"})
+# Not a compaction summary's "Errors and fixes" bullet, even one naming a file of the
+# project: it was trusted so on three batches of sessions nobody had tuned on (real 13 times
+# in 22 where it named a file), but the five batches read after that rule was written gave
+# 12 real and 25 junk in 50 (the session's incidents: a lint hook's noise mid-edit, a name
+# clash after a move, an API the agent invented, a fix the session later dropped). Such a
+# bullet waits as a candidate; a rule of the repository comes back in another session,
+# which corroborates it.
 
 
 def text_hash(text: str, length: int = 12) -> str:

@@ -18,13 +18,23 @@ def candidate(
     )
 
 
-def test_an_errors_and_fixes_bullet_naming_a_project_file_is_trusted() -> None:
-    assert candidate("summary.errors", files=("cmd/entire/cli/state.go",)).trusted
-
-
-def test_an_errors_and_fixes_bullet_naming_no_file_waits_for_corroboration() -> None:
+def test_an_errors_and_fixes_bullet_waits_for_corroboration_even_naming_a_file() -> None:
+    # Cut from a tenth batch of sessions: a lint hook's noise mid-edit, stored as a Mistake
+    # about the file it named and shown to two later sessions that only read that file.
+    lint = Candidate(
+        ref="summary:affb5d6631",
+        type="Mistake",
+        content=(
+            "ESLint/TypeScript lint error on unused imports: When I first added the "
+            "Reanimated import to `app/index.tsx` without the code using it, the hook "
+            "reported it unused; fixed by writing the whole file at once."
+        ),
+        files=("app/index.tsx",),
+        origin="summary.errors",
+    )
+    assert not lint.trusted
     assert not candidate("summary.errors").trusted
-    assert candidate("summary.errors", corroborated="commit").trusted
+    assert candidate("summary.errors", files=("app/index.tsx",), corroborated="commit").trusted
 
 
 def test_a_commit_is_trusted_without_files_and_an_explanation_is_not_with_them() -> None:
