@@ -324,12 +324,15 @@ def file_recall(
     rest.sort(  # stable: the rank's order (specific before broad, newer first) kept
         key=lambda r: (r.item.type != "Mistake", -_speaks_of(r.item.content, vocabulary))
     )
-    own = [Ranked(r.item, r.score, "") for r in current_only([*naming, *rest], check, max_items)]
+    pool = [*naming, *rest]
+    own = [Ranked(r.item, r.score, "") for r in current_only(pool, check, max_items)]
     taken = exclude | {r.item.id for r in own}
     deps = [] if symbols_only else _dependency_items(conn, path, settings, taken, now, uses)
     deps = current_only(deps, check, DEPENDENCY_ITEMS)
     if not own and not deps:
-        return FileRecall(None, ())
+        # Every item that cleared the bar describes code the file no longer holds.
+        why = f"{len(pool)} item(s) about it describe code no longer there" if pool else ""
+        return FileRecall(None, (), why)
     block = Block(
         title=f"kgraph: recorded about {path} in earlier sessions "
         "(`kgraph knowledge show ID` prints one in full):",

@@ -10,6 +10,7 @@ from kgraph.db.reader import ReadConnection
 from kgraph.knowledge.store import add_item
 from kgraph.recall.evidence import EvidenceSettings
 from kgraph.recall.file import HUB_SHARE, file_recall, file_words
+from kgraph.recall.stale import CodeCheck
 from kgraph.recall.words import TaskWords, task_words
 
 SOURCE = """\
@@ -179,3 +180,28 @@ def test_a_commits_change_list_is_left_to_the_prompt_hook(
         data={"origin": "commit"},
     ).entity_id
     assert flat not in _recall(conn, tmp_path)
+
+
+def test_a_read_whose_only_items_are_stale_says_so(
+    db: Database, conn: ReadConnection, tmp_path: Path
+) -> None:
+    (tmp_path / "region.py").write_text(SOURCE)
+    add_item(  # it names get_or_create and a lock its file no longer holds
+        db,
+        "get_or_create takes the region_mutex_lock first",
+        files=["region.py"],
+        data={"code": ["get_or_create", "region_mutex_lock"]},
+    )
+    found = file_recall(
+        conn,
+        "region.py",
+        settings=EvidenceSettings(),
+        exclude=set(),
+        max_items=5,
+        max_chars=5_000,
+        vocabulary=file_words(tmp_path / "region.py", "region.py").vocabulary,
+        check=CodeCheck(tmp_path),
+    )
+    assert found.text is None
+    assert found.why == "1 item(s) about it describe code no longer there"
+    assert _recall(conn, tmp_path) != []  # without the check it is shown
