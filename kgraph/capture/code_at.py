@@ -5,10 +5,8 @@ Capture records with each item the code names its files held (``data["code"]``, 
 commit's message describes the files as that commit left them, so they are read at the
 commit (a session's later commits may already have changed them); anything else a session
 said describes the work tree the session ended with. An item of a commit also records the
-lines its commit wrote in its code files (``data["wrote"]``), read from the commit and its
-parent. Not in its documents: a document's lines are sentences, reworded without undoing
-what they say (replaying a repository of papers and replies, four commit items whose
-Markdown lines had all been rewritten were useful twice).
+lines its commit wrote in its code files (``data["wrote"]``,
+:func:`~kgraph.knowledge.codenames.written_lines`), read from the commit and its parent.
 """
 
 from __future__ import annotations
@@ -16,7 +14,6 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from kgraph.knowledge.areas import DOCUMENTATION, infer_code_area
 from kgraph.knowledge.codenames import read_source, written_lines
 from kgraph.knowledge.prepare import PreparedItem, with_held_code
 from kgraph.runtime.git import Blobs
@@ -47,8 +44,8 @@ class CodeAt:
             return texts[path]
 
         item = with_held_code(item, at_commit)
-        code = [path for path in item.files if infer_code_area(path) != DOCUMENTATION]
-        wrote = written_lines(code, at_commit, lambda path: self.blobs.text(f"{sha}^", path))
+        parent = f"{sha}^"
+        wrote = written_lines(item.files, at_commit, lambda path: self.blobs.text(parent, path))
         return item if not wrote else replace(item, data={**item.data, "wrote": wrote})
 
     def _work_tree(self, path: str) -> str | None:

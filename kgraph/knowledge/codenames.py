@@ -37,6 +37,8 @@ import zlib
 from collections.abc import Callable, Iterable
 from pathlib import Path, PurePosixPath
 
+from kgraph.knowledge.areas import DOCUMENTATION, infer_code_area
+
 __all__ = [
     "MAX_BYTES",
     "MAX_FILES",
@@ -45,6 +47,7 @@ __all__ = [
     "line_keys",
     "named_code",
     "read_source",
+    "written_files",
     "written_lines",
 ]
 
@@ -135,18 +138,26 @@ def line_keys(text: str) -> frozenset[str]:
     )
 
 
+def written_files(files: Iterable[str]) -> list[str]:
+    """The files whose written lines are recorded, and read again to judge them: the first
+    MAX_FILES code files in path order. Not documents: their lines are sentences, reworded
+    without undoing what they say (replaying a repository of papers and replies, four
+    commit items whose Markdown lines had all been rewritten were useful twice)."""
+    return [path for path in sorted(files) if infer_code_area(path) != DOCUMENTATION][:MAX_FILES]
+
+
 def written_lines(
     files: Iterable[str],
     after: Callable[[str], str | None],
     before: Callable[[str], str | None],
 ) -> list[str] | None:
-    """The keys of the telling lines a change wrote in the first MAX_FILES ``files`` (in
-    path order): lines of a file's text ``after`` it that its text ``before`` it (None for
-    a new file) lacked, at most MAX_WRITTEN per file, sorted; None when no file could be
-    read after the change (a commit git does not have)."""
+    """The keys of the telling lines a change wrote in its :func:`written_files` of
+    ``files``: lines of a file's text ``after`` it that its text ``before`` it (None for a
+    new file) lacked, at most MAX_WRITTEN per file, sorted; None when no file could be
+    read after the change (a commit git does not have, or only documents)."""
     written: set[str] = set()
     read = False
-    for path in sorted(files)[:MAX_FILES]:
+    for path in written_files(files):
         text = after(path)
         if text is None:
             continue

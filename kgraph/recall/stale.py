@@ -52,6 +52,7 @@ from kgraph.knowledge.codenames import (
     line_keys,
     named_code,
     read_source,
+    written_files,
 )
 from kgraph.recall.items import commit_items, held_code, learned_from_commit, written_keys
 from kgraph.recall.relevance import Item, Ranked
@@ -97,11 +98,13 @@ class CodeCheck:
         return self._words[path]
 
     def _rewritten(self, item: Item) -> bool:
-        """Whether none of the lines the item's commit wrote is left in its files."""
+        """Whether none of the lines the item's commit wrote is left in the files capture
+        read them from (:func:`~kgraph.knowledge.codenames.written_files`)."""
         wrote = written_keys(getattr(item, "data", None))
-        if wrote is None or len(wrote) < MIN_WRITTEN or not item.files:
+        files = written_files(item.files)
+        if wrote is None or len(wrote) < MIN_WRITTEN or not files:
             return False
-        for path in sorted(item.files)[:MAX_FILES]:
+        for path in files:
             if path not in self._lines:
                 self._lines[path] = line_keys(self._text(path) or "")
             if not self._lines[path].isdisjoint(wrote):

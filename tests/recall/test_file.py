@@ -9,7 +9,7 @@ from kgraph.db import Database
 from kgraph.db.reader import ReadConnection
 from kgraph.knowledge.store import add_item
 from kgraph.recall.evidence import EvidenceSettings
-from kgraph.recall.file import HUB_SHARE, file_recall, file_words
+from kgraph.recall.file import HUB_SHARE, FileRecall, file_recall, file_words
 from kgraph.recall.stale import CodeCheck
 from kgraph.recall.words import TaskWords, task_words
 
@@ -40,8 +40,8 @@ def test_a_file_s_identifiers_are_every_name_its_code_uses(tmp_path: Path) -> No
     assert file_words(tmp_path / "gone.py", "gone.py").uses == frozenset()
 
 
-def _recall(conn: ReadConnection, tmp_path: Path, **options: object) -> list[str]:
-    found = file_recall(
+def _found(conn: ReadConnection, tmp_path: Path, **options: object) -> FileRecall:
+    return file_recall(
         conn,
         "region.py",
         settings=EvidenceSettings(),
@@ -51,7 +51,10 @@ def _recall(conn: ReadConnection, tmp_path: Path, **options: object) -> list[str
         vocabulary=file_words(tmp_path / "region.py", "region.py").vocabulary,
         **options,  # type: ignore[arg-type]
     )
-    return list(found.ids)
+
+
+def _recall(conn: ReadConnection, tmp_path: Path, **options: object) -> list[str]:
+    return list(_found(conn, tmp_path, **options).ids)
 
 
 def test_items_naming_the_file_s_code_come_and_ones_that_only_touched_it_stay_out(
@@ -152,33 +155,31 @@ def test_a_commits_change_list_is_left_to_the_prompt_hook(
     db: Database, conn: ReadConnection, tmp_path: Path
 ) -> None:
     (tmp_path / "region.py").write_text(SOURCE)
-    listed = add_item(
-        db, CHANGE_LIST, files=["region.py"], source="commit", data={"origin": "history"}
-    ).entity_id
+
+    def commit(text: str, origin: str) -> str:
+        return add_item(
+            db, text, files=["region.py"], source="commit", data={"origin": origin}
+        ).entity_id
+
+    listed = commit(CHANGE_LIST, "history")
     said = add_item(  # the same words from a session: not a commit's list
         db,
         CHANGE_LIST.replace("Fix", "Fixed"),
         files=["region.py"],
         data={"origin": "summary.errors"},
     ).entity_id
-    prose = add_item(
-        db,
+    prose = commit(
         "Fix get_or_create when the creator returns None: CacheRegion stored it as a hit",
-        files=["region.py"],
-        source="commit",
-        data={"origin": "history"},
-    ).entity_id
+        "history",
+    )
     assert listed not in _recall(conn, tmp_path)
     assert listed not in _recall(conn, tmp_path, symbols={"get_or_create"})
     assert {said, prose} <= set(_recall(conn, tmp_path, symbols={"get_or_create"}))
     # flattened onto one line (as capture keeps some messages), still a list
-    flat = add_item(
-        db,
+    flat = commit(
         "Fix the CacheRegion lock - release it on error - time out after 30 s - log get_or_create",
-        files=["region.py"],
-        source="commit",
-        data={"origin": "commit"},
-    ).entity_id
+        "commit",
+    )
     assert flat not in _recall(conn, tmp_path)
 
 
@@ -192,16 +193,7 @@ def test_a_read_whose_only_items_are_stale_says_so(
         files=["region.py"],
         data={"code": ["get_or_create", "region_mutex_lock"]},
     )
-    found = file_recall(
-        conn,
-        "region.py",
-        settings=EvidenceSettings(),
-        exclude=set(),
-        max_items=5,
-        max_chars=5_000,
-        vocabulary=file_words(tmp_path / "region.py", "region.py").vocabulary,
-        check=CodeCheck(tmp_path),
-    )
+    found = _found(conn, tmp_path, check=CodeCheck(tmp_path))
     assert found.text is None
     assert found.why == "1 item(s) about it describe code no longer there"
     assert _recall(conn, tmp_path) != []  # without the check it is shown

@@ -139,6 +139,21 @@ def test_a_commit_item_whose_written_lines_are_all_gone_is_left_out(tmp_path: Pa
     assert not CodeCheck(tmp_path).is_current(_Item("json", INTERIM, files, data=text))
 
 
+def test_written_lines_are_looked_for_where_capture_read_them(tmp_path: Path) -> None:
+    # A commit of six documents and one Go file: capture recorded the Go file's lines
+    # (documents are left out), so recall reads that file, not the first six in path order.
+    docs = tuple(f"docs/{n}.md" for n in "abcdef")
+    for doc in docs:
+        (tmp_path / doc).parent.mkdir(exist_ok=True)
+        (tmp_path / doc).write_text("Rewritten since.\n")
+    (tmp_path / "registry.go").write_text(INTERIM_WROTE)
+    wrote = sorted(line_keys(INTERIM_WROTE))
+    item = _Item("docs", INTERIM, (*docs, "registry.go"), data={"wrote": wrote})
+    assert CodeCheck(tmp_path).is_current(item)
+    (tmp_path / "registry.go").write_text(REGISTRY_NOW)
+    assert not CodeCheck(tmp_path).is_current(item)
+
+
 def test_an_unrecorded_commit_item_needs_most_of_its_names_still_there(tmp_path: Path) -> None:
     # Cut from entireio/git-sync: a branch's commit, squash-merged under another sha, so
     # git does not have it and nothing was recorded; the type it names was removed since.
