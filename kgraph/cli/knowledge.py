@@ -321,7 +321,7 @@ def files_cmd(ctx: click.Context, code_area: str | None, as_json: bool) -> None:
 @json_option
 @click.pass_context
 def stats_cmd(ctx: click.Context, as_json: bool) -> None:
-    """Counts: entities by type and source, hidden/superseded, vectors by model, edges.
+    """Counts: entities by type and source, hidden/superseded, candidates, vectors, edges.
 
     Example: kgraph knowledge stats --json
     """
@@ -332,7 +332,11 @@ def stats_cmd(ctx: click.Context, as_json: bool) -> None:
         print_json(result.to_dict())
         return
     rows: list[list[object]] = [["entities", t, n] for t, n in sorted(result.by_type.items())]
-    rows += [["knowledge", "hidden", result.hidden], ["knowledge", "superseded", result.superseded]]
+    rows += [
+        ["knowledge", "hidden", result.hidden],
+        ["knowledge", "candidates (kgraph knowledge review)", result.candidates],
+        ["knowledge", "superseded", result.superseded],
+    ]
     rows += [["source", s, n] for s, n in sorted(result.by_source.items())]
     rows += [["vectors", m, n] for m, n in sorted(result.embedded.items())]
     rows += [["relationships", t, n] for t, n in sorted(result.relationships.items())]

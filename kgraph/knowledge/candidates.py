@@ -69,6 +69,21 @@ def corroboration(
     return {"hidden_at": None, "data": data}
 
 
+def count_pending(conn: Connection) -> int:
+    """How many candidates wait for review (or for another session to say them again)."""
+    from sqlalchemy import select
+
+    from kgraph.knowledge.model import KNOWLEDGE_TYPES
+    from kgraph.knowledge.records import ENTITIES
+
+    rows = conn.execute(
+        select(ENTITIES.c.data).where(
+            ENTITIES.c.type.in_(KNOWLEDGE_TYPES), ENTITIES.c.hidden_at.is_not(None)
+        )
+    )
+    return sum(1 for (data,) in rows if state(data) == PENDING)
+
+
 def list_candidates(db: Database, *, limit: int = 50) -> list[KnowledgeItem]:
     """Pending candidates, newest first (what ``kgraph knowledge review`` shows)."""
     from sqlalchemy import select

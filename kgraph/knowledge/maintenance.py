@@ -47,11 +47,15 @@ class Stats:
     by_source: dict[str, int]
     embedded: dict[str, int]
     relationships: dict[str, int]
+    # Of the hidden: what capture stored as candidates, waiting for review (or for another
+    # session to say them again).
+    candidates: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "entities": self.by_type,
             "hidden": self.hidden,
+            "candidates": self.candidates,
             "superseded": self.superseded,
             "sources": self.by_source,
             "embedded": self.embedded,
@@ -60,8 +64,9 @@ class Stats:
 
 
 def stats(db: Database) -> Stats:
-    """Counts of entities by type and source, hidden/superseded items, vectors by model,
-    relationships by type."""
+    """Counts of entities by type and source, hidden/superseded items and candidates,
+    vectors by model, relationships by type."""
+    from kgraph.knowledge.candidates import count_pending
 
     def counts(conn: Connection, statement: Select[Any]) -> dict[str, int]:
         return {str(key): int(count) for key, count in conn.execute(statement).all()}
@@ -86,7 +91,15 @@ def stats(db: Database) -> Stats:
         relationships = counts(
             conn, select(RELATIONSHIPS.c.type, func.count()).group_by(RELATIONSHIPS.c.type)
         )
-        return Stats(by_type, hidden or 0, superseded or 0, by_source, embedded, relationships)
+        return Stats(
+            by_type,
+            hidden or 0,
+            superseded or 0,
+            by_source,
+            embedded,
+            relationships,
+            candidates=count_pending(conn),
+        )
 
     return db.read(read)
 

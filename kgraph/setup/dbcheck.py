@@ -79,6 +79,7 @@ def check_database(root: Path, db_url: str | None = None, *, full: bool = False)
     from kgraph.db.failures import describe_failure
     from kgraph.db.models import Entity, GraphFile, Session
     from kgraph.db.postgres import display_url
+    from kgraph.knowledge.candidates import count_pending
 
     where = str(path) if path is not None else display_url(url)
     try:
@@ -110,6 +111,7 @@ def check_database(root: Path, db_url: str | None = None, *, full: bool = False)
             sessions = conn.execute(select(func.count()).select_from(Session)).scalar_one()
             failed = len(failed_files(conn))  # code graph files whose analysis failed
             parsed = conn.execute(select(func.count()).select_from(GraphFile)).scalar_one()
+            pending = count_pending(conn)
         # The prompt hook finds the code a prompt names through the graph.
         graph = (
             f"a code graph of {parsed} files" if parsed else "no code graph (kgraph graph parse .)"
@@ -120,7 +122,8 @@ def check_database(root: Path, db_url: str | None = None, *, full: bool = False)
             f"{where}: schema {revision}, "
             + ("" if server else f"{pragma} ok, ")
             + f"{items} entities, {sessions} sessions, {graph}"
-            + (f"; {failed} code graph file(s) failed (kgraph graph summary)" if failed else ""),
+            + (f"; {failed} code graph file(s) failed (kgraph graph summary)" if failed else "")
+            + (f"; {pending} candidate(s) to review (kgraph knowledge review)" if pending else ""),
         )
     except Exception as exc:
         failure = describe_failure(exc, where)

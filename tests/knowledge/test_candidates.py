@@ -10,6 +10,7 @@ from kgraph.db import Database
 from kgraph.errors import InvalidValueError
 from kgraph.knowledge import add_item, list_items
 from kgraph.knowledge.candidates import list_candidates, review, state
+from kgraph.knowledge.maintenance import stats
 from kgraph.knowledge.prepare import prepare_item
 from kgraph.knowledge.search import search
 from kgraph.knowledge.store import AddResult, write_item
@@ -125,3 +126,12 @@ def test_restoring_a_candidate_accepts_it(db: Database) -> None:
     set_hidden(db, stored, False)  # `kgraph knowledge restore ID`
     (item,) = list_items(db)
     assert item.id == stored and state(item.data) == "accepted" and list_candidates(db) == []
+
+
+def test_stats_count_the_candidates_waiting_not_the_hidden_or_reviewed(db: Database) -> None:
+    first = capture(db, CAUSE, "s1").entity_id
+    second = capture(db, OTHER, "s1").entity_id
+    assert stats(db).candidates == 2 and stats(db).hidden == 2
+    review(db, first, accept=True)
+    review(db, second, accept=False)
+    assert stats(db).candidates == 0 and stats(db).hidden == 1

@@ -19,7 +19,7 @@ def test_stats_count_types_sources_vectors_and_edges(db: Database, fake: Embedde
     set_hidden(db, b, True)
     result = stats(db)
     assert result.by_type == {"Learning": 2, "Pattern": 1, "CodeArea": 1, "File": 1}
-    assert result.hidden == 1 and result.superseded == 1
+    assert result.hidden == 1 and result.superseded == 1 and result.candidates == 0
     assert result.by_source == {"manual": 2, "commit": 1}
     assert result.embedded == {"kgraph-hash-384": 1}
     assert result.relationships["SUPERSEDES"] == 1 and result.relationships["APPLIES_TO"] == 1

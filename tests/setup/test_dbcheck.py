@@ -43,6 +43,22 @@ def test_the_database_check_says_how_much_code_graph_there_is(tmp_repo: Path) ->
     assert "a code graph of 1 files" in dbcheck.check_database(tmp_repo).detail
 
 
+def test_the_database_check_says_when_candidates_wait_for_review(tmp_repo: Path) -> None:
+    from dataclasses import replace
+
+    from kgraph.knowledge.prepare import prepare_item
+    from kgraph.knowledge.store import write_item
+
+    path = _project_db(tmp_repo, 1)
+    assert "candidate" not in dbcheck.check_database(tmp_repo).detail
+    db = open_database(f"sqlite:///{path}")
+    item = replace(prepare_item("`load` reads the file twice, so it is slow."), candidate=True)
+    db.write(lambda conn: write_item(conn, item))
+    db.close()
+    detail = dbcheck.check_database(tmp_repo).detail
+    assert "1 candidate(s) to review (kgraph knowledge review)" in detail
+
+
 def test_doctor_promises_an_upgrade_only_when_a_copy_takes_it(tmp_repo: Path) -> None:
     import sqlite3
 
