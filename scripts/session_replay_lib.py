@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -76,14 +77,25 @@ class SessionPlan:
         return next((s.text for s in self.steps if isinstance(s, Prompt)), "")
 
 
+_WORKTREE = re.compile(r"^\.claude/worktrees/[^/]+/(?=.)")
+
+
 def _relative(path: object, bases: list[str]) -> str | None:
-    """``path`` relative to one of the session's cwds (a Windows one written POSIX-style)."""
+    """``path`` relative to the session's checkout (a Windows one written POSIX-style), as
+    capture maps it (kgraph.capture.gate.paths): under one of ``bases``, or through a
+    folder named as the first one (a checkout reached through a symlink: Claude Code
+    records the cwd resolved, the agent writes the path it was given); a file of a Claude
+    Code worktree is the repo's file."""
     if not isinstance(path, str):
         return None
     path = posix_path(path)
     for base in bases:
         if path.startswith(base + "/"):
-            return path[len(base) + 1 :]
+            return _WORKTREE.sub("", path[len(base) + 1 :]) or None
+    parts = path.split("/")
+    name = bases[0].rsplit("/", 1)[-1] if bases else ""
+    if name in parts[:-1]:
+        return _WORKTREE.sub("", "/".join(parts[parts.index(name) + 1 :])) or None
     return None
 
 
@@ -96,8 +108,8 @@ def read_plan(transcript: Path) -> SessionPlan | None:
     times = [e.time for e in entries if e.time is not None]
     if not times:
         return None
-    cwds = {posix_path(e.cwd).rstrip("/") for e in entries if e.cwd}
-    bases = sorted(cwds, key=len, reverse=True)
+    # Where the session started: the checkout (its cwd follows the agent's ``cd`` later).
+    bases = [posix_path(e.cwd).rstrip("/") for e in entries if e.cwd][:1]
     session_id = next((e.session_id for e in entries if e.session_id), transcript.stem)
     steps: list[Step] = []
     outside = failed = 0

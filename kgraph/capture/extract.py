@@ -322,8 +322,10 @@ def _turn_files(events: Sequence[Event], at: int, paths: PathMap) -> tuple[str, 
 
 
 def transcript_cwd(entries: Sequence[Any]) -> str | None:
-    """The working directory the transcript's session ran in (its last recorded one)."""
-    for entry in reversed(entries):
+    """The working directory the transcript's session started in (its first recorded one):
+    the cwd follows the agent's ``cd``, and a session that ended in a folder of the repo
+    would otherwise have every other file taken for one outside it."""
+    for entry in entries:
         cwd = getattr(entry, "cwd", None)
         if cwd:
             return str(cwd)

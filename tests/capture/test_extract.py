@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kgraph.capture.extract import extract_candidates
+from kgraph.capture.extract import extract_candidates, transcript_cwd
 from kgraph.capture.gate.candidates import Candidate
 from kgraph.transcript.reader import read_new_entries
 from tests.capture.transcript_builder import TranscriptBuilder
@@ -355,3 +355,14 @@ def test_a_review_answer_that_only_lists_changes_waits() -> None:
         ("commit.what", False),
         ("commit.review", True),
     ]
+
+
+def test_the_session_s_cwd_is_where_it_started_not_the_folder_it_ended_in() -> None:
+    from types import SimpleNamespace
+
+    entries = [
+        SimpleNamespace(cwd=None),
+        SimpleNamespace(cwd="/home/ann/repo"),
+        SimpleNamespace(cwd="/home/ann/repo/spec/tools"),
+    ]
+    assert transcript_cwd(entries) == "/home/ann/repo"

@@ -47,6 +47,25 @@ def test_a_session_recorded_on_windows_maps_its_paths(tmp_path: Path) -> None:
     assert plan.steps[1].path == "docs/setup.md" and plan.outside == 0
 
 
+def test_paths_through_a_symlink_or_a_worktree_map_onto_the_checkout(tmp_path: Path) -> None:
+    cwd = "/Users/ann/Library/Mobile Documents/com~apple~CloudDocs/Developer/nv-mcp"
+    path = (
+        TranscriptBuilder("s1", cwd)
+        .prompt("fix the config loader")
+        .tool("Read", {"file_path": "/Users/ann/Developer/nv-mcp/build/config.yaml"}, "a: 1")
+        .tool("Read", {"file_path": cwd + "/.claude/worktrees/w1/src/load.py"}, "def load(): ...")
+        .tool("Read", {"file_path": "/Users/ann/Developer/other/x.py"}, "x = 1")
+        .write(tmp_path / "t.jsonl")
+    )
+    plan = read_plan(path)
+    assert plan is not None
+    assert [s.path for s in plan.steps if isinstance(s, ToolCall)] == [
+        "build/config.yaml",
+        "src/load.py",
+    ]
+    assert plan.outside == 1
+
+
 def test_item_lines_give_their_ids_and_the_frame_is_not_items() -> None:
     context = (
         "kgraph project memory: facts recorded in earlier sessions.\n"

@@ -7,13 +7,23 @@ Paths under either directory are written repo-relative; any other path under a h
 directory (``/Users/<name>``, ``/home/<name>``, ``/root``, ``C:\\Users\\<name>``) is written
 with ``~`` (:mod:`kgraph.redact.home`). A session recorded on Windows has Windows paths;
 they map the same way (:func:`posix_path`).
+
+A session's paths do not always start with its cwd. Claude Code records the cwd resolved,
+while the agent writes the paths it was given: a checkout reached through a symlink
+(``~/Developer`` → an iCloud Drive folder; ``/tmp`` → ``/private/tmp`` on macOS) has every
+file outside the cwd, and a session replayed from such a machine (real sessions of one
+repository) lost the files of every item. Such a path is mapped when it resolves into the
+repo here, or when a folder of it is named as the repo is and the rest is a file of the
+repo. A file in one of Claude Code's worktrees (``.claude/worktrees/<name>/src/x.py``) is
+the repo's ``src/x.py`` on another branch.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from kgraph.redact.home import mask_home
 
@@ -23,6 +33,7 @@ _ABS_PATH = re.compile(r"(?<![\w.~])(/[^\s'\"`:;,()<>\]\[{}|*]+)")
 # A Windows absolute path (a session recorded on Windows: ``C:\\Users\\ann\\repo\\x.py``)
 _WINDOWS_ABS = re.compile(r"(?<![\w.~])([A-Za-z]:[\\/][^\s'\"`:;,()<>\]\[{}|*]*)")
 _DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
+_WORKTREE = re.compile(r"^\.claude/worktrees/[^/]+/(?=.)")
 
 
 def posix_path(path: str) -> str:
@@ -42,19 +53,28 @@ class PathMap:
     """Maps absolute paths from a transcript onto repo-relative ones.
 
     ``bases`` are the directories that stand for the repo root: the root itself (as given
-    and resolved) and the transcript's cwd, longest first so a nested one wins.
+    and resolved) and the transcript's cwd unless it lies inside the root (a folder of the
+    repo the session moved into), longest first so a nested one wins.
     """
 
     root: Path
     cwd: str | None = None
     bases: tuple[str, ...] = field(init=False)
+    _names: frozenset[str] = field(init=False, repr=False, compare=False)
+    _seen: dict[str, str | None] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        candidates = {str(self.root).rstrip("/"), str(self.root.resolve()).rstrip("/")}
+        roots = {str(self.root).rstrip("/"), str(self.root.resolve()).rstrip("/")}
+        candidates = set(roots)
         if self.cwd and _absolute(self.cwd):
-            candidates.add(posix_path(self.cwd).rstrip("/"))
+            cwd = posix_path(self.cwd).rstrip("/")
+            if not any(cwd.startswith(r + "/") for r in roots if r):
+                candidates.add(cwd)
         bases = sorted((b for b in candidates if b), key=len, reverse=True)
         object.__setattr__(self, "bases", tuple(bases))
+        names = {PurePosixPath(b).name for b in bases}
+        object.__setattr__(self, "_names", frozenset(n for n in names if n))
+        object.__setattr__(self, "_seen", {})
 
     def rel(self, path: str) -> str | None:
         """``path`` relative to the repo (POSIX) when it lies inside it, else None."""
@@ -64,22 +84,31 @@ class PathMap:
         if not _absolute(path):
             clean = path[2:] if path.startswith("./") else path
             return None if clean.startswith("../") or not clean else clean
+        if path not in self._seen:
+            self._seen[path] = self._inside(path)
+        return self._seen[path]
+
+    def _inside(self, path: str) -> str | None:
         for base in self.bases:
             if path.startswith(base + "/"):
-                rel = path[len(base) + 1 :].strip("/")
-                return rel or None
+                return _WORKTREE.sub("", path[len(base) + 1 :].strip("/")) or None
+        real = posix_path(os.path.realpath(path))
+        if real != path and any(real.startswith(base + "/") for base in self.bases):
+            return self._inside(real)
+        parts = path.split("/")
+        for at, part in enumerate(parts[:-1]):
+            rest = "/".join(parts[at + 1 :]).strip("/")
+            if part in self._names and rest and (self.root / rest).exists():
+                return _WORKTREE.sub("", rest)
         return None
 
     def scrub(self, text: str) -> str:
         """Absolute paths inside the repo written relative; other home paths masked."""
 
         def relative(value: str) -> str:
-            for base in self.bases:
-                if value == base:
-                    return "."
-                if value.startswith(base + "/"):
-                    return value[len(base) + 1 :]
-            return value
+            if value in self.bases:
+                return "."
+            return self.rel(value) or value
 
         text = _WINDOWS_ABS.sub(lambda m: relative(posix_path(m.group(1))), text)
         return mask_home(_ABS_PATH.sub(lambda m: relative(m.group(1)), text))

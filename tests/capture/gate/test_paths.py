@@ -37,3 +37,51 @@ def test_posix_paths_are_left_as_they_are(tmp_path: Path) -> None:
     paths = PathMap(tmp_path, "/home/ann/repo")
     assert paths.rel("/home/ann/repo/src/x.py") == "src/x.py"
     assert paths.scrub("see /home/ann/repo/src/x.py and /home/ann/y") == "see src/x.py and ~/y"
+
+
+# A real session's shapes: Claude Code recorded the cwd resolved (an iCloud Drive folder) while
+# the agent wrote the paths through the symlink it was given (``~/Developer``).
+ICLOUD_CWD = "/Users/ann/Library/Mobile Documents/com~apple~CloudDocs/Developer/nv-mcp"
+
+
+def _repo(tmp_path: Path, name: str = "nv-mcp") -> Path:
+    root = tmp_path / name
+    (root / "build-plan").mkdir(parents=True)
+    (root / "build-plan" / "config.yaml").write_text("a: 1\n")
+    (root / name.replace("-", "_")).mkdir()
+    return root
+
+
+def test_a_path_through_a_symlink_of_the_checkout_is_resolved(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    (tmp_path / "Developer").symlink_to(tmp_path, target_is_directory=True)
+    paths = PathMap(root, ICLOUD_CWD)
+    linked = f"{tmp_path}/Developer/nv-mcp/build-plan/config.yaml"
+    assert paths.rel(linked) == "build-plan/config.yaml"
+
+
+def test_a_path_recorded_elsewhere_maps_by_the_folder_named_as_the_repo(tmp_path: Path) -> None:
+    paths = PathMap(_repo(tmp_path), ICLOUD_CWD)
+    assert paths.rel("/Users/ann/Developer/nv-mcp/build-plan/config.yaml") == (
+        "build-plan/config.yaml"
+    )
+    assert paths.scrub("see /Users/ann/Developer/nv-mcp/build-plan/config.yaml") == (
+        "see build-plan/config.yaml"
+    )
+    # a folder of that name whose rest is no file of the repo is somewhere else
+    assert paths.rel("/Users/ann/Developer/nv-mcp/notes/todo.md") is None
+    assert paths.rel("/Users/ann/backup/other/config.yaml") is None
+
+
+def test_a_cwd_inside_the_repo_is_a_folder_of_it_not_its_root(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    paths = PathMap(root, f"{root}/build-plan")
+    assert paths.rel(f"{root}/build-plan/config.yaml") == "build-plan/config.yaml"
+    assert paths.rel(f"{root}/README.md") == "README.md"
+
+
+def test_a_file_of_a_claude_code_worktree_is_the_repo_s_file(tmp_path: Path) -> None:
+    paths = PathMap(_repo(tmp_path), ICLOUD_CWD)
+    worktree = f"{ICLOUD_CWD}/.claude/worktrees/fix-auth/src/auth.py"
+    assert paths.rel(worktree) == "src/auth.py"
+    assert paths.rel(f"{ICLOUD_CWD}/.claude/settings.json") == ".claude/settings.json"
