@@ -92,7 +92,8 @@ class PathMap:
         for base in self.bases:
             if path.startswith(base + "/"):
                 return _WORKTREE.sub("", path[len(base) + 1 :].strip("/")) or None
-        real = posix_path(os.path.realpath(path))
+        # (a drive path is no POSIX path: realpath would join it to the process's cwd)
+        real = os.path.realpath(path) if path.startswith("/") else path
         if real != path and any(real.startswith(base + "/") for base in self.bases):
             return self._inside(real)
         parts = path.split("/")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from kgraph.capture.gate.paths import PathMap, posix_path
 
 WINDOWS_CWD = "C:\\Users\\ann\\git\\starcar"
@@ -17,6 +19,14 @@ def test_a_windows_session_s_paths_are_made_repo_relative(tmp_path: Path) -> Non
     # outside the checkout: no repo path, and never taken for a relative one
     assert paths.rel("C:\\Users\\ann\\notes\\todo.md") is None
     assert paths.rel("docs\\setup.md") == "docs\\setup.md"  # relative stays relative
+
+
+def test_a_windows_path_is_never_taken_for_one_under_the_process_s_cwd(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    paths = PathMap(tmp_path, WINDOWS_CWD)
+    assert paths.rel("C:\\Users\\ann\\notes\\todo.md") is None
 
 
 def test_a_windows_session_s_text_is_scrubbed(tmp_path: Path) -> None:
