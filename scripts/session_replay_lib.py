@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 import time
@@ -23,7 +22,7 @@ from typing import Any
 from capture_run import WORKER_TIMEOUT_S, timed
 from replay_sessions import _BRACKETED
 
-from kgraph.capture.gate.paths import posix_path
+from kgraph.capture.gate.paths import PathMap, posix_path
 
 HOOK_TIMEOUT_S = 60
 FILE_TOOLS = frozenset({"Read", "Edit", "Write", "MultiEdit"})
@@ -77,30 +76,27 @@ class SessionPlan:
         return next((s.text for s in self.steps if isinstance(s, Prompt)), "")
 
 
-_WORKTREE = re.compile(r"^\.claude/worktrees/[^/]+/(?=.)")
-
-
-def _relative(path: object, bases: list[str]) -> str | None:
-    """``path`` relative to the session's checkout (a Windows one written POSIX-style), as
-    capture maps it (kgraph.capture.gate.paths): under one of ``bases``, or through a
-    folder named as the first one (a checkout reached through a symlink: Claude Code
-    records the cwd resolved, the agent writes the path it was given); a file of a Claude
-    Code worktree is the repo's file."""
+def _relative(path: object, paths: PathMap) -> str | None:
+    """``path`` relative to the session's checkout as capture maps it (PathMap: under one of
+    the session's cwds, a worktree's file the repo's), or through a folder named as the
+    checkout the session started in (a checkout reached through a symlink: Claude Code
+    records the cwd resolved, the agent writes the path it was given), which capture
+    checks against the files of the repo and the replay, before any checkout, cannot."""
     if not isinstance(path, str):
         return None
-    path = posix_path(path)
-    for base in bases:
-        if path.startswith(base + "/"):
-            return _WORKTREE.sub("", path[len(base) + 1 :]) or None
-    parts = path.split("/")
-    name = bases[0].rsplit("/", 1)[-1] if bases else ""
+    found = paths.rel(path)
+    if found is not None:
+        return found
+    parts = posix_path(path).split("/")
+    name = paths.root.name
     if name in parts[:-1]:
-        return _WORKTREE.sub("", "/".join(parts[parts.index(name) + 1 :])) or None
+        return paths.rel("/".join(parts[parts.index(name) + 1 :]))
     return None
 
 
 def read_plan(transcript: Path) -> SessionPlan | None:
     """The hook plan of one transcript (None when it has no timestamp)."""
+    from kgraph.capture.extract import transcript_cwds
     from kgraph.capture.sources.stream import Ran, Said, conversation
     from kgraph.transcript.reader import iter_entries
 
@@ -108,8 +104,8 @@ def read_plan(transcript: Path) -> SessionPlan | None:
     times = [e.time for e in entries if e.time is not None]
     if not times:
         return None
-    # Where the session started: the checkout (its cwd follows the agent's ``cd`` later).
-    bases = [posix_path(e.cwd).rstrip("/") for e in entries if e.cwd][:1]
+    cwds = transcript_cwds(entries)
+    paths = PathMap(Path(posix_path(cwds[0]) if cwds else "/nonexistent"), cwds)
     session_id = next((e.session_id for e in entries if e.session_id), transcript.stem)
     steps: list[Step] = []
     outside = failed = 0
@@ -119,7 +115,7 @@ def read_plan(transcript: Path) -> SessionPlan | None:
         elif isinstance(event, Ran) and event.name in FILE_TOOLS:
             if event.is_error:
                 failed += 1
-            elif (path := _relative(event.input.get("file_path"), bases)) is None:
+            elif (path := _relative(event.input.get("file_path"), paths)) is None:
                 outside += 1
             else:
                 steps.append(ToolCall(event.name, path, dict(event.input), event.call_id))

@@ -322,14 +322,15 @@ def _turn_files(events: Sequence[Event], at: int, paths: PathMap) -> tuple[str, 
 
 
 def transcript_cwd(entries: Sequence[Any]) -> str | None:
-    """The working directory the transcript's session started in (its first recorded one):
-    the cwd follows the agent's ``cd``, and a session that ended in a folder of the repo
-    would otherwise have every other file taken for one outside it."""
-    for entry in entries:
-        cwd = getattr(entry, "cwd", None)
-        if cwd:
-            return str(cwd)
-    return None
+    """The working directory the transcript's session started in (its first recorded one)."""
+    return next(iter(transcript_cwds(entries)), None)
+
+
+def transcript_cwds(entries: Sequence[Any]) -> tuple[str, ...]:
+    """Every working directory the transcript recorded, in order: the cwd follows the
+    agent's ``cd`` (into a folder of the repo, a worktree elsewhere, or from the folder
+    the session started in into the repo), so no one of them is the checkout for sure."""
+    return tuple(dict.fromkeys(str(c) for e in entries if (c := getattr(e, "cwd", None))))
 
 
 def extract_candidates(
@@ -350,7 +351,7 @@ def extract_candidates(
     from kgraph.transcript.views import compaction_summaries
 
     events = conversation(entries)
-    paths = PathMap(root, transcript_cwd(entries))
+    paths = PathMap(root, transcript_cwds(entries))
     index = build_index(events, paths)
     if summaries is None:
         summaries = compaction_summaries(entries)

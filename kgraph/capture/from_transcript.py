@@ -35,7 +35,7 @@ class TranscriptFacts:
 def transcript_facts(entries: Sequence[Any], root: Path, new_from: int = 0) -> TranscriptFacts:
     """Session facts from one batch of entries; ``new_from`` is the byte offset where the part
     not seen before starts (the batch may re-read an overlap)."""
-    from kgraph.capture.extract import transcript_cwd
+    from kgraph.capture.extract import transcript_cwds
     from kgraph.transcript.views import (
         compaction_boundaries,
         compaction_summaries,
@@ -45,7 +45,7 @@ def transcript_facts(entries: Sequence[Any], root: Path, new_from: int = 0) -> T
     )
 
     entries = dedupe(entries)
-    paths = PathMap(root, transcript_cwd(entries))
+    paths = PathMap(root, transcript_cwds(entries))
     facts = TranscriptFacts()
     branches = [e.git_branch for e in entries if e.git_branch and e.git_branch != "HEAD"]
     facts.branch = branches[-1] if branches else None

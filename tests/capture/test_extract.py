@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kgraph.capture.extract import extract_candidates, transcript_cwd
+from kgraph.capture.extract import extract_candidates, transcript_cwd, transcript_cwds
 from kgraph.capture.gate.candidates import Candidate
 from kgraph.transcript.reader import read_new_entries
 from tests.capture.transcript_builder import TranscriptBuilder
@@ -357,7 +357,7 @@ def test_a_review_answer_that_only_lists_changes_waits() -> None:
     ]
 
 
-def test_the_session_s_cwd_is_where_it_started_not_the_folder_it_ended_in() -> None:
+def test_a_session_s_cwds_are_every_one_it_recorded_the_first_where_it_started() -> None:
     from types import SimpleNamespace
 
     entries = [
@@ -366,3 +366,4 @@ def test_the_session_s_cwd_is_where_it_started_not_the_folder_it_ended_in() -> N
         SimpleNamespace(cwd="/home/ann/repo/spec/tools"),
     ]
     assert transcript_cwd(entries) == "/home/ann/repo"
+    assert transcript_cwds(entries) == ("/home/ann/repo", "/home/ann/repo/spec/tools")

@@ -48,28 +48,35 @@ def _absolute(path: str) -> bool:
     return path.startswith("/") or bool(_DRIVE.match(path))
 
 
+# Folders a session may cd into that are no checkout: scratch space.
+_SCRATCH = ("/tmp", "/private/tmp", "/private/var/folders", "/var/folders", "/var/tmp")
+_SCRATCH_PREFIXES = tuple(f"{s}/" for s in _SCRATCH)
+
+
 @dataclass(frozen=True)
 class PathMap:
     """Maps absolute paths from a transcript onto repo-relative ones.
 
     ``bases`` are the directories that stand for the repo root: the root itself (as given
-    and resolved) and the transcript's cwd unless it lies inside the root (a folder of the
-    repo the session moved into), longest first so a nested one wins.
+    and resolved) and each of the transcript's cwds (``cwd``: one, or all the session
+    recorded) that is neither scratch space nor inside another (the cwd follows the
+    agent's ``cd``: a session moves into the repo's folders, a worktree elsewhere, or from
+    the folder it started in into the repo), longest first so a nested one wins.
     """
 
     root: Path
-    cwd: str | None = None
+    cwd: str | tuple[str, ...] | None = None
     bases: tuple[str, ...] = field(init=False)
     _names: frozenset[str] = field(init=False, repr=False, compare=False)
     _seen: dict[str, str | None] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         roots = {str(self.root).rstrip("/"), str(self.root.resolve()).rstrip("/")}
-        candidates = set(roots)
-        if self.cwd and _absolute(self.cwd):
-            cwd = posix_path(self.cwd).rstrip("/")
-            if not any(cwd.startswith(r + "/") for r in roots if r):
-                candidates.add(cwd)
+        cwds = (self.cwd,) if isinstance(self.cwd, str) else self.cwd or ()
+        given = {posix_path(c).rstrip("/") for c in cwds if c and _absolute(c)}
+        given -= {c for c in given if c in _SCRATCH or c.startswith(_SCRATCH_PREFIXES)}
+        outer = roots | given
+        candidates = roots | {c for c in given if not any(c.startswith(o + "/") for o in outer)}
         bases = sorted((b for b in candidates if b), key=len, reverse=True)
         object.__setattr__(self, "bases", tuple(bases))
         names = {PurePosixPath(b).name for b in bases}

@@ -88,6 +88,19 @@ def test_a_cwd_inside_the_repo_is_a_folder_of_it_not_its_root(tmp_path: Path) ->
     paths = PathMap(root, f"{root}/build-plan")
     assert paths.rel(f"{root}/build-plan/config.yaml") == "build-plan/config.yaml"
     assert paths.rel(f"{root}/README.md") == "README.md"
+    # recorded on another machine: the folder it moved into, after the checkout it started in
+    elsewhere = PathMap(tmp_path, ("/home/ann/repo", "/home/ann/repo/spec", "/tmp/scratch"))
+    assert set(elsewhere.bases) - {str(tmp_path), str(tmp_path.resolve())} == {"/home/ann/repo"}
+    assert elsewhere.rel("/home/ann/repo/spec/tools.py") == "spec/tools.py"
+    assert elsewhere.rel("/tmp/scratch/out.txt") is None
+
+
+def test_a_session_that_moved_into_the_repo_or_a_worktree_elsewhere_maps(tmp_path: Path) -> None:
+    started = ("/Users/ann/Projects/other", "/Users/ann/Projects/repo")
+    assert PathMap(tmp_path, started).rel("/Users/ann/Projects/repo/src/a.py") == "src/a.py"
+    worktree = "/Users/ann/Projects/worktrees/feature/435-progress"
+    paths = PathMap(tmp_path, ("/Users/ann/Projects/repo", worktree))
+    assert paths.rel(f"{worktree}/src/a.py") == "src/a.py"
 
 
 def test_a_file_of_a_claude_code_worktree_is_the_repo_s_file(tmp_path: Path) -> None:
