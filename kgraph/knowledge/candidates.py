@@ -69,39 +69,34 @@ def corroboration(
     return {"hidden_at": None, "data": data}
 
 
-def count_pending(conn: Connection) -> int:
-    """How many candidates wait for review (or for another session to say them again)."""
+def _pending_ids(conn: Connection) -> list[str]:
+    """The ids of the pending candidates, newest first."""
     from sqlalchemy import select
 
     from kgraph.knowledge.model import KNOWLEDGE_TYPES
     from kgraph.knowledge.records import ENTITIES
 
     rows = conn.execute(
-        select(ENTITIES.c.data).where(
-            ENTITIES.c.type.in_(KNOWLEDGE_TYPES), ENTITIES.c.hidden_at.is_not(None)
-        )
+        select(ENTITIES.c.id, ENTITIES.c.data)
+        .where(ENTITIES.c.type.in_(KNOWLEDGE_TYPES), ENTITIES.c.hidden_at.is_not(None))
+        .order_by(ENTITIES.c.updated_at.desc(), ENTITIES.c.id)
     )
-    return sum(1 for (data,) in rows if state(data) == PENDING)
+    return [str(entity_id) for entity_id, data in rows if state(data) == PENDING]
+
+
+def count_pending(conn: Connection) -> int:
+    """How many candidates wait for review (or for another session to say them again)."""
+    return len(_pending_ids(conn))
 
 
 def list_candidates(db: Database, *, limit: int = 50) -> list[KnowledgeItem]:
     """Pending candidates, newest first (what ``kgraph knowledge review`` shows)."""
-    from sqlalchemy import select
-
-    from kgraph.knowledge.model import KNOWLEDGE_TYPES
-    from kgraph.knowledge.records import ENTITIES, load_items
+    from kgraph.knowledge.records import load_items
 
     def read(conn: Connection) -> list[KnowledgeItem]:
-        ids = list(
-            conn.scalars(
-                select(ENTITIES.c.id)
-                .where(ENTITIES.c.type.in_(KNOWLEDGE_TYPES), ENTITIES.c.hidden_at.is_not(None))
-                .order_by(ENTITIES.c.updated_at.desc(), ENTITIES.c.id)
-            )
-        )
+        ids = _pending_ids(conn)[:limit]
         items = load_items(conn, ids)
-        pending = [items[i] for i in ids if i in items and state(items[i].data) == PENDING]
-        return pending[:limit]
+        return [items[i] for i in ids if i in items]
 
     return db.read(read)
 
