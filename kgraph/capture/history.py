@@ -4,10 +4,10 @@ A project new to kgraph has no sessions to learn from, yet its commit messages a
 best knowledge it has: replaying real histories, commit bodies stored as learnings were
 92% real knowledge and 0.99 precise for the files a later commit touched. So ``kgraph
 install`` (and ``kgraph learn --from-git``) reads the history once, through the same rules
-a session's own commits go through (:func:`kgraph.capture.extract.commit_candidates`: a
-message must explain something, trailers and tool signatures cut, long bodies split per
-bullet; then the capture gate), each item dated when its commit was made and tied to the
-files it changed. Merges are skipped. Running it again adds only newer commits (an item's
+a session's own commits go through (:mod:`kgraph.capture.sources.commit_items`: a message
+must explain something, trailers and tool signatures cut, long bodies split per bullet;
+then the capture gate), each item dated when its commit was made and tied to the files it
+changed. Merges are skipped. Running it again adds only newer commits (an item's
 ``source_ref`` is its commit), and the session-end capture keeps up from then on.
 """
 
@@ -109,8 +109,8 @@ def _learn_batch(
 ) -> None:
     """Store one batch of commits' knowledge, each item with the code names its commit's
     files held then (``data["code"]``, for the stale check)."""
-    from kgraph.capture.extract import commit_candidates
     from kgraph.capture.session_write import prepared_item
+    from kgraph.capture.sources.commit_items import commit_candidates
     from kgraph.knowledge.store import write_item
 
     prepared: list[PreparedItem] = []

@@ -306,57 +306,6 @@ def test_a_user_s_interruption_is_not_backed_by_the_commit_of_the_file_it_stoppe
     assert hooks in stopped.files and not stopped.trusted
 
 
-def test_a_commit_listing_what_changed_waits_as_a_candidate() -> None:
-    from kgraph.capture.extract import commit_candidates
-    from kgraph.capture.sources.commits import parse_commit
-    from kgraph.knowledge.areas import AreaRules
-
-    listed = parse_commit(
-        "a" * 40,
-        "feat(web): wire random IPNS keys through useFolder hook\n\n"
-        "- handleAddFile passes userPublicKey to createFileMetadata\n"
-        "- forward ipnsPrivateKeyEncrypted to addFileToFolder",
-    )
-    explained = parse_commit(
-        "b" * 40,
-        "fix(docker): add database name to postgres healthcheck\n\n"
-        "pg_isready without -d connects to a database named after the user, which "
-        "does not exist on staging.",
-    )
-    breaking = parse_commit("c" * 40, "feat!: drop v1 tokens\n\n- Remove v1 parsing")
-    found = commit_candidates([listed, explained, breaking], AreaRules())
-    assert [(c.origin, c.trusted) for c in found] == [
-        ("commit.what", False),  # the diff says as much
-        ("commit", True),
-        ("commit", True),  # a breaking change is news wherever it is shown
-    ]
-
-
-def test_a_review_answer_that_only_lists_changes_waits() -> None:
-    from kgraph.capture.extract import commit_candidates
-    from kgraph.capture.sources.commits import parse_commit
-    from kgraph.knowledge.areas import AreaRules
-
-    # Cut from 135yshr/meow (MIT): the reviewer's points, done, with no reason given
-    listed = parse_commit(
-        "a" * 40,
-        "🔒 fix: Address CodeRabbit review feedback\n\n"
-        "- Pin all GitHub Actions to full commit SHAs\n"
-        "- Pin stringer (v0.42.0) and golangci-lint (v2.9.0) versions\n"
-        "- Narrow .gitignore *.out to coverage*.out",
-    )
-    explained = parse_commit(
-        "b" * 40,
-        "fix: address PR review feedback on gitutil package\n\n"
-        '- CheckoutBranch: reject refs starting with "-" to prevent option injection',
-    )
-    found = commit_candidates([listed, explained], AreaRules())
-    assert [(c.origin, c.trusted) for c in found] == [
-        ("commit.what", False),
-        ("commit.review", True),
-    ]
-
-
 def test_a_session_s_cwds_are_every_one_it_recorded_the_first_where_it_started() -> None:
     from types import SimpleNamespace
 
