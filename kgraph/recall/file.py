@@ -59,7 +59,7 @@ from kgraph.knowledge.codenames import identifiers, named_code, read_source
 from kgraph.recall.briefing import Block, fit
 from kgraph.recall.evidence import EvidenceSettings
 from kgraph.recall.items import lists_changes, named_only
-from kgraph.recall.readmodel import focus_for, gather
+from kgraph.recall.readmodel import focus_for, gather, one_part_each
 from kgraph.recall.relevance import Item, Ranked, rank
 from kgraph.recall.stale import CodeCheck, current_only
 from kgraph.recall.words import MIN_LEXICAL, TaskWords
@@ -324,7 +324,7 @@ def file_recall(
     rest.sort(  # stable: the rank's order (specific before broad, newer first) kept
         key=lambda r: (r.item.type != "Mistake", -_speaks_of(r.item.content, vocabulary))
     )
-    pool = [*naming, *rest]
+    pool = one_part_each(conn, [*naming, *rest])
     own = [Ranked(r.item, r.score, "") for r in current_only(pool, check, max_items)]
     taken = exclude | {r.item.id for r in own}
     deps = [] if symbols_only else _dependency_items(conn, path, settings, taken, now, uses)

@@ -38,7 +38,7 @@ from kgraph.knowledge.codenames import identifiers
 from kgraph.recall import items as recall
 from kgraph.recall.briefing import Block, fit
 from kgraph.recall.evidence import EvidenceSettings
-from kgraph.recall.readmodel import focus_for, gather
+from kgraph.recall.readmodel import focus_for, gather, one_part_each
 from kgraph.recall.recent import recent_only
 from kgraph.recall.relevance import Ranked, rank
 from kgraph.recall.stale import CodeCheck, current_only
@@ -364,7 +364,7 @@ def prompt_recall(
     :mod:`kgraph.recall.recent`)."""
     ranked, task = _ranked(conn, prompt, settings, exclude, now or datetime.now(UTC))
     ranked, held = recent_only(conn, ranked, recent)
-    fused = current_only(ranked, check, max_items)
+    fused = current_only(one_part_each(conn, ranked), check, max_items)
     if not fused:
         why = f"{held} match(es) of history older than the latest changes held back" if held else ""
         return PromptRecall(None, (), task.rarity, why)

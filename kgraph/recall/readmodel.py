@@ -30,6 +30,7 @@ from kgraph.recall.relevance import (
     MIN_EVIDENCE,
     NEIGHBOUR_TYPES,
     Focus,
+    Ranked,
 )
 from kgraph.runtime.seen import Seen
 from kgraph.runtime.state import log_warning
@@ -302,6 +303,25 @@ def held_back(
         | unused_items(conn, sessions)
         | recall.commit_siblings(conn, given)
     )
+
+
+def one_part_each(conn: ReadConnection, ranked: Sequence[Ranked]) -> list[Ranked]:
+    """``ranked`` with only the best-ranked of the parts a long commit message was cut
+    into (``source_ref`` "<sha>:<n>"): the parts share the commit's files, so one read
+    could bring two, spending two of the hook's few places on one change, as
+    :func:`held_back` keeps a later hook from doing (seen replaying ebridges/wakil, where
+    a read of ``release.yml`` brought two parts of one fix's message)."""
+    learned = recall.commit_refs(conn, [r.item.id for r in ranked])
+    commits: set[str] = set()
+    kept: list[Ranked] = []
+    for entry in ranked:
+        sha = learned[entry.item.id].sha if entry.item.id in learned else None
+        if sha is not None and sha in commits:
+            continue
+        if sha is not None:
+            commits.add(sha)
+        kept.append(entry)
+    return kept
 
 
 def history_shown(conn: ReadConnection, sessions: Sequence[RecordedSession]) -> set[str]:

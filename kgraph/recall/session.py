@@ -34,7 +34,13 @@ from kgraph.recall.briefing import Block, fit, render_checkpoint
 from kgraph.recall.evidence import EvidenceSettings
 from kgraph.recall.gitinfo import CommitFiles, RecentWork, commit_files, issue_from_branch
 from kgraph.recall.items import RecallItem
-from kgraph.recall.readmodel import focus_for, gather, has_sessions, recent_session_files
+from kgraph.recall.readmodel import (
+    focus_for,
+    gather,
+    has_sessions,
+    one_part_each,
+    recent_session_files,
+)
 from kgraph.recall.relevance import MIN_EVIDENCE, Focus, Ranked, rank
 from kgraph.recall.stale import CodeCheck, current_only
 from kgraph.runtime.settings import HookSettings, clamp_chars
@@ -296,11 +302,11 @@ def session_briefing(
         # A named-only item names no code a session start is about (recall.items.named_only).
         candidates = [i for i in gather(conn, focus, GATHERED_PER_FILE) if not recall.named_only(i)]
         ranked = [r for r in rank(candidates, focus, now) if r.item.id not in exclude]
-        ranked = current_only(per_file(ranked, ITEMS_PER_FILE), check, limit)[:limit]
+        ranked = one_part_each(conn, per_file(ranked, ITEMS_PER_FILE))
+        ranked = current_only(ranked, check, limit)[:limit]
     elif not work.current and not has_sessions(conn, signals.session_id):
-        ranked = current_only(
-            _day_one(conn, signals.recent.commits, focus, exclude), check, DAY_ONE_ITEMS
-        )
+        day_one = _day_one(conn, signals.recent.commits, focus, exclude)
+        ranked = current_only(one_part_each(conn, day_one), check, DAY_ONE_ITEMS)
     taken = set(exclude) | {r.item.id for r in ranked}
     rules = [
         Ranked(item, 0.0, "")

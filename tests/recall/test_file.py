@@ -197,3 +197,29 @@ def test_a_read_whose_only_items_are_stale_says_so(
     assert found.text is None
     assert found.why == "1 item(s) about it describe code no longer there"
     assert _recall(conn, tmp_path) != []  # without the check it is shown
+
+
+def test_one_read_brings_one_part_of_a_long_commit_message(
+    db: Database, conn: ReadConnection, tmp_path: Path
+) -> None:
+    # ebridges/wakil: a read of release.yml brought two parts of one fix's message
+    (tmp_path / "region.py").write_text(SOURCE)
+    sha = "ab" * 20
+    cause = add_item(
+        db,
+        "fix: CacheRegion.get_or_create deadlocked — get_or_create held the mutex while the "
+        "creator ran, so a creator reading the region waited on itself",
+        source="commit",
+        source_ref=sha,
+        files=["region.py"],
+    )
+    fix = add_item(
+        db,
+        "fix: CacheRegion.get_or_create deadlocked — Fixed by releasing the mutex in "
+        "get_or_create before calling the creator",
+        source="commit",
+        source_ref=f"{sha}:1",
+        files=["region.py"],
+    )
+    found = _recall(conn, tmp_path, symbols={"get_or_create"})
+    assert len(found) == 1 and found[0] in {cause.entity_id, fix.entity_id}

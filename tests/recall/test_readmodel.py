@@ -413,3 +413,24 @@ def test_a_file_only_depending_on_the_work_gives_its_mistakes_and_patterns(
     rule = add_item(db, "Never reset the lexer mid-tag", type="Pattern", files=["lexer.py"])
     focus = Focus(files={"parser.py": 1.0}, dependents={"lexer.py": 1})
     assert sorted(i.id for i in gather(conn, focus)) == sorted([own, rule.entity_id])
+
+
+def test_only_the_best_ranked_part_of_each_commit_is_kept(
+    db: Database, conn: ReadConnection
+) -> None:
+    from kgraph.recall.items import load_items
+    from kgraph.recall.readmodel import one_part_each
+    from kgraph.recall.relevance import Ranked
+
+    sha = "cd" * 20
+    parts = [
+        add_item(db, f"Spool push bodies — part {n}", source="commit", source_ref=ref)
+        for n, ref in enumerate([sha, f"{sha}:1", f"{sha}:2"])
+    ]
+    typed = add_item(db, "Typed by hand about spooling", source="manual", source_ref=f"{sha}:3")
+    other = add_item(db, "Another commit's item", source="commit", source_ref="ce" * 20)
+    items = load_items(conn, [p.entity_id for p in [*parts, typed, other]])
+    order = [parts[2], typed, parts[0], other, parts[1]]
+    ranked = [Ranked(items[p.entity_id], 1.0, "") for p in order]
+    kept = [r.item.id for r in one_part_each(conn, ranked)]
+    assert kept == [parts[2].entity_id, typed.entity_id, other.entity_id]
