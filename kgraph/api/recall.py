@@ -29,6 +29,7 @@ from kgraph.recall import (
     fit_briefing,
     fuse_ranked,
     load_evidence_settings,
+    one_part_each,
     prompt_ranked,
     recent_only,
     session_briefing,
@@ -37,6 +38,8 @@ from kgraph.recall import held_back as _held_back
 from kgraph.runtime import Recent, load_settings
 
 if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection
+
     from kgraph.api.knowledge import SearchMode
     from kgraph.api.project import Project
     from kgraph.knowledge import KnowledgeItem
@@ -123,8 +126,14 @@ def recall(
     )
     by_meaning, mode, note = _by_meaning(project, text, limit * 3, semantic, skip)
     fused = fuse_ranked([(HOOK_WEIGHT, by_hooks), (MEANING_WEIGHT, by_meaning)])
-    if recent is not None:
-        fused = project.db.read(lambda conn: recent_only(raw_connection(conn), fused, recent)[0])
+
+    # As the prompt hook does: older history held back when the session's latest changes
+    # are known, and one part of a long commit message at most.
+    def kept(conn: Connection) -> list[Ranked]:
+        raw = raw_connection(conn)
+        return one_part_each(raw, recent_only(raw, fused, recent)[0])
+
+    fused = project.db.read(kept)
     # As the hooks do: an item whose files no longer hold the code it named is left out.
     fused = current_only(fused, CodeCheck(project.root), limit)
     items = get_items(project.db, [r.item.id for r in fused])

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from kgraph.recall.file import FileRecall, file_recall
     from kgraph.recall.prompt import code_names, prompt_ranked, prompt_recall
     from kgraph.recall.prompt import fuse as fuse_ranked
-    from kgraph.recall.readmodel import held_back
+    from kgraph.recall.readmodel import held_back, one_part_each
     from kgraph.recall.recent import recent_only
     from kgraph.recall.relevance import Ranked
     from kgraph.recall.session import Briefing, SessionSignals, session_briefing
@@ -42,6 +42,7 @@ _LAZY = {
     "prompt_ranked": "prompt",
     "prompt_recall": "prompt",
     "held_back": "readmodel",
+    "one_part_each": "readmodel",
     "recent_only": "recent",
     "Ranked": "relevance",
     "Briefing": "session",
@@ -66,6 +67,7 @@ __all__ = [
     "fuse_ranked",
     "held_back",
     "load_evidence_settings",
+    "one_part_each",
     "prompt_ranked",
     "prompt_recall",
     "recent_only",

@@ -315,11 +315,11 @@ def one_part_each(conn: ReadConnection, ranked: Sequence[Ranked]) -> list[Ranked
     commits: set[str] = set()
     kept: list[Ranked] = []
     for entry in ranked:
-        sha = learned[entry.item.id].sha if entry.item.id in learned else None
-        if sha is not None and sha in commits:
-            continue
-        if sha is not None:
-            commits.add(sha)
+        commit = learned.get(entry.item.id)
+        if commit is not None:
+            if commit.sha in commits:
+                continue
+            commits.add(commit.sha)
         kept.append(entry)
     return kept
 

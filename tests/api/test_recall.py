@@ -156,3 +156,21 @@ def test_recall_for_a_session_holds_back_the_rest_of_a_commit_it_met(
     assert first in found() and second in found(exclude=(first,))
     seen.remember(kg.root, "s-4", [first])
     assert not {first, second} & found("s-4")
+
+
+def test_recall_returns_one_part_of_a_long_commit_message(
+    sample: tuple[Project, dict[str, str]],
+) -> None:
+    # As the prompt hook does (kgraph.recall.readmodel.one_part_each): two parts of one
+    # commit, both naming the code the prompt names, take one place, the better-ranked one.
+    kg, _ids = sample
+    sha = "ce" * 20
+    parts = {
+        add_item(kg.db, text, source="commit", source_ref=ref, files=["app/repo.py"]).entity_id
+        for ref, text in (
+            (sha, "fix: open_store — open_store now reuses the engine of the process"),
+            (f"{sha}:1", "fix: open_store — Repo.save calls open_store once per save"),
+        )
+    }
+    recalled = {r.item.id for r in kg.recall("open_store hangs sometimes").items}
+    assert len(recalled & parts) == 1
