@@ -316,3 +316,35 @@ def test_a_session_s_cwds_are_every_one_it_recorded_the_first_where_it_started()
     ]
     assert transcript_cwd(entries) == "/home/ann/repo"
     assert transcript_cwds(entries) == ("/home/ann/repo", "/home/ann/repo/spec/tools")
+
+
+def test_an_offered_option_picked_is_a_decision_and_a_typed_answer_waits(tmp_path: Path) -> None:
+    # capture-dev2 d0224bdb L202/L205: two questions in one AskUserQuestion; the user picks
+    # an option for the first and types an answer to the second
+    first = "Should merging follow the Horizon pattern where the worker handles it?"
+    second = "Should merge mode be configurable like Horizon (auto/merge/pr)?"
+    option = {
+        "label": "Worker handles merge (Horizon pattern)",
+        "description": "The worker runs the merge fragment; the orchestrator reads the result.",
+    }
+    questions = [
+        {"question": first, "header": "Merge", "options": [option], "multiSelect": False},
+        {"question": second, "header": "Mode", "options": [], "multiSelect": False},
+    ]
+    typed = "Discuss how we can have a PR-merging subagent that will specialize in it."
+    answer = (
+        f'User has answered your questions: "{first}"="{option["label"]}", "{second}"="{typed}".'
+        " You can now continue with the user's answers in mind."
+    )
+    path = (
+        TranscriptBuilder("s1", str(tmp_path / "repo"))
+        .prompt("Let's settle the merge stage of the plan")
+        .tool("AskUserQuestion", {"questions": questions}, answer, result_data={})
+        .write(tmp_path / "t.jsonl")
+    )
+    found = {c.content.split(" — ")[0]: c for c in extracted(path, tmp_path / "repo")}
+    picked = found[f"Decision: {first.rstrip('?')}"]
+    assert picked.origin == "decision" and picked.trusted
+    assert picked.content.endswith(f"({option['description']})")
+    waits = found[f"Decision: {second.rstrip('?')}"]
+    assert waits.origin == "question-answer" and not waits.trusted
