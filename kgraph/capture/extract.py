@@ -135,11 +135,7 @@ def _decisions_asked(events: Sequence[Event]) -> list[Found]:
                 f" ({why})" if why else ""
             )
             if prose.words(answer + " " + why) >= 3:
-                ref = f"ask:{event.call_id}:{number}"
-                # One of the options offered, picked: a decision (gate.candidates trusts
-                # it). A typed answer ("focus on the 3d world first") waits as a candidate.
-                origin = "decision" if answer in described else ""
-                found.append(Found("Learning", text, ref, 3.0, 0.8, origin=origin))
+                found.append(Found("Learning", text, f"ask:{event.call_id}:{number}", 3.0, 0.8))
     return found
 
 

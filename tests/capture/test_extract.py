@@ -318,9 +318,10 @@ def test_a_session_s_cwds_are_every_one_it_recorded_the_first_where_it_started()
     assert transcript_cwds(entries) == ("/home/ann/repo", "/home/ann/repo/spec/tools")
 
 
-def test_an_offered_option_picked_is_a_decision_and_a_typed_answer_waits(tmp_path: Path) -> None:
+def test_an_answer_to_ask_user_question_waits_picked_or_typed(tmp_path: Path) -> None:
     # capture-dev2 d0224bdb L202/L205: two questions in one AskUserQuestion; the user picks
-    # an option for the first and types an answer to the second
+    # an option for the first and types an answer to the second. Both wait as candidates
+    # (gate.candidates: most such answers are the session's own process steps).
     first = "Should merging follow the Horizon pattern where the worker handles it?"
     second = "Should merge mode be configurable like Horizon (auto/merge/pr)?"
     option = {
@@ -344,7 +345,6 @@ def test_an_offered_option_picked_is_a_decision_and_a_typed_answer_waits(tmp_pat
     )
     found = {c.content.split(" — ")[0]: c for c in extracted(path, tmp_path / "repo")}
     picked = found[f"Decision: {first.rstrip('?')}"]
-    assert picked.origin == "decision" and picked.trusted
-    assert picked.content.endswith(f"({option['description']})")
-    waits = found[f"Decision: {second.rstrip('?')}"]
-    assert waits.origin == "question-answer" and not waits.trusted
+    assert picked.content.endswith(f"{option['label']} ({option['description']})")
+    assert found[f"Decision: {second.rstrip('?')}"].content.endswith(typed)
+    assert all(c.origin == "question-answer" and not c.trusted for c in found.values())

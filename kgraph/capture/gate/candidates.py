@@ -60,13 +60,12 @@ class Candidate:
 # On three batches of sessions nobody tuned on, such items were real knowledge 9 times in
 # 105 and junk 56 times (on a sixth batch, read after, 1 and 0 in 6); replayed, the 14 shown
 # to later sessions (only where they named the code at hand) were useful to none.
-# An AskUserQuestion answer that picks one of the options offered ("decision": the question,
-# the option and its description) is trusted as well: over the 33 such items read on
-# sessions nobody tuned that rule on (capture-dev2, the first unseen batch, the holdout and
-# the twelfth batch), 26 were real knowledge and 3 junk (a choice the session replaced, a
-# tracker's bookkeeping), where an answer the user typed instead ("focus on the 3d world
-# first") was knowledge 0 times in 7 and junk 5: it waits as "question-answer".
-TRUSTED_ORIGINS = frozenset({"commit", "commit.review", "decision", "llm"})
+TRUSTED_ORIGINS = frozenset({"commit", "commit.review", "llm"})
+# Not an AskUserQuestion answer ("question-answer"), even one picking an offered option: such
+# picks were real knowledge 26 times in 33 on the sessions first read (most from one
+# planning-heavy project), but trusted on that evidence and then read on 40 more from ten
+# other repositories, they were knowledge once and junk 31 times: a release's version, an
+# approval to merge or push, which files to commit, and designs the same session replaced.
 # Not a compaction summary's "Errors and fixes" bullet, even one naming a file of the
 # project: it was trusted so on three batches of sessions nobody had tuned on (real 13 times
 # in 22 where it named a file), but the five batches read after that rule was written gave
