@@ -20,7 +20,7 @@ from typing import TypedDict, cast
 
 from capture_eval_lessons import LessonIndex, Proposal
 
-from kgraph.recall.items import NAMED_ONLY_ORIGINS
+from kgraph.recall.provenance import NAMED_ONLY_ORIGINS
 
 __all__ = [
     "VERDICTS",

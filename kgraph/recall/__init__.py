@@ -3,7 +3,8 @@
 The one read model the hooks, the MCP server and the library share. Every module reads
 with the standard library (``kgraph.db.reader``: sqlite3, or psycopg on a server), so a
 hook can run it without SQLAlchemy, and the library runs the same queries on its own
-connection. ``items`` loads items and their links; ``evidence`` weighs a file by how rare
+connection. ``items`` loads items and their links, ``provenance`` reads where one came
+from (its commit, what capture recorded); ``evidence`` weighs a file by how rare
 it is among stored items; ``relevance`` ranks items against a focus; ``readmodel`` opens the
 hooks' store and gathers candidates; ``briefing`` renders a block within a budget; and the
 three entry points: ``session`` (the briefing at session start, with ``gitinfo`` for what

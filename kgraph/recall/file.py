@@ -58,7 +58,7 @@ from kgraph.knowledge.areas import SUPPORTING_AREAS, infer_code_area
 from kgraph.knowledge.codenames import identifiers, named_code, read_source
 from kgraph.recall.briefing import Block, fit
 from kgraph.recall.evidence import EvidenceSettings
-from kgraph.recall.items import lists_changes, named_only
+from kgraph.recall.provenance import lists_changes, named_only
 from kgraph.recall.readmodel import focus_for, gather, one_part_each
 from kgraph.recall.relevance import Item, Ranked, rank
 from kgraph.recall.stale import CodeCheck, current_only
@@ -199,8 +199,8 @@ def _specific(item: Item) -> bool:
 
 def _history(item: Item) -> bool:
     """Whether ``item`` is left to the prompt hook: shown only where it names the code at
-    hand (:func:`~kgraph.recall.items.named_only`), or a commit's list of its changes
-    (:func:`~kgraph.recall.items.lists_changes`), which a read's range or a file's words
+    hand (:func:`~kgraph.recall.provenance.named_only`), or a commit's list of its changes
+    (:func:`~kgraph.recall.provenance.lists_changes`), which a read's range or a file's words
     pick by chance."""
     return named_only(item) or lists_changes(item)
 

@@ -38,6 +38,7 @@ from kgraph.knowledge.codenames import identifiers
 from kgraph.recall import items as recall
 from kgraph.recall.briefing import Block, fit
 from kgraph.recall.evidence import EvidenceSettings
+from kgraph.recall.provenance import named_only
 from kgraph.recall.readmodel import focus_for, gather, one_part_each
 from kgraph.recall.recent import recent_only
 from kgraph.recall.relevance import Ranked, rank
@@ -263,7 +264,7 @@ def _bears_on_prompt(entry: Ranked, found: _CodeFound, task: TaskWords) -> bool:
     never."""
     if found.names and not found.names.isdisjoint(identifiers(entry.item.content)):
         return True
-    if recall.named_only(entry.item):  # a review's answer, a change list: only if named
+    if named_only(entry.item):  # a review's answer, a change list: only if named
         return False
     reached = [found.naming[f] for f in entry.item.files if f in found.naming]
     leave_out = frozenset().union(*reached)
@@ -331,7 +332,7 @@ def _ranked(
     task = TaskWords(conn, term_keys(terms), weights, total)  # the terms scanned above
     code = [r for r in found.ranked if _bears_on_prompt(r, found, task)]
     lexical = select_lexical(conn, terms, weights, exclude) if terms else []
-    lexical = [r for r in lexical if not recall.named_only(r.item)]
+    lexical = [r for r in lexical if not named_only(r.item)]
     fused = fuse([(CODE_WEIGHT, code), (LEXICAL_WEIGHT, lexical)])
     about_code = {r.item.id for r in code}
     said = phrases(prompt)

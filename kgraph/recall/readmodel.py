@@ -24,6 +24,7 @@ from kgraph.knowledge.areas import relative_path
 from kgraph.recall import items as recall
 from kgraph.recall.evidence import EvidenceSettings, is_weak_file, name_weights, weigh
 from kgraph.recall.items import RecallItem
+from kgraph.recall.provenance import commit_refs, commit_siblings
 from kgraph.recall.relevance import (
     AREA_FACTOR,
     DEPENDENT_FACTOR,
@@ -293,7 +294,8 @@ def held_back(
     and ``Project.recall`` given its id): the items its ``state`` says it was given, those
     its start found on another branch, those shown unused to the project's latest other
     ``sessions`` (:func:`latest_sessions` unless given; :func:`unused_items`), and the other
-    parts of a commit it was shown one part of (:func:`kgraph.recall.items.commit_siblings`)."""
+    parts of a commit it was shown one part of
+    (:func:`kgraph.recall.provenance.commit_siblings`)."""
     if sessions is None:
         sessions = latest_sessions(conn, root, session_id)
     given = sorted(state.ids)
@@ -301,7 +303,7 @@ def held_back(
         set(given)
         | set(state.elsewhere)
         | unused_items(conn, sessions)
-        | recall.commit_siblings(conn, given)
+        | commit_siblings(conn, given)
     )
 
 
@@ -311,7 +313,7 @@ def one_part_each(conn: ReadConnection, ranked: Sequence[Ranked]) -> list[Ranked
     could bring two, spending two of the hook's few places on one change, as
     :func:`held_back` keeps a later hook from doing (seen replaying ebridges/wakil, where
     a read of ``release.yml`` brought two parts of one fix's message)."""
-    learned = recall.commit_refs(conn, [r.item.id for r in ranked])
+    learned = commit_refs(conn, [r.item.id for r in ranked])
     commits: set[str] = set()
     kept: list[Ranked] = []
     for entry in ranked:
@@ -334,4 +336,4 @@ def history_shown(conn: ReadConnection, sessions: Sequence[RecordedSession]) -> 
     an earlier one had been shown it 7 times, useful once. A prompt's own words asking for
     it again weigh more: of 3 such showings, 1 was useful, so the prompt hook keeps them."""
     shown = {item_id for session in sessions for item_id in session.injected}
-    return set(recall.commit_refs(conn, list(shown))) if shown else set()
+    return set(commit_refs(conn, list(shown))) if shown else set()

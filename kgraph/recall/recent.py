@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kgraph.db.reader import ReadConnection
-from kgraph.recall.items import FromCommit, commit_refs
+from kgraph.recall.provenance import FromCommit, commit_refs
 from kgraph.recall.relevance import Ranked
 from kgraph.runtime.seen import Recent
 

@@ -34,6 +34,7 @@ from kgraph.recall.briefing import Block, fit, render_checkpoint
 from kgraph.recall.evidence import EvidenceSettings
 from kgraph.recall.gitinfo import CommitFiles, RecentWork, commit_files, issue_from_branch
 from kgraph.recall.items import RecallItem
+from kgraph.recall.provenance import named_only
 from kgraph.recall.readmodel import (
     focus_for,
     gather,
@@ -233,9 +234,7 @@ def _day_one(
         return sum(busy.get(f, 0.0) * focus.weight(f) for f in set(item.files))
 
     scored = [
-        (cover(i), i)
-        for i in gather(conn, focus)
-        if i.id not in exclude and not recall.named_only(i)
+        (cover(i), i) for i in gather(conn, focus) if i.id not in exclude and not named_only(i)
     ]
     scored = [(value, item) for value, item in scored if value > 0]
     scored.sort(key=lambda p: p[1].updated_at or _EPOCH, reverse=True)
@@ -299,8 +298,8 @@ def session_briefing(
     )
     ranked: list[Ranked] = []
     if limit:
-        # A named-only item names no code a session start is about (recall.items.named_only).
-        candidates = [i for i in gather(conn, focus, GATHERED_PER_FILE) if not recall.named_only(i)]
+        # A named-only item names no code a session start is about (recall.provenance.named_only).
+        candidates = [i for i in gather(conn, focus, GATHERED_PER_FILE) if not named_only(i)]
         ranked = [r for r in rank(candidates, focus, now) if r.item.id not in exclude]
         ranked = one_part_each(conn, per_file(ranked, ITEMS_PER_FILE))
         ranked = current_only(ranked, check, limit)[:limit]

@@ -54,7 +54,7 @@ from kgraph.knowledge.codenames import (
     read_source,
     written_files,
 )
-from kgraph.recall.items import commit_items, held_code, learned_from_commit, written_keys
+from kgraph.recall.provenance import commit_items, held_code, learned_from_commit, written_keys
 from kgraph.recall.relevance import Item, Ranked
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kgraph.recall import recent
-from kgraph.recall.items import FromCommit
+from kgraph.recall.provenance import FromCommit
 from kgraph.recall.recent import SHA_KEPT, LatestChanges, is_recent
 from kgraph.runtime.seen import Recent
 

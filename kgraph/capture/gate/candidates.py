@@ -55,7 +55,7 @@ class Candidate:
 # The model extractor (off unless a person turns it on) is trusted too: it is asked for
 # durable knowledge only, and what it finds still passes the rubric. A commit answering a
 # code review is a commit too; recall shows it only where it names the code at hand
-# (kgraph.recall.items.named_only). A commit whose message only lists what changed
+# (kgraph.recall.provenance.named_only). A commit whose message only lists what changed
 # ("commit.what": "Add colored badges", "- Change X to Y") is not: the diff says as much.
 # On three batches of sessions nobody tuned on, such items were real knowledge 9 times in
 # 105 and junk 56 times (on a sixth batch, read after, 1 and 0 in 6); replayed, the 14 shown

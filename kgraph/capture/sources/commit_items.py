@@ -55,7 +55,7 @@ def _commit_origin(commit: CommitInfo, part: str) -> str:
     """ "commit.review" for a commit answering a review, "commit.what" for a message (or the
     part of one an item keeps) that only says what changed (commits.explains_why, kept as
     a candidate: kgraph.capture.gate.candidates), else "commit"; recall shows a review's
-    commit only where it names the code at hand (kgraph.recall.items.named_only).
+    commit only where it names the code at hand (kgraph.recall.provenance.named_only).
 
     A review's answer that only lists what changed waits as any such commit does: on every
     batch read so far, the two that gave no reason ("Address CodeRabbit review feedback -

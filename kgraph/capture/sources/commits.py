@@ -66,7 +66,7 @@ _BOT = re.compile(r"\[bot\]|(?:^|[-_. ])bot\b", re.IGNORECASE)
 # fixed one by one. Such a message is knowledge (capture-dev's lessons count them), but
 # replaying real sessions, a whole-file read or a prompt's word brought it to later agents
 # 23 times, and it was of use once: its item gets origin "commit.review", which recall
-# shows only where it names the code at hand (kgraph.recall.items.named_only). "Review
+# shows only where it names the code at hand (kgraph.recall.provenance.named_only). "Review
 # URL escaping" or "Fix review page" (a word after "review" that is no list of points) is
 # not such a commit.
 _REVIEW_RESPONSE = re.compile(
