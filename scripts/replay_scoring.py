@@ -81,6 +81,7 @@ class Outcome:
     injected: tuple[StoredItem, ...]
     recency: tuple[StoredItem, ...]
     bm25: tuple[StoredItem, ...] | None  # None: no BM25 baseline for this mode
+    broadest: tuple[StoredItem, ...] = ()  # the items about the most files, at the same K
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,7 @@ class Score:
     recency_recall: float | None
     bm25_precision: float | None
     bm25_recall: float | None
+    broadest_precision: float | None = None
 
 
 def outcomes(
@@ -115,7 +117,8 @@ def outcomes(
         chosen = tuple(by_id[i] for i in ids if i in by_id)
         k = len(chosen)
         bm25 = tuple(bm25_top(items, index, commit.subject, k)) if mode == "prompt" else None
-        found.append(Outcome(commit, chosen, tuple(recency_top(items, k)), bm25))
+        recent, broad = tuple(recency_top(items, k)), tuple(broadest_top(items, k))
+        found.append(Outcome(commit, chosen, recent, bm25, broad))
     return found
 
 
@@ -154,6 +157,7 @@ def score(
     shown = [(o.commit, o.injected) for o in found]
     recent = [(o.commit, o.recency) for o in found]
     bm25 = [(o.commit, o.bm25) for o in found if o.bm25 is not None]
+    broad = [(o.commit, o.broadest) for o in found]
     return Score(
         mode=mode,
         sessions=len(found),
@@ -165,6 +169,7 @@ def score(
         recency_recall=_recall(recent, items, hubs),
         bm25_precision=_precision(bm25, hubs) if bm25 else None,
         bm25_recall=_recall(bm25, items, hubs) if bm25 else None,
+        broadest_precision=_precision(broad, hubs),
     )
 
 
@@ -220,6 +225,7 @@ HEADER = (
     "BM25 P",
     "BM25 R@K",
     "P/BM25",
+    "broadest P",
 )
 
 
@@ -241,6 +247,7 @@ def table(scores: Sequence[Score]) -> str:
                 _cell(s.bm25_precision) if s.bm25_precision is not None else "-",
                 _cell(s.bm25_recall) if s.bm25_recall is not None else "-",
                 _ratio(s.precision, s.bm25_precision) if s.bm25_precision is not None else "-",
+                _cell(s.broadest_precision),
             ]
         )
     return _render(rows)

@@ -187,8 +187,12 @@ def test_scores_are_micro_precision_macro_recall_and_baselines_at_the_same_k() -
     assert got.recency_recall == pytest.approx((0 + 1 / 3) / 2)
     assert got.bm25_precision is None  # BM25 is the prompt mode's baseline
     assert ground([one, two, three], ITEMS) == Ground(2, 4 / 3)
+    # the broadest items at the same K: b, a for one (a is relevant); b for two (by CHANGES)
+    assert [i.id for i in found[0].broadest] == ["lrn-b", "lrn-a"]
+    assert got.broadest_precision == pytest.approx(2 / 3)
     no_hubs = score("files", found, ITEMS, frozenset({"CHANGES"}))
     assert no_hubs.recall == pytest.approx((1 + 1) / 2)
+    assert no_hubs.broadest_precision == pytest.approx(1 / 3)
 
 
 def test_a_missing_hook_scores_not_available() -> None:
