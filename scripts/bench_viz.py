@@ -35,7 +35,8 @@ import time
 from pathlib import Path
 
 from kgraph.capture import history
-from kgraph.capture.sources.commits import commit_content, knowledge_reason, read_log
+from kgraph.capture.sources.commit_items import knowledge_reason
+from kgraph.capture.sources.commits import commit_content, read_log
 from kgraph.codegraph.indexer import parse_repository
 from kgraph.db import Database, open_database
 from kgraph.knowledge.store import add_item

@@ -19,9 +19,10 @@ real hook processes with Claude Code's JSON on stdin:
 An injected item is relevant when it is about a file the commit changed; every score is
 given with hub files (changed by > 25% of the learning commits or of the later ones) counted
 and left out, beside the same score of the newest items, the broadest items (those about the
-most files) and, for prompts, BM25, each at the same K. A finer table counts an item relevant when it names a function, class or
-file the commit changes (replay_symbols.py), beside two baselines with no ranking: the
-newest items about each hook call's file, and the broadest items. See replay_scoring.py
+most files) and, for prompts, BM25, each at the same K. A finer table counts an item
+relevant when it names a function, class or file the commit changes (replay_symbols.py),
+beside two baselines with no ranking: the newest items about each hook call's file, and the
+broadest items. See replay_scoring.py
 for the metrics and baselines.
 
 Usage:

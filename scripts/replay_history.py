@@ -5,7 +5,7 @@ Pure functions over :class:`Commit` records plus one reader (``git log``); the r
 kgraph: the bench measures kgraph from the outside, through its CLI.
 
 Which commits become learnings mirrors kgraph's own commit capture
-(``kgraph.capture.sources.commits.knowledge_reason``): a message whose body, without
+(``kgraph.capture.sources.commit_items.knowledge_reason``): a message whose body, without
 trailers, has at least six words explains something; a bare subject does not.
 """
 

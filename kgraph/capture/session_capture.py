@@ -32,6 +32,7 @@ from kgraph.capture.from_transcript import TranscriptFacts, transcript_facts
 from kgraph.capture.session_write import prepare, write
 from kgraph.capture.sessions import SessionRecord, find_session
 from kgraph.capture.sources import commits as commit_parsing
+from kgraph.capture.sources.commit_items import knowledge_reason
 from kgraph.capture.sources.explanations import Found
 from kgraph.db import Database
 from kgraph.db.models import utcnow
@@ -213,7 +214,7 @@ def capture_session(
                 candidates, session_id, issue, refs, rules, CodeAt(root, blobs), until=until
             )
         plan.retractions = extraction.retractions
-        commit_facts = [c.to_fact() for c in commits if commit_parsing.knowledge_reason(c) is None]
+        commit_facts = [c.to_fact() for c in commits if knowledge_reason(c) is None]
         written = write(
             db,
             session_id,
