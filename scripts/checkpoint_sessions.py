@@ -58,6 +58,7 @@ class Copy:
 class Session:
     session_id: str
     agent: str
+    branch: str  # the branch its checkout was on (metadata.json), "-" when not said
     copy: Copy  # the largest copy present
     copies: int
     missing: int  # copies whose blob the snapshot lacks
@@ -156,6 +157,7 @@ def sessions(git_dir: Path) -> tuple[list[Session], list[str]]:
             Session(
                 session_id=session_id or key,
                 agent=str(meta.get("agent") or "-"),
+                branch=str(meta.get("branch") or "-"),
                 copy=copy,
                 copies=len(group),
                 missing=len(group) - len(readable),
@@ -169,16 +171,40 @@ def sessions(git_dir: Path) -> tuple[list[Session], list[str]]:
 
 
 def table(found: Sequence[Session]) -> str:
-    rows = [("session", "agent", "KB", "prompts", "tools", "copies", "first", "cwd", "path")]
+    header = ("session", "agent", "KB", "prompts", "tools", "copies", "first", "branch", "cwd")
+    rows = [(*header, "path")]
     for s in found:
         size = s.copy.size or 0
-        copies_ = f"{s.copies}" + (f" ({s.missing} missing)" if s.missing else "")
+        # a copy the snapshot lacks may be the largest: the one listed, only the start
+        copies_ = f"{s.copies}" + (f", {s.missing} missing: maybe partial" if s.missing else "")
         rows.append(
             (s.session_id[:8], s.agent, str(size // 1024), str(s.prompts), str(s.tools),
-             copies_, s.first, s.cwd, s.copy.path)
+             copies_, s.first, s.branch, s.cwd, s.copy.path)
         )  # fmt: skip
     widths = [max(len(r[n]) for r in rows) for n in range(len(rows[0]))]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows)
+
+
+def extract(git_dir: Path, listed: Sequence[Session], wanted: Sequence[str], out: Path) -> int:
+    """Write the largest copy of each session ``wanted`` names (an id or a prefix of one,
+    whatever the listing's filters) to ``out``; 1 when one matched none or several."""
+    out.mkdir(parents=True, exist_ok=True)
+    status = 0
+    for prefix in wanted:
+        match = [s for s in listed if s.session_id.startswith(prefix)]
+        if len(match) != 1:
+            print(f"{prefix}: {len(match)} sessions match", file=sys.stderr)
+            status = 1
+            continue
+        text = read_blob(git_dir, match[0].copy.blob) or b""
+        target = out / f"{match[0].session_id}.jsonl"
+        if target.exists() and not target.is_file():
+            print(f"{target}: exists and is not a file", file=sys.stderr)
+            status = 1
+            continue
+        target.write_bytes(text)
+        print(f"{target} ({len(text)} bytes, {match[0].copy.ref}:{match[0].copy.path})")
+    return status
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -193,6 +219,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.extract and args.out is None:
         parser.error("--extract needs --out")
     listed, lacking = sessions(args.git_dir)
+    if args.extract:
+        return extract(args.git_dir, listed, args.extract, args.out)
     found = [
         s
         for s in listed
@@ -200,29 +228,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         and s.tools >= args.min_tools
         and (s.copy.size or 0) >= args.min_kb * 1024
     ]
-    if not args.extract:
-        print(table(found) if found else "no sessions on the checkpoint refs")
-        if lacking:
-            names = " ".join(key[:8] for key in lacking)
-            print(f"{len(lacking)} more whose every copy the snapshot lacks: {names}")
-        return 0
-    args.out.mkdir(parents=True, exist_ok=True)
-    status = 0
-    for wanted in args.extract:
-        match = [s for s in found if s.session_id.startswith(wanted)]
-        if len(match) != 1:
-            print(f"{wanted}: {len(match)} sessions match", file=sys.stderr)
-            status = 1
-            continue
-        text = read_blob(args.git_dir, match[0].copy.blob) or b""
-        target = args.out / f"{match[0].session_id}.jsonl"
-        if target.exists() and not target.is_file():
-            print(f"{target}: exists and is not a file", file=sys.stderr)
-            status = 1
-            continue
-        target.write_bytes(text)
-        print(f"{target} ({len(text)} bytes, {match[0].copy.ref}:{match[0].copy.path})")
-    return status
+    if found:
+        print(table(found))
+    elif listed:
+        print(f"none of the {len(listed)} sessions on the checkpoint refs passes the filters")
+    else:
+        print("no sessions on the checkpoint refs")
+    if lacking:
+        names = " ".join(key[:8] for key in lacking)
+        print(f"{len(lacking)} more whose every copy the snapshot lacks: {names}")
+    return 0
 
 
 if __name__ == "__main__":

@@ -55,7 +55,7 @@ def _commit_tree(repo: Path, files: dict[str, bytes], ref: str) -> None:
 
 
 def _meta(session_id: str, agent: str = "Claude Code") -> bytes:
-    return json.dumps({"session_id": session_id, "agent": agent}).encode()
+    return json.dumps({"session_id": session_id, "agent": agent, "branch": "fix/retry"}).encode()
 
 
 @pytest.fixture
@@ -93,7 +93,7 @@ def test_each_session_once_by_its_largest_copy(repo: Path) -> None:
     assert set(by_id) == {FIRST, SECOND, THIRD} and lacking == []
     assert by_id[FIRST].copies == 2 and by_id[FIRST].copy.path == "ab/cdef012345/1/full.jsonl"
     assert (by_id[FIRST].prompts, by_id[FIRST].tools) == (3, 3)
-    assert by_id[SECOND].agent == "Gemini CLI"
+    assert by_id[SECOND].agent == "Gemini CLI" and by_id[SECOND].branch == "fix/retry"
     assert by_id[THIRD].copy.ref == "refs/entire/checkpoints/ef/ef0123456789"
     assert by_id[THIRD].cwd == "/home/dev/project"
 
@@ -102,11 +102,15 @@ def test_the_listing_filters_by_prompts(repo: Path, capsys: pytest.CaptureFixtur
     assert main([str(repo), "--min-prompts", "3"]) == 0
     out = capsys.readouterr().out
     assert FIRST[:8] in out and THIRD[:8] in out and SECOND[:8] not in out
+    assert main([str(repo), "--min-prompts", "50"]) == 0
+    assert "none of the 3 sessions on the checkpoint refs passes" in capsys.readouterr().out
 
 
 def test_extract_writes_the_largest_copy_byte_for_byte(repo: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
-    assert main([str(repo), "--extract", FIRST[:8], THIRD, "--out", str(out)]) == 0
+    # the listing's filters do not narrow what --extract names
+    extract = ["--min-prompts", "50", "--extract", FIRST[:8], THIRD, "--out", str(out)]
+    assert main([str(repo), *extract]) == 0
     whole = _git(
         repo.parent, "cat-file", "blob", "entire/checkpoints/v1:ab/cdef012345/1/full.jsonl"
     )
