@@ -145,13 +145,15 @@ def sessions(git_dir: Path) -> tuple[list[Session], list[str]]:
         by_id.setdefault(key, []).append((copy, meta))
     found, lacking = [], []
     for key, group in by_id.items():
-        present = [(c, m) for c, m in group if c.size is not None]
-        texts = [(c, m, read_blob(git_dir, c.blob)) for c, m in present]
-        readable = [(c, m, t) for c, m, t in texts if t is not None]
-        if not readable:
+        # ls-tree gave each copy's size: read only the largest the snapshot holds
+        present = sorted(
+            (p for p in group if p[0].size is not None), key=lambda p: -(p[0].size or 0)
+        )
+        text = read_blob(git_dir, present[0][0].blob) if present else None
+        if text is None:
             lacking.append(key)
             continue
-        copy, meta, text = max(readable, key=lambda r: len(r[2]))
+        copy, meta = present[0]
         session_id, prompts, tools, first, cwd = _counts(text)
         found.append(
             Session(
@@ -160,7 +162,7 @@ def sessions(git_dir: Path) -> tuple[list[Session], list[str]]:
                 branch=str(meta.get("branch") or "-"),
                 copy=copy,
                 copies=len(group),
-                missing=len(group) - len(readable),
+                missing=len(group) - len(present),
                 prompts=prompts,
                 tools=tools,
                 first=first,
