@@ -220,7 +220,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.extract and args.out is None:
         parser.error("--extract needs --out")
-    listed, lacking = sessions(args.git_dir)
+    try:
+        listed, lacking = sessions(args.git_dir)
+    except subprocess.CalledProcessError as failed:
+        said = failed.stderr.decode(errors="replace").strip().splitlines() or ["no answer"]
+        print(f"{args.git_dir}: git cannot read it ({said[0]})", file=sys.stderr)
+        return 2
     if args.extract:
         return extract(args.git_dir, listed, args.extract, args.out)
     found = [

@@ -124,3 +124,11 @@ def test_an_unknown_id_or_a_folder_in_the_way_fails(repo: Path, tmp_path: Path) 
     assert main([str(repo), "--extract", "99999999", "--out", str(out)]) == 1
     assert main([str(repo), "--extract", SECOND, "--out", str(out)]) == 1
     assert (out / f"{SECOND}.jsonl").is_dir()
+
+
+def test_a_folder_that_is_no_repository_is_said_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{tmp_path}: git cannot read it (") and err.count("\n") == 1
