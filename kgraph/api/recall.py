@@ -25,6 +25,7 @@ from kgraph.recall import (
     CodeCheck,
     Ranked,
     SessionSignals,
+    code_names,
     current_only,
     fit_briefing,
     fuse_ranked,
@@ -131,7 +132,7 @@ def recall(
     # are known, and one part of a long commit message at most.
     def kept(conn: Connection) -> list[Ranked]:
         raw = raw_connection(conn)
-        return one_part_each(raw, recent_only(raw, fused, recent)[0])
+        return one_part_each(raw, recent_only(raw, fused, recent, code_names(text)[0])[0])
 
     fused = project.db.read(kept)
     # As the hooks do: an item whose files no longer hold the code it named is left out.

@@ -364,7 +364,7 @@ def prompt_recall(
     project's latest changes, items learned from older commits left out:
     :mod:`kgraph.recall.recent`)."""
     ranked, task = _ranked(conn, prompt, settings, exclude, now or datetime.now(UTC))
-    ranked, held = recent_only(conn, ranked, recent)
+    ranked, held = recent_only(conn, ranked, recent, code_names(prompt)[0])
     fused = current_only(one_part_each(conn, ranked), check, max_items)
     if not fused:
         why = f"{held} match(es) of history older than the latest changes held back" if held else ""

@@ -18,16 +18,24 @@ hook brings an item learned from a commit only when the commit is one of them or
 was learned since (a session's own commit, rebased since under another sha, is as recent
 as its session). When git cannot say (no repository, a history shorter than N steps, a
 shallow clone, too slow) nothing is held back. Items not learned from a commit (a session's
-Mistakes, what a person wrote) are never held back. Standard library only.
+Mistakes, what a person wrote) are never held back, nor is an item naming code the prompt
+names in a way only code is written (``async_wait_for_setup``, ``DropIndexOp``): such a
+prompt asks what is known of that code, and the commit that made it is what is known, however
+old. (Tried as a new user on lock_code_manager, a prompt naming ``async_wait_for_setup``
+got nothing while the commit adding it was stored; replaying the real sessions of eight
+repositories, no prompt named code an older item names, so nothing else changed.) Standard
+library only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kgraph.db.reader import ReadConnection
+from kgraph.knowledge.codenames import identifiers
 from kgraph.recall.provenance import FromCommit, commit_refs
 from kgraph.recall.relevance import Ranked
 from kgraph.runtime.seen import Recent
@@ -37,6 +45,9 @@ if TYPE_CHECKING:
 
 __all__ = ["SHA_KEPT", "LatestChanges", "is_recent", "recent_only"]
 
+# A name the prompt writes that only code would: snake_case or camelCase ("setup", "it",
+# "describe" in backticks are words an item may use in passing).
+_CODE_SHAPED = re.compile(r"[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]|[A-Z]{2}[a-z]")
 SHA_KEPT = 12  # characters of a sha the seen file keeps
 # Commits kept at most (newest first): a merge of a long-lived branch may bring thousands;
 # the ones past these still count when they were made since the changes began.
@@ -87,12 +98,22 @@ def is_recent(item_id: str, learned: Mapping[str, FromCommit], recent: Recent | 
 
 
 def recent_only(
-    conn: ReadConnection, ranked: Sequence[Ranked], recent: Recent | None
+    conn: ReadConnection,
+    ranked: Sequence[Ranked],
+    recent: Recent | None,
+    named: Collection[str] = (),
 ) -> tuple[list[Ranked], int]:
     """``ranked`` less the items learned from commits before the ``recent`` changes (all
-    of it when they are not known), and how many were left out."""
+    of it when they are not known), and how many were left out. An item naming code the
+    prompt names (``named``: its identifiers, last dotted part) is kept however old."""
     if recent is None or not ranked:
         return list(ranked), 0
     learned = commit_refs(conn, [r.item.id for r in ranked])
-    kept = [r for r in ranked if is_recent(r.item.id, learned, recent)]
+    names = frozenset(n for n in (n.rsplit(".", 1)[-1] for n in named) if _CODE_SHAPED.search(n))
+    kept = [
+        r
+        for r in ranked
+        if is_recent(r.item.id, learned, recent)
+        or (names and not names.isdisjoint(identifiers(r.item.content)))
+    ]
     return kept, len(ranked) - len(kept)

@@ -245,3 +245,35 @@ def test_a_prompt_brings_the_history_of_recent_changes_only(
     settings.write_text("[hooks]\nuser_prompt_history_changes = 0\n")  # all the history
     hook("session-start", session_id="s2", source="startup")
     assert old in hook("user-prompt", session_id="s2", prompt=payment).stdout
+
+
+def test_a_prompt_naming_code_brings_its_history_however_old(
+    hook: Callable[..., HookResult],
+    project_db: Database,
+    tmp_repo: Path,
+    git: Callable[..., str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A name only code is written with asks what is known of that code: the commit that
+    # made it, however many changes ago. A word the item uses in passing does not.
+    settings = tmp_repo / ".claude" / "kgraph.toml"
+    settings.parent.mkdir(exist_ok=True)
+    settings.write_text("[hooks]\nuser_prompt_history_changes = 3\n")
+    for day in range(1, 7):
+        monkeypatch.setenv("GIT_COMMITTER_DATE", f"2026-01-{day:02d}T12:00:00Z")
+        git(tmp_repo, "commit", "-q", "--allow-empty", "-m", f"change {day}")
+        if day == 1:
+            old_sha = git(tmp_repo, "rev-parse", "HEAD").strip()
+    old = add_item(
+        project_db,
+        "async_wait_for_setup hangs forever unless the setup gate is set in a finally block",
+        source="commit",
+        source_ref=old_sha,
+        created_at=datetime(2026, 1, 1, 12, tzinfo=UTC),
+    ).entity_id
+    hook("session-start", session_id="s1", source="startup")
+    named = "async_wait_for_setup hangs forever when setup fails"
+    assert old in hook("user-prompt", session_id="s1", prompt=named).stdout
+    hook("session-start", session_id="s2", source="startup")
+    worded = "why does the `setup` hang forever when it fails?"
+    assert hook("user-prompt", session_id="s2", prompt=worded).stdout == ""
