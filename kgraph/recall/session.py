@@ -202,12 +202,19 @@ def _title(
         lines.append(f"Edited in recent sessions: {_names([p for p, _ in sessions], NAMED_FILES)}.")
     direct = [(f, via) for f, (depth, via) in dependents.items() if depth == 1]
     if direct:
-        shown = [f"{f} (on {via})" for f, via in direct[:NAMED_DEPENDENTS]]
-        more = len(direct) - len(shown)
-        lines.append(
-            "What depends on them: " + ", ".join(shown) + (f" (+{more} more)" if more else "") + "."
-        )
+        lines.append(_depending(direct))
     return "\n".join(lines)
+
+
+def _depending(direct: Sequence[tuple[str, str]]) -> str:
+    """The files depending directly on the changed ones, grouped by the file they depend
+    on: one changed file that many import would otherwise be repeated beside each."""
+    on: dict[str, list[str]] = {}
+    for path, via in direct[:NAMED_DEPENDENTS]:
+        on.setdefault(via, []).append(path)
+    more = len(direct) - NAMED_DEPENDENTS
+    groups = "; ".join(f"on {via}: {', '.join(paths)}" for via, paths in on.items())
+    return f"What depends on them: {groups}" + (f" (+{more} more)" if more > 0 else "") + "."
 
 
 def _day_one(

@@ -175,7 +175,7 @@ def test_blast_radius_brings_warnings_about_dependent_files(
     assert text.index(near) < text.index(second)
     assert "web/api.py depends on it" in text
     assert "Changed now: core/engine.py." in text
-    assert "What depends on them: web/api.py (on core/engine.py)." in text
+    assert "What depends on them: on core/engine.py: web/api.py." in text
 
 
 def test_session_record_is_written_by_the_worker(
