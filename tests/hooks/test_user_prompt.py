@@ -195,6 +195,23 @@ def test_a_plain_word_naming_a_module_brings_its_knowledge(
     assert setup.entity_id  # the word "setup" of setup.cfg names no module
 
 
+def _daily_changes(
+    repo: Path, git: Callable[..., str], monkeypatch: pytest.MonkeyPatch, count: int
+) -> list[tuple[str, datetime]]:
+    """``count`` commits a day apart, with the prompt hook trusting the latest 3 changes."""
+    settings = repo / ".claude" / "kgraph.toml"
+    settings.parent.mkdir(exist_ok=True)
+    settings.write_text("[hooks]\nuser_prompt_history_changes = 3\n")
+    made = []
+    for day in range(1, count + 1):
+        monkeypatch.setenv("GIT_COMMITTER_DATE", f"2026-01-{day:02d}T12:00:00Z")
+        git(repo, "commit", "-q", "--allow-empty", "-m", f"change {day}")
+        made.append(
+            (git(repo, "rev-parse", "HEAD").strip(), datetime(2026, 1, day, 12, tzinfo=UTC))
+        )
+    return made
+
+
 def test_a_prompt_brings_the_history_of_recent_changes_only(
     hook: Callable[..., HookResult],
     project_db: Database,
@@ -206,15 +223,7 @@ def test_a_prompt_brings_the_history_of_recent_changes_only(
     # likelier chance than the work at hand (kgraph.recall.recent); a recent commit's item
     # and a person's note still come.
     settings = tmp_repo / ".claude" / "kgraph.toml"
-    settings.parent.mkdir(exist_ok=True)
-    settings.write_text("[hooks]\nuser_prompt_history_changes = 3\n")
-    made = []
-    for day in range(1, 3 + 3):
-        monkeypatch.setenv("GIT_COMMITTER_DATE", f"2026-01-{day:02d}T12:00:00Z")
-        git(tmp_repo, "commit", "-q", "--allow-empty", "-m", f"change {day}")
-        made.append(
-            (git(tmp_repo, "rev-parse", "HEAD").strip(), datetime(2026, 1, day, 12, tzinfo=UTC))
-        )
+    made = _daily_changes(tmp_repo, git, monkeypatch, 5)
     (old_sha, old_at), (new_sha, new_at) = made[0], made[-1]
     old = add_item(
         project_db,
@@ -256,20 +265,13 @@ def test_a_prompt_naming_code_brings_its_history_however_old(
 ) -> None:
     # A name only code is written with asks what is known of that code: the commit that
     # made it, however many changes ago. A word the item uses in passing does not.
-    settings = tmp_repo / ".claude" / "kgraph.toml"
-    settings.parent.mkdir(exist_ok=True)
-    settings.write_text("[hooks]\nuser_prompt_history_changes = 3\n")
-    for day in range(1, 7):
-        monkeypatch.setenv("GIT_COMMITTER_DATE", f"2026-01-{day:02d}T12:00:00Z")
-        git(tmp_repo, "commit", "-q", "--allow-empty", "-m", f"change {day}")
-        if day == 1:
-            old_sha = git(tmp_repo, "rev-parse", "HEAD").strip()
+    (old_sha, old_at) = _daily_changes(tmp_repo, git, monkeypatch, 6)[0]
     old = add_item(
         project_db,
         "async_wait_for_setup hangs forever unless the setup gate is set in a finally block",
         source="commit",
         source_ref=old_sha,
-        created_at=datetime(2026, 1, 1, 12, tzinfo=UTC),
+        created_at=old_at,
     ).entity_id
     hook("session-start", session_id="s1", source="startup")
     named = "async_wait_for_setup hangs forever when setup fails"
