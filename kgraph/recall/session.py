@@ -34,7 +34,7 @@ from kgraph.recall.briefing import Block, fit, render_checkpoint
 from kgraph.recall.evidence import EvidenceSettings
 from kgraph.recall.gitinfo import CommitFiles, RecentWork, commit_files, issue_from_branch
 from kgraph.recall.items import RecallItem
-from kgraph.recall.provenance import named_only
+from kgraph.recall.provenance import lists_changes, named_only
 from kgraph.recall.readmodel import (
     focus_for,
     gather,
@@ -231,7 +231,10 @@ def _day_one(
 
     The latest commits' own learnings repeat the subjects the briefing already lists;
     replaying three histories, the next change shared a file with these items far more
-    often than with the newest ones (docs/benchmarks.md, "day one")."""
+    often than with the newest ones (docs/benchmarks.md, "day one"). A commit's list of its
+    changes is left out, as on a file read (no prompt's words picked it): summing the
+    files it covers favours it, and on the first sessions of eleven replayed repositories
+    the lists it brought were junk 2 times in 3 (docs/benchmarks.md)."""
     busy: dict[str, float] = {}
     for step, commit in enumerate(commits):
         for path in commit.files:
@@ -241,7 +244,9 @@ def _day_one(
         return sum(busy.get(f, 0.0) * focus.weight(f) for f in set(item.files))
 
     scored = [
-        (cover(i), i) for i in gather(conn, focus) if i.id not in exclude and not named_only(i)
+        (cover(i), i)
+        for i in gather(conn, focus)
+        if i.id not in exclude and not named_only(i) and not lists_changes(i)
     ]
     scored = [(value, item) for value, item in scored if value > 0]
     scored.sort(key=lambda p: p[1].updated_at or _EPOCH, reverse=True)

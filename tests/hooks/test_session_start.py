@@ -439,8 +439,17 @@ def test_the_first_session_on_a_clean_tree_meets_what_is_known_of_the_busiest_fi
     quiet = add_item(
         project_db, "docs: a note\n\nNotes are plain text.", files=["docs/notes.txt"]
     ).entity_id
+    sha = commit_file(git, tmp_repo, "src/lexer.py", "feat: lexer rework")
+    listed = add_item(  # a commit's list of its changes: no prompt's words picked it
+        project_db,
+        "feat: lexer rework\n\n- faster scan\n- new tokens\n- fewer allocations",
+        files=["src/lexer.py", "src/tokens.py"],
+        source="commit",
+        source_ref=sha,
+        data={"origin": "history"},
+    ).entity_id
     first = context_of(hook("session-start", session_id="s1", source="startup"))
-    assert all(item in first for item in busy) and quiet not in first
+    assert all(item in first for item in busy) and quiet not in first and listed not in first
     assert "(about the files changed most lately)" in first
     update_session(project_db, "s1", lambda row: None)  # a session is recorded: day one is over
     assert hook("session-start", session_id="s2", source="startup").stdout == ""
