@@ -319,8 +319,9 @@ def _ranked(
     settings: EvidenceSettings,
     exclude: set[str],
     now: datetime,
-) -> tuple[list[Ranked], TaskWords]:
-    """:func:`prompt_ranked`, and the prompt's words as it weighed them."""
+) -> tuple[list[Ranked], TaskWords, list[str]]:
+    """:func:`prompt_ranked`, the prompt's words as it weighed them and the code names it
+    writes (:func:`code_names`)."""
     terms = significant_terms(prompt)
     names, paths = code_names(prompt)
     total = recall.item_count(conn)
@@ -344,7 +345,7 @@ def _ranked(
                 continue
             word_only += 1
         kept.append(entry)
-    return kept, task
+    return kept, task, names
 
 
 def prompt_recall(
@@ -363,8 +364,8 @@ def prompt_recall(
     ``check``, items naming code their files no longer hold left out; with ``recent``, the
     project's latest changes, items learned from older commits left out:
     :mod:`kgraph.recall.recent`)."""
-    ranked, task = _ranked(conn, prompt, settings, exclude, now or datetime.now(UTC))
-    ranked, held = recent_only(conn, ranked, recent, code_names(prompt)[0])
+    ranked, task, names = _ranked(conn, prompt, settings, exclude, now or datetime.now(UTC))
+    ranked, held = recent_only(conn, ranked, recent, names)
     fused = current_only(one_part_each(conn, ranked), check, max_items)
     if not fused:
         why = f"{held} match(es) of history older than the latest changes held back" if held else ""
