@@ -26,19 +26,16 @@ from kgraph.capture.sources.commits import CommitInfo, commit_content
 from kgraph.capture.sources.stream import Event, Ran
 from kgraph.knowledge.areas import DOCUMENTATION, infer_code_area
 
-_CAUSE = re.compile(
-    r"\b(because|caused by|due to|since|so that|otherwise|when|which (?:broke|caused)|"
-    r"root cause|was (?:missing|wrong|broken)|instead of|rather than)\b",
-    re.IGNORECASE,
-)
 # A one-line message is knowledge only when it says why. "Use X instead of Y", "always
 # use go run": the subject of a change, which readers of replayed sessions judged junk
 # whenever it reached an agent (it names neither the problem nor where it was).
-_REASON = re.compile(
-    r"\b(because|caused by|due to|so that|otherwise|root cause|which (?:broke|caused)|"
-    r"was (?:missing|wrong|broken))\b",
-    re.IGNORECASE,
+_REASON_WORDS = (
+    r"because|caused by|due to|so that|otherwise|root cause|which (?:broke|caused)|"
+    r"was (?:missing|wrong|broken)"
 )
+_REASON = re.compile(rf"\b({_REASON_WORDS})\b", re.IGNORECASE)
+# A fix's subject may say why more loosely ("fix crash when ...", "... instead of ...").
+_CAUSE = re.compile(rf"\b({_REASON_WORDS}|since|when|instead of|rather than)\b", re.IGNORECASE)
 # Accounts that write commits for a program (dependabot[bot], renovate[bot],
 # pre-commit-ci[bot], github-actions[bot], a "release-bot"): their messages are templates
 # (flask's history gave 77 "Bump pip-tools from 5.2.0 to 5.2.1" items, links and YAML).
