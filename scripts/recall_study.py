@@ -55,19 +55,26 @@ class Session:
     prefix: str
     started: datetime
     prompts: tuple[str, ...]
+    transcript: Path
 
 
 # (session prefix, item id) -> the prompt that first brought it, per ranking
 Shown = dict[str, dict[tuple[str, str], str]]
 
 
-def stored_before(conn: ReadConnection) -> dict[str, datetime]:
-    """Visible item id -> when it was stored."""
+def _visible(conn: ReadConnection, column: str) -> list[tuple[str, object]]:
+    """(id, ``column``) of every visible knowledge item."""
     rows = conn.execute(
-        "SELECT id, created_at FROM entities WHERE hidden_at IS NULL "
+        f"SELECT id, {column} FROM entities WHERE hidden_at IS NULL "
         "AND type IN ('Learning', 'Pattern', 'Mistake', 'Decision')"
     ).fetchall()
-    return {str(i): t for i, c in rows if (t := parse_time(c)) is not None}
+    return [(str(item_id), value) for item_id, value in rows]
+
+
+def stored_before(conn: ReadConnection) -> dict[str, datetime]:
+    """Visible item id -> when it was stored."""
+    rows = _visible(conn, "created_at")
+    return {i: t for i, c in rows if (t := parse_time(c)) is not None}
 
 
 def hook_ranking(conn: ReadConnection, root: Path, k: int) -> Ranking:
@@ -94,12 +101,11 @@ def meaning_rankings(conn: ReadConnection, k: int, floors: Sequence[float]) -> d
     from kgraph.embeddings.sentence import load_minilm
 
     model = load_minilm()
-    rows = conn.execute(
-        "SELECT id, content FROM entities WHERE hidden_at IS NULL "
-        "AND type IN ('Learning', 'Pattern', 'Mistake', 'Decision')"
-    ).fetchall()
-    ids = [str(r[0]) for r in rows]
-    vectors = model.embed([str(r[1]) for r in rows])  # the model, not the replay's fake vectors
+    rows = _visible(conn, "content")
+    ids = [item_id for item_id, _ in rows]
+    vectors = model.embed(
+        [str(text) for _, text in rows]
+    )  # the model, not the replay's fake vectors
     vectors = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
 
     def at(floor: float) -> Ranking:
@@ -134,17 +140,23 @@ def read_sessions(folder: Path, prefixes: Sequence[str] = ()) -> list[Session]:
     found = []
     for transcript in sorted(folder.glob("*.jsonl")):
         plan = read_plan(transcript)
-        if plan and (not prefixes or any(plan.session_id.startswith(p) for p in prefixes)):
-            texts = [s.text for s in plan.steps if isinstance(s, Prompt)]
-            prompts = tuple(t for t in texts if len(t.strip()) >= MIN_PROMPT)
-            prefix = next((p for p in prefixes if plan.session_id.startswith(p)), plan.prefix)
-            found.append(Session(prefix, plan.started, prompts))
+        if plan is None:
+            continue
+        named = next((p for p in prefixes if plan.session_id.startswith(p)), None)
+        if prefixes and named is None:
+            continue
+        texts = [s.text for s in plan.steps if isinstance(s, Prompt)]
+        prompts = tuple(t for t in texts if len(t.strip()) >= MIN_PROMPT)
+        found.append(Session(named or plan.prefix, plan.started, prompts, transcript))
     found.sort(key=lambda s: s.started)
     return found if prefixes else found[1:]
 
 
-def pool(conn: ReadConnection, shown: Shown, transcripts: Path) -> dict[str, dict[str, str]]:
+def pool(
+    conn: ReadConnection, shown: Shown, sessions: Sequence[Session]
+) -> dict[str, dict[str, str]]:
     """Every pair some ranking put forward, for judges who must not know which."""
+    transcripts = {s.prefix: str(s.transcript) for s in sessions}
     first: dict[tuple[str, str], str] = {}
     for pairs in shown.values():
         for pair, prompt in pairs.items():
@@ -152,7 +164,7 @@ def pool(conn: ReadConnection, shown: Shown, transcripts: Path) -> dict[str, dic
     texts = recall.item_texts(conn, sorted({item for _, item in first}))
     return {
         f"{session}:{item}": {
-            "transcript": str(next(transcripts.glob(f"{session}*.jsonl"))),
+            "transcript": transcripts[session],
             "prompt": prompt[:600],
             "item": texts.get(item, ""),
         }
@@ -204,7 +216,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.pool:
         if args.pool.exists() and not args.pool.is_file():
             parser.error(f"{args.pool} is not a regular file")
-        args.pool.write_text(json.dumps(pool(conn, shown, args.sessions), indent=1) + "\n")
+        args.pool.write_text(json.dumps(pool(conn, shown, sessions), indent=1) + "\n")
     verdicts: dict[str, str] = {}
     if args.verdicts:
         data = json.loads(args.verdicts.read_text())

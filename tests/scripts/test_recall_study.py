@@ -40,7 +40,7 @@ def test_labelled_sessions_are_read_even_the_earliest(tmp_path: Path) -> None:
 def test_a_ranking_sees_only_what_was_stored_before_the_session() -> None:
     start = datetime(2026, 3, 1, tzinfo=UTC)
     stored = {"old": datetime(2026, 2, 1, tzinfo=UTC), "new": datetime(2026, 3, 2, tzinfo=UTC)}
-    session = Session("aaaa", start, ("first prompt here", "second prompt here"))
+    session = Session("aaaa", start, ("first prompt here", "second prompt here"), Path("a.jsonl"))
     shown = study([session], stored, {"all": lambda prompt, allowed: sorted(allowed)})
     # Once per item, with the prompt that first brought it.
     assert shown == {"all": {("aaaa", "old"): "first prompt here"}}
