@@ -6,9 +6,12 @@ in one clone of the repository they were recorded in, against ONE kgraph databas
 whole replay, so each session meets what the earlier ones left. For each session:
 
 1. the clone is checked out (detached, forced) at the newest commit made before the
-   session started; as a new user would, ``kgraph install`` runs before the first session
-   (it reads the git history so far) and ``kgraph graph parse .`` before each
-   (``--no-install``, ``--no-graph`` leave them out);
+   session started, or an older one where the files the session read before changing
+   them hold what its Reads showed (a session on a branch that predates the default
+   branch's latest commits: ``session_replay_checkout``); as a new user would,
+   ``kgraph install`` runs before the first session (it reads the git history so far)
+   and ``kgraph graph parse .`` before each (``--no-install``, ``--no-graph`` leave
+   them out);
 2. the hooks run as Claude Code runs them, as ``kgraph hook ...`` processes fed the JSON
    Claude Code sends, in the clone, with a temp HOME, ``KGRAPH_DB`` set to the replay's
    database and ``KGRAPH_HOOK_NO_SPAWN=1``: SessionStart (``startup``; the catch-up it
@@ -231,7 +234,7 @@ def replay_session(
     graph: bool,
     capture_at_end: bool = False,
 ) -> SessionResult:
-    sha = checkout_before(workspace, plan.started)
+    sha = checkout_before(workspace, plan.started, plan.seen)
     result = SessionResult(
         plan.session_id,
         plan.started.strftime("%Y-%m-%d %H:%M UTC"),

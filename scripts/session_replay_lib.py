@@ -21,6 +21,7 @@ from typing import Any
 
 from capture_run import WORKER_TIMEOUT_S, timed
 from replay_sessions import _BRACKETED
+from session_replay_checkout import Seen, best_seen, candidates, seen_files
 
 from kgraph.capture.gate.paths import PathMap, posix_path
 
@@ -66,6 +67,8 @@ class SessionPlan:
     outside: int  # file tool calls on paths outside the session's cwd (never sent)
     failed: int  # file tool calls that errored (Claude Code sends no PostToolUse)
     ended: datetime  # its last entry's time
+    # What its Reads showed of files it had not changed yet (session_replay_checkout).
+    seen: Seen = field(default_factory=dict)
 
     @property
     def prefix(self) -> str:
@@ -108,6 +111,7 @@ def read_plan(transcript: Path) -> SessionPlan | None:
     paths = PathMap(Path(posix_path(cwds[0]) if cwds else "/nonexistent"), cwds)
     session_id = next((e.session_id for e in entries if e.session_id), transcript.stem)
     steps: list[Step] = []
+    reads: list[tuple[str, str, str]] = []
     outside = failed = 0
     for event in conversation(entries):
         if isinstance(event, Said) and event.who == "user" and event.via == "prompt":
@@ -119,8 +123,16 @@ def read_plan(transcript: Path) -> SessionPlan | None:
                 outside += 1
             else:
                 steps.append(ToolCall(event.name, path, dict(event.input), event.call_id))
+                reads.append((event.name, path, event.result))
     return SessionPlan(
-        session_id, transcript, min(times), tuple(steps), outside, failed, max(times)
+        session_id,
+        transcript,
+        min(times),
+        tuple(steps),
+        outside,
+        failed,
+        max(times),
+        seen_files(reads),
     )
 
 
@@ -204,10 +216,12 @@ def setup_step(workspace: Workspace, *args: str) -> str | None:
     return f"kgraph {' '.join(args)}: exit {proc.returncode}: {proc.stderr.strip()[-300:]}"
 
 
-def checkout_before(workspace: Workspace, when: datetime) -> str:
-    """Check out (detached, forced) the newest commit made before ``when``; its sha."""
+def checkout_before(workspace: Workspace, when: datetime, seen: Seen | None = None) -> str:
+    """Check out (detached, forced) the newest commit made before ``when``, or the one
+    before it where the files the session read hold what it ``seen``; its sha."""
     clone = workspace.clone
-    sha = git(clone, "rev-list", "-1", f"--before={when.isoformat()}", "main")
+    shas = candidates(clone, when)
+    sha = best_seen(clone, shas, seen) if shas and seen else (shas[0] if shas else "")
     if not sha:  # the session predates the history: its first commit
         sha = git(clone, "rev-list", "--max-parents=0", "main").splitlines()[0]
     git(clone, "checkout", "-q", "-f", "--detach", sha)
