@@ -62,9 +62,11 @@ def _matches(text: str, lines: Mapping[int, str]) -> bool:
     return all(0 < n <= len(held) and held[n - 1].rstrip() == line for n, line in lines.items())
 
 
-def _batch(repo: Path, args: Sequence[str], specs: Sequence[str]) -> str:
+def _blob_ids(repo: Path, specs: Sequence[str]) -> list[str]:
+    """The object id of each ``sha:path`` in ``specs`` ("sha:path" itself when missing),
+    from one ``git cat-file --batch-check``."""
     proc = subprocess.run(
-        ["git", "cat-file", *args],
+        ["git", "cat-file", "--batch-check"],
         cwd=repo,
         input="\n".join(specs) + "\n",
         capture_output=True,
@@ -72,7 +74,7 @@ def _batch(repo: Path, args: Sequence[str], specs: Sequence[str]) -> str:
         check=True,
         errors="replace",
     )
-    return proc.stdout
+    return [line.split(" ")[0] for line in proc.stdout.splitlines()]
 
 
 def best_seen(repo: Path, shas: Sequence[str], seen: Seen) -> str:
@@ -82,8 +84,8 @@ def best_seen(repo: Path, shas: Sequence[str], seen: Seen) -> str:
     if not paths or len(shas) < 2:
         return shas[0]
     specs = [f"{sha}:{path}" for sha in shas for path in paths]
-    blobs = [line.split(" ")[0] for line in _batch(repo, ["--batch-check"], specs).splitlines()]
-    versions = sorted({b for b in blobs if _OBJECT_ID.fullmatch(b)})  # else "missing"
+    blobs = _blob_ids(repo, specs)
+    versions = sorted({b for b in blobs if _OBJECT_ID.fullmatch(b)})
     texts = _blob_texts(repo, versions)
     verdict: dict[tuple[str, str], bool] = {}
     best, best_score = shas[0], -1

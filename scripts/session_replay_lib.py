@@ -217,8 +217,9 @@ def setup_step(workspace: Workspace, *args: str) -> str | None:
 
 
 def checkout_before(workspace: Workspace, when: datetime, seen: Seen | None = None) -> str:
-    """Check out (detached, forced) the newest commit made before ``when``, or the one
-    before it where the files the session read hold what it ``seen``; its sha."""
+    """Check out (detached, forced) the newest commit made before ``when``, or an older one
+    where more of the files the session read hold what its Reads showed (``seen``); its
+    sha."""
     clone = workspace.clone
     shas = candidates(clone, when)
     sha = best_seen(clone, shas, seen) if shas and seen else (shas[0] if shas else "")
