@@ -25,6 +25,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 
+from kgraph.runtime.git import Blobs
+
 MAX_BACK = 300  # commits before the session's start that may be the one it saw
 # A Read's result: "     12→text" (a tab instead of the arrow in older Claude Code).
 _READ_LINE = re.compile(r"^ *(\d+)(?:→|\t)(.*)$")
@@ -79,52 +81,28 @@ def _blob_ids(repo: Path, specs: Sequence[str]) -> list[str]:
 
 def best_seen(repo: Path, shas: Sequence[str], seen: Seen) -> str:
     """Of ``shas`` (newest first), the first where the most ``seen`` files hold the lines
-    the session read; ``shas[0]`` unless another does strictly better."""
+    the session read; ``shas[0]`` unless another does strictly better. Each version of a
+    file (blob) is read and compared once."""
     paths = sorted(seen)
     if not paths or len(shas) < 2:
         return shas[0]
-    specs = [f"{sha}:{path}" for sha in shas for path in paths]
-    blobs = _blob_ids(repo, specs)
-    versions = sorted({b for b in blobs if _OBJECT_ID.fullmatch(b)})
-    texts = _blob_texts(repo, versions)
-    verdict: dict[tuple[str, str], bool] = {}
+    ids = _blob_ids(repo, [f"{sha}:{path}" for sha in shas for path in paths])
+    holds: dict[tuple[str, str], bool] = {}  # (blob, path) -> it holds what was read
     best, best_score = shas[0], -1
-    for n, sha in enumerate(shas):
-        score = 0
-        for m, path in enumerate(paths):
-            blob = blobs[n * len(paths) + m]
-            if blob not in texts:
-                continue
-            if (blob, path) not in verdict:
-                verdict[(blob, path)] = _matches(texts[blob], seen[path])
-            score += verdict[(blob, path)]
-        if score > best_score:
-            best, best_score = sha, score
+    with Blobs(repo) as blobs:
+        for n, sha in enumerate(shas):
+            score = 0
+            for m, path in enumerate(paths):
+                blob = ids[n * len(paths) + m]
+                if not _OBJECT_ID.fullmatch(blob):
+                    continue  # the file is missing there
+                if (blob, path) not in holds:
+                    text = blobs.text(sha, path)
+                    holds[(blob, path)] = text is not None and _matches(text, seen[path])
+                score += holds[(blob, path)]
+            if score > best_score:
+                best, best_score = sha, score
     return best
-
-
-def _blob_texts(repo: Path, blobs: Sequence[str]) -> dict[str, str]:
-    """Blob id -> its text, read with one ``git cat-file --batch``."""
-    if not blobs:
-        return {}
-    proc = subprocess.run(
-        ["git", "cat-file", "--batch"],
-        cwd=repo,
-        input=("\n".join(blobs) + "\n").encode(),
-        capture_output=True,
-        check=True,
-    )
-    out, texts, at = proc.stdout, {}, 0
-    for blob in blobs:
-        end = out.index(b"\n", at)
-        header = out[at:end].decode().split(" ")
-        at = end + 1
-        if len(header) < 3 or header[1] != "blob":
-            continue
-        size = int(header[2])
-        texts[blob] = out[at : at + size].decode("utf-8", errors="replace")
-        at += size + 1
-    return texts
 
 
 def candidates(repo: Path, when: datetime) -> list[str]:

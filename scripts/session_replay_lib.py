@@ -222,7 +222,7 @@ def checkout_before(workspace: Workspace, when: datetime, seen: Seen | None = No
     sha."""
     clone = workspace.clone
     shas = candidates(clone, when)
-    sha = best_seen(clone, shas, seen) if shas and seen else (shas[0] if shas else "")
+    sha = best_seen(clone, shas, seen or {}) if shas else ""
     if not sha:  # the session predates the history: its first commit
         sha = git(clone, "rev-list", "--max-parents=0", "main").splitlines()[0]
     git(clone, "checkout", "-q", "-f", "--detach", sha)
